@@ -1,0 +1,99 @@
+/* target.h: targets (something register-like, mapped), their specs and the backend ops */
+#ifndef IOMAP_TARGET_H
+#define IOMAP_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iomap/compiler.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum iomap_space { IOMAP_SPACE_MMIO, IOMAP_SPACE_PIO };
+enum iomap_mapping { IOMAP_MAP_WB, IOMAP_MAP_UC, IOMAP_MAP_WC, IOMAP_MAP_TRAP, IOMAP_MAP_PORT };
+
+struct iomap_target_ops;
+
+/*
+ * A parsed target spec.  Grammar (numbers: decimal or 0x hex, sizes may end
+ * in k, m or g for KiB, MiB, GiB; PCI fields are hex, as lspci prints them):
+ *   ram[:SIZE][,huge]
+ *   trap[:MODEL]
+ *   pci:[[DOMAIN:]BUS:]DEV.FN/BAR[,wc][,off=N][,len=N]
+ *   pci:VENDOR:DEVICE/BAR[,wc][,off=N][,len=N]
+ *   port:BASE[+LEN]
+ */
+struct iomap_spec {
+	char text[128];				/* the spec as given */
+	const struct iomap_target_ops *ops;	/* its kind */
+
+	size_t size;				/* ram: bytes */
+	bool huge;				/* ram: 2 MiB pages */
+	char model[32];				/* trap: device model name */
+
+	bool by_id;				/* pci: VENDOR:DEVICE rather than a slot */
+	int domain, bus, dev, fn;		/* pci: slot */
+	unsigned int vendor, device;		/* pci: ids */
+	int bar;				/* pci: BAR index 0..5 */
+	bool wc;				/* pci: map resourceN_wc */
+	bool has_off, has_len;			/* pci: window inside the BAR */
+	uint64_t off, len;
+
+	unsigned int port_base, port_len;	/* port */
+};
+
+/* An open target.  `base` is an MMIO mapping, or an ioport_map() cookie for port space. */
+struct iomap_target {
+	struct iomap_spec spec;
+	void __iomem *base;
+	size_t len;				/* bytes (MMIO) or ports (PIO) reachable from base */
+	enum iomap_space space;
+	enum iomap_mapping mapping;
+	bool writable;				/* writes allowed anywhere in [0, len) */
+	char what[128];				/* one line for people: what was mapped and how */
+	char device[64];			/* "ven:dev slot" for devices, else empty */
+	void *priv;				/* the backend's */
+};
+
+/*
+ * One instance per backend (target-ram.c, ...), in the table of target.c.
+ * probe() says whether the kind can work on this machine at all; open() maps
+ * t->spec and fills the rest of *t.  Both return 0, or -1 with a one-line
+ * reason in why ("what: cause (what to try)").
+ */
+struct iomap_target_ops {
+	const char *name;			/* the spec's kind: "ram" */
+	const char *grammar;			/* "ram[:SIZE][,huge]" */
+	const char *help;			/* one line */
+	int (*probe)(char *why, size_t whylen);
+	int (*open)(struct iomap_target *t, char *why, size_t whylen);
+	void (*close)(struct iomap_target *t);
+};
+
+/* The known kinds, in listing order; a kind whose backend is not built yet has no probe/open. */
+extern const struct iomap_target_ops *const iomap_target_kinds[];
+extern const size_t iomap_nr_target_kinds;
+
+#define IOMAP_DEFAULT_TARGET "ram"
+
+/* Parse text into *spec; 0, or -1 with a one-line reason in why. */
+int iomap_spec_parse(const char *text, struct iomap_spec *spec, char *why, size_t whylen);
+
+/* Parse and open; 0, or -1 with a one-line reason in why.  t is zeroed first. */
+int iomap_target_open(struct iomap_target *t, const char *text, char *why, size_t whylen);
+void iomap_target_close(struct iomap_target *t);
+
+/* Availability of a kind on this machine: 0, or -1 with the reason in why. */
+int iomap_target_probe(const struct iomap_target_ops *ops, char *why, size_t whylen);
+
+const char *iomap_space_name(enum iomap_space s);	/* "mmio", "pio" */
+const char *iomap_mapping_name(enum iomap_mapping m);	/* "wb", "uc", "wc", "trap", "port" */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
