@@ -1,0 +1,275 @@
+// families.cc: registers the benchmark families for a target and runs each kernel shape
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "iomap/strategy.h"
+#include "kernels.h"
+#include "regbench.h"
+
+namespace {
+
+constexpr size_t kMaxSamples = 100000;		// lat/flush samples kept per benchmark
+constexpr size_t kSamplesPerCall = 256;
+constexpr uint64_t kMinTicksPerCall = 20000;	// kernels run long enough for the TSC to be exact
+constexpr uint64_t kWriteValue = 0x5a5a5a5a5a5a5a5aull;
+
+bool g_error = false;
+
+struct Bench {
+	const rb_kernel *k;
+	const iomap_target *t;
+	const rb_clock *clk;
+	size_t n;		// rep elements or copy bytes, else 0
+};
+
+struct Buffer {
+	std::unique_ptr<unsigned char[]> raw;
+	void *p;
+	explicit Buffer(size_t bytes) : raw(new unsigned char[bytes + 64]())
+	{
+		p = raw.get() + (64 - reinterpret_cast<uintptr_t>(raw.get()) % 64) % 64;
+	}
+};
+
+bool fail(benchmark::State &st, const char *why)
+{
+	g_error = true;
+	st.SkipWithError((std::string("error: ") + why).c_str());
+	return false;
+}
+
+// Runs f under the fault guard; on a fault marks the benchmark failed.
+bool run(benchmark::State &st, rb_kernel_fn f, const rb_kernel_arg &a, uint64_t iters, uint64_t *ticks)
+{
+	char why[200];
+
+	if (rb_guarded_run(f, &a, iters, ticks, why, sizeof(why)))
+		return fail(st, why);
+	return true;
+}
+
+// Doubles iters until one call of f takes kMinTicksPerCall.
+bool calibrate(benchmark::State &st, rb_kernel_fn f, const rb_kernel_arg &a, uint64_t *iters)
+{
+	uint64_t ticks = 0;
+
+	for (*iters = 1; *iters < (1ull << 30); *iters *= 2) {
+		if (!run(st, f, a, *iters, &ticks))
+			return false;
+		if (ticks >= kMinTicksPerCall)
+			break;
+	}
+	return true;
+}
+
+double median(std::vector<double> &v)
+{
+	std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+	return v[v.size() / 2];
+}
+
+void report(benchmark::State &st, const Bench &b, double cycles, double bytes)
+{
+	st.counters["cycles"] = cycles;
+	st.counters["ns"] = cycles / b.clk->tsc_hz * 1e9;
+	if (bytes > 0)
+		st.counters["bytes_per_second"] = bytes * b.clk->tsc_hz / cycles;
+}
+
+void below_resolution(benchmark::State &st, const Bench &b)
+{
+	char label[96];
+
+	snprintf(label, sizeof(label), "below timer resolution (%.0f cycles)", b.clk->resolution);
+	st.SetLabel(label);
+}
+
+// RB_UNROLLED: cost per access from the twin with twice the accesses.
+void run_unrolled(benchmark::State &st, const Bench &b)
+{
+	const rb_kernel &k = *b.k;
+	rb_kernel_arg a = {b.t->base, nullptr, 0, kWriteValue, 0};
+	std::vector<double> per, diff;
+	uint64_t iters;
+
+	if (!calibrate(st, k.fn, a, &iters))
+		return;
+	for (auto _ : st) {
+		uint64_t t1, t2, b1 = 0, b2 = 0;
+
+		if (!run(st, k.fn, a, iters, &t1) || !run(st, k.twin, a, iters, &t2))
+			return;
+		if (k.base && (!run(st, k.base, a, iters, &b1) || !run(st, k.base_twin, a, iters, &b2)))
+			return;
+		double d = ((double)t2 - (double)t1) - ((double)b2 - (double)b1);
+		if (per.size() < kMaxSamples) {
+			per.push_back(d / (double)(iters * k.unroll));
+			diff.push_back(d);
+		}
+	}
+	if (median(diff) <= b.clk->resolution)
+		return below_resolution(st, b);
+	report(st, b, median(per), k.bytes);
+}
+
+// RB_SAMPLED: every access timed alone; the timer's own median cost subtracted.
+void run_sampled(benchmark::State &st, const Bench &b)
+{
+	std::vector<uint64_t> chunk(kSamplesPerCall);
+	std::vector<double> s;
+	rb_kernel_arg a = {b.t->base, chunk.data(), 0, kWriteValue, 0};
+	size_t next = 0;
+
+	s.reserve(kMaxSamples);
+	for (auto _ : st) {
+		uint64_t ticks;
+
+		if (!run(st, b.k->fn, a, kSamplesPerCall, &ticks))
+			return;
+		for (uint64_t v : chunk) {
+			double c = (double)v - b.clk->overhead;
+			if (s.size() < kMaxSamples)
+				s.push_back(c);
+			else
+				s[next++ % kMaxSamples] = c;	// keep the latest once full
+		}
+	}
+	std::sort(s.begin(), s.end());
+	auto pct = [&](double p) { return std::max(0.0, s[std::min(s.size() - 1, (size_t)(p * s.size()))]); };
+	if (pct(0.5) < b.clk->resolution)
+		return below_resolution(st, b);
+	report(st, b, pct(0.5), b.k->bytes);
+	if (!strcmp(b.k->family, "lat")) {
+		st.counters["min"] = pct(0);
+		st.counters["p50"] = pct(0.5);
+		st.counters["p90"] = pct(0.9);
+		st.counters["p99"] = pct(0.99);
+		st.counters["max"] = s.back();
+	}
+}
+
+// RB_BATCH: calls of n elements (rep: cost per element) or n bytes (copy: cost per call).
+void run_batch(benchmark::State &st, const Bench &b)
+{
+	const rb_kernel &k = *b.k;
+	bool rep = !strcmp(k.family, "rep");
+	Buffer mem(b.n * k.bytes);
+	rb_kernel_arg a = {b.t->base, mem.p, b.n, 0xa5, 0};
+	double units = rep ? (double)b.n : 1, bytes = rep ? k.bytes : (double)b.n;
+	std::vector<double> per;
+	uint64_t iters;
+
+	memset(mem.p, 0x3c, b.n * k.bytes);
+	if (!calibrate(st, k.fn, a, &iters))
+		return;
+	for (auto _ : st) {
+		uint64_t ticks;
+
+		if (!run(st, k.fn, a, iters, &ticks))
+			return;
+		if (per.size() < kMaxSamples)
+			per.push_back(((double)ticks - b.clk->overhead) / ((double)iters * units));
+	}
+	report(st, b, median(per), bytes);
+}
+
+void run_bench(benchmark::State &st, Bench b)
+{
+	switch (b.k->shape) {
+	case RB_UNROLLED: return run_unrolled(st, b);
+	case RB_SAMPLED: return run_sampled(st, b);
+	case RB_BATCH: return run_batch(st, b);
+	}
+}
+
+void skip(benchmark::State &st, std::string why)
+{
+	st.SkipWithError(("skipped: " + why).c_str());
+	for (auto _ : st) {
+	}
+}
+
+bool wanted(const rb_options &o, const char *strategy)
+{
+	// only the accessor strategies are filtered: the libc reference row stays beside them
+	if (o.strategies.empty() || !iomap_strategy_find(strategy))
+		return true;
+	return std::find(o.strategies.begin(), o.strategies.end(), strategy) != o.strategies.end();
+}
+
+// Why kernel k cannot run on target t with n elements or bytes, or "" when it can.
+std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
+{
+	const iomap_strategy *s = iomap_strategy_find(k.strategy);
+
+	if (k.space != t.space) {
+		if (s && s->why_no_rep && !strcmp(k.family, "rep"))
+			return s->why_no_rep;
+		return k.space == IOMAP_SPACE_PIO ? "needs a port-I/O target (port: or a pci I/O BAR)"
+						  : "needs an MMIO target";
+	}
+	if (s && s->cpu_feature && iomap_strategy_cpu_missing(s))
+		return iomap_strategy_cpu_missing(s);
+	if (k.writes && !t.writable)
+		return "the target is read-only (writes need --allow-write=OFF+LEN)";
+	if (!strcmp(k.family, "copy") && n > t.len)
+		return std::to_string(n) + " bytes do not fit the target's " + std::to_string(t.len) + "-byte window";
+	if (!strcmp(k.family, "rep") || !strcmp(k.family, "copy"))
+		return "";
+	if (k.bytes > t.len)
+		return "the target is narrower than the access";
+	return "";
+}
+
+void add(const rb_kernel &k, const iomap_target &t, const rb_clock &clk, size_t n)
+{
+	std::string name = std::string(k.family) + "/" + k.op;
+	std::string why = why_not(k, t, n);
+
+	if (*k.strategy)
+		name += std::string("/") + k.strategy;
+	if (n)
+		name += "/" + std::to_string(n);
+	if (!why.empty()) {
+		benchmark::RegisterBenchmark(name.c_str(), skip, why);
+		return;
+	}
+	benchmark::RegisterBenchmark(name.c_str(), run_bench, Bench{&k, &t, &clk, n});
+}
+
+}  // namespace
+
+void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_options &o)
+{
+	// _rep counts and copy sizes: powers spanning one register access to a page and beyond
+	const std::vector<size_t> counts = o.quick ? std::vector<size_t>{8, 256}
+						   : std::vector<size_t>{1, 8, 64, 512};
+	const std::vector<size_t> sizes = o.quick ? std::vector<size_t>{64, 4096}
+						  : std::vector<size_t>{64, 256, 4096, 65536};
+
+	for (size_t i = 0; i < rb_nr_kernels; i++) {
+		const rb_kernel &k = rb_kernels[i];
+
+		if (!wanted(o, k.strategy))
+			continue;
+		if (!strcmp(k.family, "rep"))
+			for (size_t n : counts)
+				add(k, t, clk, n);
+		else if (!strcmp(k.family, "copy"))
+			for (size_t n : sizes)
+				add(k, t, clk, n);
+		else
+			add(k, t, clk, 0);
+	}
+}
+
+bool rb_any_error()
+{
+	return g_error;
+}

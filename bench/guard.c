@@ -1,0 +1,69 @@
+/* guard.c: a fault during a timed access becomes that benchmark's error, not the end of the run */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels.h"
+#include "timer.h"
+
+static sigjmp_buf *armed;
+static volatile sig_atomic_t fault_signo;
+static void *volatile fault_addr;
+static struct sigaction previous[2];	/* SIGSEGV, SIGBUS */
+
+/*
+ * Outside a guarded run the fault is not ours: restore the previous handler
+ * and return, so the faulting instruction runs again and meets it (a real
+ * bug still crashes).  Inside, jump back to rb_guarded_run.
+ */
+static void on_fault(int signo, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (!armed) {
+		sigaction(signo, &previous[signo == SIGBUS], NULL);
+		return;
+	}
+	fault_signo = signo;
+	fault_addr = si->si_addr;
+	siglongjmp(*armed, 1);
+}
+
+static void install(void)
+{
+	static int installed;
+	struct sigaction sa;
+
+	if (installed)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_fault;
+	/* SA_NODEFER: sigsetjmp(env, 0) does not restore the mask, so nothing may stay blocked. */
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &previous[0]);
+	sigaction(SIGBUS, &sa, &previous[1]);
+	installed = 1;
+}
+
+int rb_guarded_run(rb_kernel_fn fn, const struct rb_kernel_arg *a, uint64_t iters,
+		   uint64_t *ticks, char *why, size_t whylen)
+{
+	sigjmp_buf env;
+	uint64_t t0;
+
+	install();
+	if (sigsetjmp(env, 0)) {
+		armed = NULL;
+		snprintf(why, whylen, "%s at address %p during the access",
+			 fault_signo == SIGBUS ? "SIGBUS (bus error)" : "SIGSEGV (segmentation fault)",
+			 fault_addr);
+		return -1;
+	}
+	armed = &env;
+	t0 = rb_tsc_start();
+	fn(a, iters);
+	*ticks = rb_tsc_stop() - t0;
+	armed = NULL;
+	return 0;
+}

@@ -1,0 +1,273 @@
+// main.cc: regbench's command line, pinning, the JSON context, and the run
+#include <errno.h>
+#include <sched.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#ifdef REGBENCH_HAVE_LIKWID
+#include <likwid.h>
+#endif
+
+#include "iomap/strategy.h"
+#include "regbench.h"
+
+#ifndef REGBENCH_VERSION
+#define REGBENCH_VERSION "unknown"
+#endif
+#ifndef REGBENCH_BUILD_TYPE
+#define REGBENCH_BUILD_TYPE "unknown"
+#endif
+
+namespace {
+
+// Seconds each benchmark runs at least, unless --benchmark_min_time says otherwise.
+constexpr const char *kMinTime = "0.05";
+constexpr const char *kQuickMinTime = "0.005";
+
+[[noreturn]] void die(const std::string &line)
+{
+	fprintf(stderr, "regbench: %s\n", line.c_str());
+	exit(2);
+}
+
+[[noreturn]] void die(const std::string &what, const std::string &why, const std::string &hint)
+{
+	die(what + ": " + why + " (" + hint + ")");
+}
+
+void usage()
+{
+	printf("usage: regbench [--target=SPEC] [--strategy=NAME[,NAME...]] [--cpu=N] [--quick]\n"
+	       "                [--list-targets] [--benchmark_...]\n"
+	       "\n"
+	       "  --target=SPEC     what to measure (default %s); --list-targets shows the kinds\n"
+	       "  --strategy=LIST   only these accessor strategies (the libc row stays):",
+	       IOMAP_DEFAULT_TARGET);
+	for (size_t i = 0; i < iomap_nr_strategies; i++)
+		printf(" %s", iomap_strategies[i].name);
+	printf("\n"
+	       "  --cpu=N           pin to CPU N (default: the highest CPU this process may use)\n"
+	       "  --quick           fewer sizes and counts, short runs: the whole suite in seconds\n"
+	       "  --list-targets    every target kind: available here or not, and why\n"
+	       "\n"
+	       "Google Benchmark's flags work too: --benchmark_filter=REGEX, --benchmark_out=FILE,\n"
+	       "--benchmark_out_format=json, --benchmark_repetitions=N, --benchmark_min_time=SECONDS, ...\n");
+}
+
+// --name=value or --name value; advances i past a separate value.
+bool flag(int argc, char **argv, int &i, const char *name, std::string *value)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[i], name, n))
+		return false;
+	if (argv[i][n] == '=') {
+		*value = argv[i] + n + 1;
+		return true;
+	}
+	if (argv[i][n] != '\0')
+		return false;
+	if (i + 1 >= argc)
+		die(name, "needs a value", std::string("e.g. ") + name + "=...");
+	*value = argv[++i];
+	return true;
+}
+
+std::vector<std::string> split(const std::string &s)
+{
+	std::vector<std::string> out;
+	size_t start = 0, comma;
+
+	do {
+		comma = s.find(',', start);
+		out.push_back(s.substr(start, comma - start));
+		start = comma + 1;
+	} while (comma != std::string::npos);
+	return out;
+}
+
+// Takes regbench's own flags out of argv; leaves the program name and the rest.
+rb_options parse(int &argc, char **argv)
+{
+	rb_options o;
+	int out = 1;
+
+	for (int i = 1; i < argc; i++) {
+		std::string v;
+
+		if (flag(argc, argv, i, "--target", &v)) {
+			o.target = v;
+		} else if (flag(argc, argv, i, "--strategy", &v)) {
+			for (const std::string &s : split(v)) {
+				if (!iomap_strategy_find(s.c_str()))
+					die("--strategy", "unknown strategy '" + s + "'", "regbench --help lists them");
+				o.strategies.push_back(s);
+			}
+		} else if (flag(argc, argv, i, "--cpu", &v)) {
+			char *end;
+			long cpu = strtol(v.c_str(), &end, 10);
+			if (v.empty() || *end || cpu < 0 || cpu >= CPU_SETSIZE)
+				die("--cpu", "bad CPU number '" + v + "'", "a CPU number as in /proc/cpuinfo");
+			o.cpu = (int)cpu;
+		} else if (!strcmp(argv[i], "--quick")) {
+			o.quick = true;
+		} else if (!strcmp(argv[i], "--list-targets")) {
+			o.list_targets = true;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage();
+			exit(0);
+		} else {
+			argv[out++] = argv[i];
+		}
+	}
+	argc = out;
+	argv[argc] = nullptr;
+	return o;
+}
+
+void list_targets()
+{
+	for (size_t i = 0; i < iomap_nr_target_kinds; i++) {
+		const iomap_target_ops *ops = iomap_target_kinds[i];
+		char why[200];
+		bool ok = iomap_target_probe(ops, why, sizeof(why)) == 0;
+
+		printf("%-5s %-14s %s\n      %s\n", ops->name, ok ? "available" : "not available", ops->grammar,
+		       ops->help);
+		if (!ok)
+			printf("      why not: %s\n", why);
+	}
+}
+
+// The highest CPU of the affinity mask: CPU 0 takes most interrupts.
+int pin(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0) {
+		if (sched_getaffinity(0, sizeof(set), &set))
+			return -1;
+		for (int c = CPU_SETSIZE - 1; c >= 0 && cpu < 0; c--)
+			if (CPU_ISSET(c, &set))
+				cpu = c;
+	}
+#ifdef REGBENCH_HAVE_LIKWID
+	if (likwid_pinThread(cpu))
+		return cpu;
+#endif
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("--cpu", "cannot pin to CPU " + std::to_string(cpu) + ": " + strerror(errno),
+		    "pick one of the CPUs in taskset -p $$");
+	return cpu;
+}
+
+std::string cpu_model()
+{
+	std::ifstream f("/proc/cpuinfo");
+	std::string line;
+
+	while (std::getline(f, line))
+		if (line.rfind("model name", 0) == 0)
+			return line.substr(line.find(':') + 2);
+	return "unknown";
+}
+
+std::string fmt(double v, const char *f = "%.0f")
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), f, v);
+	return buf;
+}
+
+void add_context(const iomap_target &t, const rb_clock &clk, int cpu)
+{
+	struct utsname u;
+
+	uname(&u);
+	benchmark::AddCustomContext("regbench_version", REGBENCH_VERSION);
+	benchmark::AddCustomContext("regbench_build_type", REGBENCH_BUILD_TYPE);
+	benchmark::AddCustomContext("target", t.spec.text);
+	benchmark::AddCustomContext("target_kind", iomap_space_name(t.space));
+	benchmark::AddCustomContext("target_mapping", iomap_mapping_name(t.mapping));
+	benchmark::AddCustomContext("target_what", t.what);
+	benchmark::AddCustomContext("target_device", t.device);
+	benchmark::AddCustomContext("target_bar", t.spec.ops && !strcmp(t.spec.ops->name, "pci")
+							  ? std::to_string(t.spec.bar) : "");
+	benchmark::AddCustomContext("target_len", std::to_string(t.len));
+	benchmark::AddCustomContext("tsc_hz", fmt(clk.tsc_hz));
+	benchmark::AddCustomContext("tsc_hz_source", clk.tsc_hz_source);
+	benchmark::AddCustomContext("invariant_tsc", clk.invariant ? "true" : "false");
+	benchmark::AddCustomContext("core_hz_estimate", fmt(clk.core_hz));
+	benchmark::AddCustomContext("core_hz_source", clk.core_hz_source);
+	benchmark::AddCustomContext("cpu", std::to_string(cpu));
+	benchmark::AddCustomContext("cpu_model", cpu_model());
+	benchmark::AddCustomContext("kernel", std::string(u.sysname) + " " + u.release);
+	benchmark::AddCustomContext("timer", "lfence;rdtsc .. rdtscp;lfence");
+	benchmark::AddCustomContext("timer_overhead_cycles", fmt(clk.overhead));
+	benchmark::AddCustomContext("timer_resolution_cycles", fmt(clk.resolution));
+	benchmark::AddCustomContext("counters", "cycles: TSC ticks per access, element or copy, "
+						"timer and loop cost removed; ns; bytes_per_second");
+}
+
+// Google Benchmark's min_time unless the command line sets one.
+void default_min_time(int &argc, char **&argv, bool quick, std::vector<char *> &store)
+{
+	static std::string arg;
+
+	for (int i = 1; i < argc; i++)
+		if (!strncmp(argv[i], "--benchmark_min_time", 20))
+			return;
+	arg = std::string("--benchmark_min_time=") + (quick ? kQuickMinTime : kMinTime);
+	store.assign(argv, argv + argc);
+	store.push_back(&arg[0]);
+	store.push_back(nullptr);
+	argc++;
+	argv = store.data();
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+	rb_options o = parse(argc, argv);
+	std::vector<char *> args;
+	iomap_target t;
+	rb_clock clk;
+	char why[300];
+
+	if (o.list_targets) {
+		list_targets();
+		return 0;
+	}
+	default_min_time(argc, argv, o.quick, args);
+	benchmark::Initialize(&argc, argv);
+	if (argc > 1)
+		die(argv[1], "unknown flag", "regbench --help lists the flags");
+
+	if (iomap_target_open(&t, o.target.c_str(), why, sizeof(why)))
+		die(why);	// already "target 'SPEC': why (what to try)"
+	int cpu = pin(o.cpu);
+	if (rb_clock_init(&clk, why, sizeof(why)))
+		die("timer", why, "regbench needs an x86-64 CPU with rdtscp");
+	if (!clk.invariant)
+		fprintf(stderr, "regbench: warning: the TSC is not invariant: cycle counts drift with the clock\n");
+
+	add_context(t, clk, cpu);
+	rb_register_families(t, clk, o);
+	benchmark::RunSpecifiedBenchmarks();
+	benchmark::Shutdown();
+	iomap_target_close(&t);
+	return rb_any_error() ? 1 : 0;
+}

@@ -1,0 +1,197 @@
+/* timer.c: TSC checks, frequency, the timer's own cost and resolution, and the core-clock estimate */
+#include <cpuid.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "timer.h"
+
+/* CPUID bits; the extended leaves exist only up to the maximum that leaf 0x80000000 reports. */
+static bool cpuid_ext_bit(unsigned int leaf, int reg, unsigned int bit)
+{
+	unsigned int r[4];
+
+	if (__get_cpuid_max(0x80000000, NULL) < leaf)
+		return false;
+	__cpuid(leaf, r[0], r[1], r[2], r[3]);
+	return r[reg] & (1u << bit);
+}
+
+/*
+ * The kernel's own TSC frequency: a perf event's user page carries the
+ * TSC-to-nanoseconds conversion (ns = ticks * time_mult >> time_shift) that
+ * the kernel derived from tsc_khz.  Any event will do; a software dummy needs
+ * no hardware counter.
+ */
+static double tsc_hz_from_kernel(void)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr), .config = PERF_COUNT_SW_DUMMY,
+		.disabled = 1, .exclude_kernel = 1, .exclude_hv = 1,
+	};
+	long page = sysconf(_SC_PAGESIZE);
+	struct perf_event_mmap_page *pg;
+	double hz = 0;
+	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+
+	if (fd < 0)
+		return 0;
+	pg = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, fd, 0);
+	if (pg != MAP_FAILED) {
+		if (pg->cap_user_time && pg->time_mult)
+			hz = 1e9 * (double)(1ULL << pg->time_shift) / pg->time_mult;
+		munmap(pg, (size_t)page);
+	}
+	close(fd);
+	return hz;
+}
+
+/*
+ * What the CPU or the hypervisor states: CPUID 0x15 (TSC to crystal ratio
+ * times the crystal clock, Intel), else the hypervisor timing leaf
+ * 0x40000010 (TSC kHz; VMware and some KVM setups).
+ */
+static double tsc_hz_from_cpuid(const char **source)
+{
+	unsigned int a, b, c, d;
+
+	if (__get_cpuid_max(0, NULL) >= 0x15) {
+		__cpuid(0x15, a, b, c, d);
+		if (a && b && c) {
+			*source = "CPUID leaf 0x15 (crystal clock x TSC ratio)";
+			return (double)c * b / a;
+		}
+	}
+	__cpuid(0x1, a, b, c, d);
+	if (c & (1u << 31)) {		/* running under a hypervisor */
+		__cpuid(0x40000000, a, b, c, d);
+		if (a >= 0x40000010) {
+			__cpuid(0x40000010, a, b, c, d);
+			if (a) {
+				*source = "hypervisor CPUID leaf 0x40000010";
+				return a * 1e3;
+			}
+		}
+	}
+	return 0;
+}
+
+static double monotonic_raw_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* Fallback: ticks over 50 ms of CLOCK_MONOTONIC_RAW, the best of five tries. */
+static double tsc_hz_calibrated(void)
+{
+	double best = 0, best_err = 1e300;
+
+	for (int i = 0; i < 5; i++) {
+		double n0 = monotonic_raw_ns();
+		uint64_t t0 = rb_tsc_start();
+		double n1 = monotonic_raw_ns(), n2, n3;
+		uint64_t t1;
+
+		do
+			n2 = monotonic_raw_ns();
+		while (n2 - n1 < 50e6);
+		t1 = rb_tsc_stop();
+		n3 = monotonic_raw_ns();
+		/* the clock reads bracketing each TSC read bound the error */
+		if ((n1 - n0) + (n3 - n2) < best_err) {
+			best_err = (n1 - n0) + (n3 - n2);
+			best = (double)(t1 - t0) / ((n2 + n3) / 2 - (n0 + n1) / 2) * 1e9;
+		}
+	}
+	return best;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The timer's own cost is the median of empty start/stop pairs.  Its
+ * resolution is the smallest step between distinct readings of those pairs:
+ * serialized rdtsc on some machines (virtual ones especially) moves in steps
+ * of tens of ticks, and a difference smaller than a step is not a measurement.
+ */
+static void timer_cost(struct rb_clock *c)
+{
+	enum { N = 20001 };
+	uint64_t *s = malloc(N * sizeof(*s)), step = 0;
+
+	if (!s)
+		return;
+	for (int i = 0; i < N; i++) {
+		uint64_t t0 = rb_tsc_start();
+
+		s[i] = rb_tsc_stop() - t0;
+	}
+	qsort(s, N, sizeof(*s), cmp_u64);
+	c->overhead = (double)s[N / 2];
+	for (int i = 1; i < N * 99 / 100; i++)
+		if (s[i] != s[i - 1] && (!step || s[i] - s[i - 1] < step))
+			step = s[i] - s[i - 1];
+	c->resolution = step ? (double)step : 1;
+	free(s);
+}
+
+/* 64 dependent adds per iteration: one core cycle each on every x86 core of the last 25 years. */
+static uint64_t add_chain(uint64_t iters)
+{
+	uint64_t x = 0, t0 = rb_tsc_start();
+
+	for (uint64_t i = 0; i < iters; i++)
+		__asm__ __volatile__(".rept 64\n\tadd $1, %0\n\t.endr" : "+r" (x));
+	return rb_tsc_stop() - t0;
+}
+
+/* Ticks per add from 2n versus n iterations (loop and timer cost cancel), the best of several. */
+static double core_hz_estimate(double tsc_hz)
+{
+	double best = 1e300;
+
+	add_chain(20000);	/* let the clock ramp up */
+	for (int i = 0; i < 7; i++) {
+		uint64_t a = add_chain(10000), b = add_chain(20000);
+		double per_add = ((double)b - (double)a) / (10000.0 * 64);
+
+		if (per_add > 0 && per_add < best)
+			best = per_add;
+	}
+	return best < 1e300 ? tsc_hz / best : 0;
+}
+
+int rb_clock_init(struct rb_clock *c, char *why, size_t whylen)
+{
+	memset(c, 0, sizeof(*c));
+	if (!cpuid_ext_bit(0x80000001, 3, 27)) {
+		snprintf(why, whylen, "timer: this CPU has no rdtscp (regbench needs it to serialize the TSC)");
+		return -1;
+	}
+	c->invariant = cpuid_ext_bit(0x80000007, 3, 8);
+	c->tsc_hz = tsc_hz_from_kernel();
+	c->tsc_hz_source = "kernel tsc_khz (perf_event user page time_mult/time_shift)";
+	if (c->tsc_hz <= 0)
+		c->tsc_hz = tsc_hz_from_cpuid(&c->tsc_hz_source);
+	if (c->tsc_hz <= 0) {
+		c->tsc_hz = tsc_hz_calibrated();
+		c->tsc_hz_source = "calibrated against CLOCK_MONOTONIC_RAW (50 ms, best of 5)";
+	}
+	timer_cost(c);
+	c->core_hz = core_hz_estimate(c->tsc_hz);
+	c->core_hz_source = "estimate: dependent add chain at 1 add per core cycle, timed on the TSC";
+	return 0;
+}

@@ -1,0 +1,53 @@
+/* timer.h: the TSC as regbench reads it, and what is known about it on this machine */
+#ifndef REGBENCH_TIMER_H
+#define REGBENCH_TIMER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Start: lfence keeps rdtsc from running before earlier instructions finish.
+ * Stop: rdtscp waits for earlier instructions (loads included) to execute,
+ * the trailing lfence keeps later ones from starting before it.  Stores are
+ * not waited for: a timed store has issued, not landed (the flush family
+ * measures landing).
+ */
+static inline uint64_t rb_tsc_start(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("lfence\n\trdtsc" : "=a" (lo), "=d" (hi) : : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t rb_tsc_stop(void)
+{
+	uint32_t lo, hi, aux;
+
+	__asm__ __volatile__("rdtscp\n\tlfence" : "=a" (lo), "=d" (hi), "=c" (aux) : : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+struct rb_clock {
+	double tsc_hz;			/* TSC ticks per second */
+	const char *tsc_hz_source;	/* how tsc_hz was obtained */
+	bool invariant;			/* CPUID 0x80000007 EDX[8]: constant rate, runs in all C/P-states */
+	double overhead;		/* median ticks of an empty start/stop pair */
+	double resolution;		/* smallest step between distinct serialized readings */
+	double core_hz;			/* core clock, estimated from a dependent add chain */
+	const char *core_hz_source;
+};
+
+/* Fill *c; 0, or -1 with a one-line reason in why (no rdtscp, no TSC). */
+int rb_clock_init(struct rb_clock *c, char *why, size_t whylen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
