@@ -82,11 +82,12 @@ void report(benchmark::State &st, const Bench &b, double cycles, double bytes)
 		st.counters["bytes_per_second"] = bytes * b.clk->tsc_hz / cycles;
 }
 
-void below_resolution(benchmark::State &st, const Bench &b)
+// The result is smaller than one step of the timer: say so, with the bound, and print no number.
+void below_resolution(benchmark::State &st, double bound)
 {
 	char label[96];
 
-	snprintf(label, sizeof(label), "below timer resolution (%.0f cycles)", b.clk->resolution);
+	snprintf(label, sizeof(label), "below timer resolution (< %.3g cycles)", bound);
 	st.SetLabel(label);
 }
 
@@ -114,7 +115,7 @@ void run_unrolled(benchmark::State &st, const Bench &b)
 		}
 	}
 	if (median(diff) <= b.clk->resolution)
-		return below_resolution(st, b);
+		return below_resolution(st, b.clk->resolution / (double)(iters * k.unroll));
 	report(st, b, median(per), k.bytes);
 }
 
@@ -143,7 +144,7 @@ void run_sampled(benchmark::State &st, const Bench &b)
 	std::sort(s.begin(), s.end());
 	auto pct = [&](double p) { return std::max(0.0, s[std::min(s.size() - 1, (size_t)(p * s.size()))]); };
 	if (pct(0.5) < b.clk->resolution)
-		return below_resolution(st, b);
+		return below_resolution(st, b.clk->resolution);
 	report(st, b, pct(0.5), b.k->bytes);
 	if (!strcmp(b.k->family, "lat")) {
 		st.counters["min"] = pct(0);
