@@ -9,8 +9,6 @@
 #define UNROLL 8
 
 #define REPEAT8(x) x x x x x x x x
-#define REPEAT_8(x) REPEAT8(x)
-#define REPEAT_16(x) REPEAT8(x) REPEAT8(x)
 
 /* An identity the compiler cannot see through. */
 #define OPAQUE(x) __asm__ __volatile__("" : "+r" (x))
@@ -24,263 +22,125 @@
 #define FOR_WIDTHS(Y, s) Y(s, 8) Y(s, 16) Y(s, 32) Y(s, 64)
 
 /*
- * thrpt: independent back-to-back accesses to one register.  The read's
- * value is dropped: the volatile or asm-volatile access is still issued.
+ * The three kernel shapes, each one macro; setup must not contain a comma
+ * outside parentheses.  UNROLLED makes name() with UNROLL copies of body per
+ * iteration and name_2() with twice as many.
  */
-#define THRPT(s, bits)								\
-static __always_inline uint64_t thrpt_read##bits##_##s##_x(const struct rb_kernel_arg *a, uint64_t iters, int twice) \
+#define UNROLLED(name, setup, body, result)					\
+static __always_inline uint64_t name##_x(const struct rb_kernel_arg *a, uint64_t iters, int twice) \
 {									\
-	const volatile void __iomem *io = a->io;			\
-									\
+	setup;								\
 	for (uint64_t i = 0; i < iters; i++) {				\
-		REPEAT8((void)iomap_read##bits##_##s(io);)		\
+		REPEAT8(body;)						\
 		if (twice) {						\
-			REPEAT8((void)iomap_read##bits##_##s(io);)	\
+			REPEAT8(body;)					\
 		}							\
 	}								\
-	return 0;							\
+	return result;							\
 }									\
-static __always_inline uint64_t thrpt_write##bits##_##s##_x(const struct rb_kernel_arg *a, uint64_t iters, int twice) \
+static uint64_t name(const struct rb_kernel_arg *a, uint64_t n) { return name##_x(a, n, 0); } \
+static uint64_t name##_2(const struct rb_kernel_arg *a, uint64_t n) { return name##_x(a, n, 1); }
+
+/* SAMPLED times each body alone into mem[i]. */
+#define SAMPLED(name, setup, body)						\
+static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 {									\
-	volatile void __iomem *io = a->io;				\
-	uint##bits##_t v = (uint##bits##_t)a->value;			\
+	uint64_t *out = a->mem;						\
+	setup;								\
 									\
 	for (uint64_t i = 0; i < iters; i++) {				\
-		REPEAT8(iomap_write##bits##_##s(v, io);)		\
-		if (twice) {						\
-			REPEAT8(iomap_write##bits##_##s(v, io);)	\
-		}							\
+		uint64_t t0 = rb_tsc_start();				\
+		body;							\
+		out[i] = rb_tsc_stop() - t0;				\
 	}								\
 	return 0;							\
-}									\
-static uint64_t thrpt_read##bits##_##s(const struct rb_kernel_arg *a, uint64_t n) \
-{ return thrpt_read##bits##_##s##_x(a, n, 0); }				\
-static uint64_t thrpt_read##bits##_##s##_2(const struct rb_kernel_arg *a, uint64_t n) \
-{ return thrpt_read##bits##_##s##_x(a, n, 1); }				\
-static uint64_t thrpt_write##bits##_##s(const struct rb_kernel_arg *a, uint64_t n) \
-{ return thrpt_write##bits##_##s##_x(a, n, 0); }			\
-static uint64_t thrpt_write##bits##_##s##_2(const struct rb_kernel_arg *a, uint64_t n) \
-{ return thrpt_write##bits##_##s##_x(a, n, 1); }
+}
+
+/* BATCH repeats body; the harness times the whole. */
+#define BATCH(name, body)							\
+static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
+{									\
+	for (uint64_t i = 0; i < iters; i++)				\
+		body;							\
+	return 0;							\
+}
 
 /*
+ * thrpt: independent back-to-back accesses to one register; a read's value
+ * is dropped, the volatile or asm-volatile access is still issued.
  * chain: each read's address depends on the previous value (v & zero, zero
- * being 0 at run time), so reads cannot overlap: read latency.  The baseline
- * forms the same dependency without the read, including the narrowing.
- */
-#define CHAIN(s, bits)								\
-static __always_inline uint64_t chain_read##bits##_##s##_x(const struct rb_kernel_arg *a, uint64_t iters, int twice) \
-{									\
-	const volatile char __iomem *io = a->io;			\
-	uint64_t v = 0, z = a->zero;					\
-									\
-	for (uint64_t i = 0; i < iters; i++) {				\
-		REPEAT8(v = iomap_read##bits##_##s(io + (v & z));)	\
-		if (twice) {						\
-			REPEAT8(v = iomap_read##bits##_##s(io + (v & z));) \
-		}							\
-	}								\
-	return v;							\
-}									\
-static __always_inline uint64_t chain_base##bits##_##s##_x(const struct rb_kernel_arg *a, uint64_t iters, int twice) \
-{									\
-	uintptr_t io = (uintptr_t)(void __force *)a->io;		\
-	uint64_t v = 0, z = a->zero;					\
-									\
-	for (uint64_t i = 0; i < iters; i++) {				\
-		REPEAT8(v = io + (v & z); OPAQUE(v); v = (uint##bits##_t)v;) \
-		if (twice) {						\
-			REPEAT8(v = io + (v & z); OPAQUE(v); v = (uint##bits##_t)v;) \
-		}							\
-	}								\
-	return v;							\
-}									\
-static uint64_t chain_read##bits##_##s(const struct rb_kernel_arg *a, uint64_t n) \
-{ return chain_read##bits##_##s##_x(a, n, 0); }				\
-static uint64_t chain_read##bits##_##s##_2(const struct rb_kernel_arg *a, uint64_t n) \
-{ return chain_read##bits##_##s##_x(a, n, 1); }				\
-static uint64_t chain_base##bits##_##s(const struct rb_kernel_arg *a, uint64_t n) \
-{ return chain_base##bits##_##s##_x(a, n, 0); }				\
-static uint64_t chain_base##bits##_##s##_2(const struct rb_kernel_arg *a, uint64_t n) \
-{ return chain_base##bits##_##s##_x(a, n, 1); }
-
-/*
+ * being 0 at run time), so reads cannot overlap: read latency.  Its baseline
+ * forms the same dependency without the read, narrowing included.
  * lat: each access timed alone between serializing TSC reads.  flush: a
- * write and the read-back of the same register, timed together: the read
+ * write and the read-back of the same register timed together: the read
  * cannot complete before the write has reached the target.
  */
-#define SAMPLED(s, bits)							\
-static uint64_t lat_read##bits##_##s(const struct rb_kernel_arg *a, uint64_t iters) \
-{									\
-	uint64_t *out = a->mem;						\
-									\
-	for (uint64_t i = 0; i < iters; i++) {				\
-		uint64_t t0 = rb_tsc_start();				\
-		(void)iomap_read##bits##_##s(a->io);			\
-		out[i] = rb_tsc_stop() - t0;				\
-	}								\
-	return 0;							\
-}									\
-static uint64_t lat_write##bits##_##s(const struct rb_kernel_arg *a, uint64_t iters) \
-{									\
-	uint64_t *out = a->mem;						\
-	uint##bits##_t v = (uint##bits##_t)a->value;			\
-									\
-	for (uint64_t i = 0; i < iters; i++) {				\
-		uint64_t t0 = rb_tsc_start();				\
-		iomap_write##bits##_##s(v, a->io);			\
-		out[i] = rb_tsc_stop() - t0;				\
-	}								\
-	return 0;							\
-}									\
-static uint64_t flush_write##bits##_##s(const struct rb_kernel_arg *a, uint64_t iters) \
-{									\
-	uint64_t *out = a->mem;						\
-	uint##bits##_t v = (uint##bits##_t)a->value;			\
-									\
-	for (uint64_t i = 0; i < iters; i++) {				\
-		uint64_t t0 = rb_tsc_start();				\
-		iomap_write##bits##_##s(v, a->io);			\
-		(void)iomap_read##bits##_##s(a->io);			\
-		out[i] = rb_tsc_stop() - t0;				\
-	}								\
-	return 0;							\
-}
+#define SINGLE(s, bits)								\
+	UNROLLED(thrpt_read##bits##_##s, const volatile void __iomem *io = a->io,	\
+		 (void)iomap_read##bits##_##s(io), 0)				\
+	UNROLLED(thrpt_write##bits##_##s, volatile void __iomem *io = a->io;	\
+		 uint##bits##_t v = (uint##bits##_t)a->value,			\
+		 iomap_write##bits##_##s(v, io), 0)				\
+	UNROLLED(chain_read##bits##_##s, const volatile char __iomem *io = a->io; \
+		 uint64_t v = 0; uint64_t z = a->zero,				\
+		 v = iomap_read##bits##_##s(io + (v & z)), v)			\
+	UNROLLED(chain_base##bits##_##s, uintptr_t io = (uintptr_t)(void __force *)a->io; \
+		 uint64_t v = 0; uint64_t z = a->zero,				\
+		 v = io + (v & z); OPAQUE(v); v = (uint##bits##_t)v, v)		\
+	SAMPLED(lat_read##bits##_##s, , (void)iomap_read##bits##_##s(a->io))	\
+	SAMPLED(lat_write##bits##_##s, uint##bits##_t v = (uint##bits##_t)a->value, \
+		iomap_write##bits##_##s(v, a->io))				\
+	SAMPLED(flush_write##bits##_##s, uint##bits##_t v = (uint##bits##_t)a->value, \
+		iomap_write##bits##_##s(v, a->io); (void)iomap_read##bits##_##s(a->io))
 
-#define SINGLE_KERNELS(s, name) FOR_WIDTHS(THRPT, s) FOR_WIDTHS(CHAIN, s) FOR_WIDTHS(SAMPLED, s)
+#define SINGLE_KERNELS(s, name) FOR_WIDTHS(SINGLE, s)
 SINGLE_STRATEGIES(SINGLE_KERNELS)
 
-/* rep: iters calls of an n-element _rep on the one register. */
+/* rep: calls of an n-element _rep on the one register; on ports, the string instruction. */
 #define REP(s, bits)								\
-static uint64_t rep_read##bits##_##s(const struct rb_kernel_arg *a, uint64_t iters) \
-{									\
-	for (uint64_t i = 0; i < iters; i++)				\
-		iomap_read##bits##_rep_##s(a->io, a->mem, a->n);	\
-	return 0;							\
-}									\
-static uint64_t rep_write##bits##_##s(const struct rb_kernel_arg *a, uint64_t iters) \
-{									\
-	for (uint64_t i = 0; i < iters; i++)				\
-		iomap_write##bits##_rep_##s(a->io, a->mem, a->n);	\
-	return 0;							\
-}
+	BATCH(rep_read##bits##_##s, iomap_read##bits##_rep_##s(a->io, a->mem, a->n)) \
+	BATCH(rep_write##bits##_##s, iomap_write##bits##_rep_##s(a->io, a->mem, a->n))
 #define REP_STRATEGIES(X) X(volatile, "volatile") X(relaxed, "relaxed") X(barriered, "barriered")
 #define REP_KERNELS(s, name) FOR_WIDTHS(REP, s)
 REP_STRATEGIES(REP_KERNELS)
 
-/* Port _rep as the string instruction: the port is the cookie's low 16 bits. */
+#define PORT_OF(io) ((uint16_t)((uintptr_t)(void __force *)(io) & IOMAP_PIO_MASK))
 #define PORT_REP(k, bits)							\
-static uint64_t rep_read##bits##_string(const struct rb_kernel_arg *a, uint64_t iters) \
-{									\
-	uint16_t port = (uint16_t)((uintptr_t)(void __force *)a->io & IOMAP_PIO_MASK); \
-									\
-	for (uint64_t i = 0; i < iters; i++)				\
-		ins##k(port, a->mem, a->n);				\
-	return 0;							\
-}									\
-static uint64_t rep_write##bits##_string(const struct rb_kernel_arg *a, uint64_t iters) \
-{									\
-	uint16_t port = (uint16_t)((uintptr_t)(void __force *)a->io & IOMAP_PIO_MASK); \
-									\
-	for (uint64_t i = 0; i < iters; i++)				\
-		outs##k(port, a->mem, a->n);				\
-	return 0;							\
-}
+	BATCH(rep_read##bits##_string, ins##k(PORT_OF(a->io), a->mem, a->n))	\
+	BATCH(rep_write##bits##_string, outs##k(PORT_OF(a->io), a->mem, a->n))
 PORT_REP(b, 8)
 PORT_REP(w, 16)
 PORT_REP(l, 32)
 
-/* copy: iters calls of one copy or set of n bytes between the window and mem. */
+/* copy: calls of one copy or set of n bytes between the window and mem. */
 #define COPY(s)									\
-static uint64_t copy_fromio_##s(const struct rb_kernel_arg *a, uint64_t iters) \
-{									\
-	for (uint64_t i = 0; i < iters; i++)				\
-		iomap_copy_fromio_##s(a->mem, a->io, a->n);		\
-	return 0;							\
-}									\
-static uint64_t copy_toio_##s(const struct rb_kernel_arg *a, uint64_t iters) \
-{									\
-	for (uint64_t i = 0; i < iters; i++)				\
-		iomap_copy_toio_##s(a->io, a->mem, a->n);		\
-	return 0;							\
-}									\
-static uint64_t copy_set_##s(const struct rb_kernel_arg *a, uint64_t iters) \
-{									\
-	for (uint64_t i = 0; i < iters; i++)				\
-		iomap_set_io_##s(a->io, (int)a->value, a->n);		\
-	return 0;							\
-}
+	BATCH(copy_fromio_##s, iomap_copy_fromio_##s(a->mem, a->io, a->n))	\
+	BATCH(copy_toio_##s, iomap_copy_toio_##s(a->io, a->mem, a->n))		\
+	BATCH(copy_set_##s, iomap_set_io_##s(a->io, (int)a->value, a->n))
 IOMAP_COPY_STRATEGIES(COPY)
 
 /* The reference row: glibc's memcpy/memset on the same window, as a normal pointer. */
-static uint64_t copy_fromio_libc(const struct rb_kernel_arg *a, uint64_t iters)
-{
-	for (uint64_t i = 0; i < iters; i++)
-		memcpy(a->mem, (void __force *)a->io, a->n);
-	return 0;
-}
-
-static uint64_t copy_toio_libc(const struct rb_kernel_arg *a, uint64_t iters)
-{
-	for (uint64_t i = 0; i < iters; i++)
-		memcpy((void __force *)a->io, a->mem, a->n);
-	return 0;
-}
-
-static uint64_t copy_set_libc(const struct rb_kernel_arg *a, uint64_t iters)
-{
-	for (uint64_t i = 0; i < iters; i++)
-		memset((void __force *)a->io, (int)a->value, a->n);
-	return 0;
-}
+BATCH(copy_fromio_libc, memcpy(a->mem, (void __force *)a->io, a->n))
+BATCH(copy_toio_libc, memcpy((void __force *)a->io, a->mem, a->n))
+BATCH(copy_set_libc, memset((void __force *)a->io, (int)a->value, a->n))
 
 /* barrier: the ordering primitives alone, back to back. */
-#define BARRIER(name, insn)							\
-static __always_inline uint64_t barrier_##name##_x(uint64_t iters, int twice)		\
-{									\
-	for (uint64_t i = 0; i < iters; i++) {				\
-		REPEAT8(insn;)						\
-		if (twice) {						\
-			REPEAT8(insn;)					\
-		}							\
-	}								\
-	return 0;							\
-}									\
-static uint64_t barrier_##name(const struct rb_kernel_arg *a, uint64_t n) \
-{ return barrier_##name##_x(n, 0); }					\
-static uint64_t barrier_##name##_2(const struct rb_kernel_arg *a, uint64_t n) \
-{ return barrier_##name##_x(n, 1); }
+#define BARRIER(name, insn) UNROLLED(barrier_##name, , insn, 0)
 #define BARRIERS(X)								\
 	X(compiler, barrier()) X(lfence, rmb()) X(sfence, wmb())		\
 	X(mfence, mb()) X(locked, iomap_locked_mb())
 BARRIERS(BARRIER)
 
 /*
- * dispatch: the same 32-bit read through the generic cookie ioread32 (an
- * out-of-line call that decodes the cookie), through the strategy table (an
- * indirect call), and inline (readl).
+ * dispatch: the same 32-bit read inline (readl), through the strategy table
+ * (an indirect call), and through the generic cookie ioread32 (an
+ * out-of-line call that decodes the cookie).
  */
-#define DISPATCH(name, call)							\
-static __always_inline uint64_t dispatch_##name##_x(const struct rb_kernel_arg *a, uint64_t iters, int twice) \
-{									\
-	void __iomem *io = a->io;					\
-	uint32_t (*read32)(const volatile void __iomem *) = iomap_strategy_find("relaxed")->read32; \
-									\
-	(void)read32;							\
-	for (uint64_t i = 0; i < iters; i++) {				\
-		REPEAT8((void)(call);)					\
-		if (twice) {						\
-			REPEAT8((void)(call);)				\
-		}							\
-	}								\
-	return 0;							\
-}									\
-static uint64_t dispatch_##name(const struct rb_kernel_arg *a, uint64_t n) \
-{ return dispatch_##name##_x(a, n, 0); }				\
-static uint64_t dispatch_##name##_2(const struct rb_kernel_arg *a, uint64_t n) \
-{ return dispatch_##name##_x(a, n, 1); }
-DISPATCH(direct, readl(io))
-DISPATCH(table, read32(io))
-DISPATCH(cookie, ioread32(io))
+UNROLLED(dispatch_direct, void __iomem *io = a->io, (void)readl(io), 0)
+UNROLLED(dispatch_table, void __iomem *io = a->io;
+	 uint32_t (*read32)(const volatile void __iomem *) = iomap_strategy_find("relaxed")->read32,
+	 (void)read32(io), 0)
+UNROLLED(dispatch_cookie, void __iomem *io = a->io, (void)ioread32(io), 0)
 
 /* The table: walked by the wrapper to register benchmarks. */
 #define E_UNROLLED(fam, opname, sname, bytes_, wr, sp, f)			\

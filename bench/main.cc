@@ -148,18 +148,25 @@ void list_targets()
 	}
 }
 
-// The highest CPU of the affinity mask: CPU 0 takes most interrupts.
+// Pins to cpu, by default the highest CPU of the affinity mask (CPU 0 takes most interrupts).
 int pin(int cpu)
 {
-	cpu_set_t set;
+	cpu_set_t allowed, set;
+	std::string list;
+	int highest = -1;
 
-	if (cpu < 0) {
-		if (sched_getaffinity(0, sizeof(set), &set))
-			return -1;
-		for (int c = CPU_SETSIZE - 1; c >= 0 && cpu < 0; c--)
-			if (CPU_ISSET(c, &set))
-				cpu = c;
-	}
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		die("--cpu", std::string("cannot read this process's CPU affinity: ") + strerror(errno),
+		    "run without --cpu");
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &allowed)) {
+			list += (list.empty() ? "" : ",") + std::to_string(c);
+			highest = c;
+		}
+	if (cpu < 0)
+		cpu = highest;
+	else if (!CPU_ISSET(cpu, &allowed))
+		die("--cpu", "CPU " + std::to_string(cpu) + " is not one this process may use", "one of " + list);
 #ifdef REGBENCH_HAVE_LIKWID
 	if (likwid_pinThread(cpu))
 		return cpu;
@@ -167,8 +174,7 @@ int pin(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
-		die("--cpu", "cannot pin to CPU " + std::to_string(cpu) + ": " + strerror(errno),
-		    "pick one of the CPUs in taskset -p $$");
+		die("--cpu", "cannot pin to CPU " + std::to_string(cpu) + ": " + strerror(errno), "one of " + list);
 	return cpu;
 }
 

@@ -23,6 +23,14 @@ expect_error "regbench: --cpu: bad CPU number 'x' (a CPU number as in /proc/cpui
 expect_error "regbench: --frobnicate: unknown flag (regbench --help lists the flags)" --frobnicate
 expect_error "regbench: --target: needs a value (e.g. --target=...)" --target
 
+# the allowed CPUs differ between machines: check the line's shape
+err=$("$regbench" --cpu 1023 2>&1 >/dev/null) && { echo "FAIL: --cpu 1023 succeeded"; fail=1; }
+if echo "$err" | grep -qxE "regbench: --cpu: CPU 1023 is not one this process may use \(one of [0-9,]+\)"; then
+	echo "ok: regbench --cpu 1023 -> $err"
+else
+	echo "FAIL: regbench --cpu 1023 printed: $err"; fail=1
+fi
+
 list=$("$regbench" --list-targets)
 for want in "^ram +available" "^trap +not available" "^pci +not available" "^port +not available" "why not: not built yet"; do
 	if echo "$list" | grep -qE "$want"; then echo "ok: --list-targets shows /$want/"
