@@ -28,6 +28,12 @@ struct Bench {
 	size_t n;		// rep elements or copy bytes, else 0
 };
 
+// The window the kernel runs on: the target's own, or its port window beside an MMIO one.
+void __iomem *window(const Bench &b)
+{
+	return b.k->space == b.t->space ? b.t->base : b.t->port;
+}
+
 struct Buffer {
 	std::unique_ptr<unsigned char[]> raw;
 	void *p;
@@ -95,7 +101,7 @@ void below_resolution(benchmark::State &st, double bound)
 void run_unrolled(benchmark::State &st, const Bench &b)
 {
 	const rb_kernel &k = *b.k;
-	rb_kernel_arg a = {b.t->base, nullptr, 0, kWriteValue, 0};
+	rb_kernel_arg a = {window(b), nullptr, 0, kWriteValue, 0};
 	std::vector<double> per, diff;
 	uint64_t iters;
 
@@ -124,7 +130,7 @@ void run_sampled(benchmark::State &st, const Bench &b)
 {
 	std::vector<uint64_t> chunk(kSamplesPerCall);
 	std::vector<double> s;
-	rb_kernel_arg a = {b.t->base, chunk.data(), 0, kWriteValue, 0};
+	rb_kernel_arg a = {window(b), chunk.data(), 0, kWriteValue, 0};
 	size_t next = 0;
 
 	s.reserve(kMaxSamples);
@@ -161,7 +167,7 @@ void run_batch(benchmark::State &st, const Bench &b)
 	const rb_kernel &k = *b.k;
 	bool rep = !strcmp(k.family, "rep");
 	Buffer mem(b.n * k.bytes);
-	rb_kernel_arg a = {b.t->base, mem.p, b.n, 0xa5, 0};
+	rb_kernel_arg a = {window(b), mem.p, b.n, 0xa5, 0};
 	double units = rep ? (double)b.n : 1, bytes = rep ? k.bytes : (double)b.n;
 	std::vector<double> per;
 	uint64_t iters;
@@ -209,7 +215,7 @@ std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
 {
 	const iomap_strategy *s = iomap_strategy_find(k.strategy);
 
-	if (k.space != t.space) {
+	if (k.space != t.space && !(k.space == IOMAP_SPACE_PIO && t.port)) {
 		if (s && s->why_no_rep && !strcmp(k.family, "rep"))
 			return s->why_no_rep;
 		return k.space == IOMAP_SPACE_PIO ? "needs a port-I/O target (port: or a pci I/O BAR)"

@@ -19,7 +19,7 @@ struct iomap_target_ops;
 
 /*
  * A parsed target spec.  Grammar (numbers: decimal or 0x hex, sizes may end
- * in k, m or g for KiB, MiB, GiB; PCI fields are hex, as lspci prints them):
+ * in k, m, g or t for KiB, MiB, GiB, TiB; PCI fields are hex, as lspci prints them):
  *   ram[:SIZE][,huge]
  *   trap[:MODEL]
  *   pci:[[DOMAIN:]BUS:]DEV.FN/BAR[,wc][,off=N][,len=N]
@@ -45,12 +45,18 @@ struct iomap_spec {
 	unsigned int port_base, port_len;	/* port */
 };
 
-/* An open target.  `base` is an MMIO mapping, or an ioport_map() cookie for port space. */
+/*
+ * An open target.  `base` is an MMIO mapping, or an ioport_map() cookie for
+ * port space.  A target may also have a port window beside its MMIO one (the
+ * trap device has both): `port` is then its ioport_map() cookie.
+ */
 struct iomap_target {
 	struct iomap_spec spec;
 	void __iomem *base;
 	size_t len;				/* bytes (MMIO) or ports (PIO) reachable from base */
 	enum iomap_space space;
+	void __iomem *port;			/* a second window in port space, or NULL */
+	size_t port_len;
 	enum iomap_mapping mapping;
 	bool writable;				/* writes allowed anywhere in [0, len) */
 	char what[128];				/* one line for people: what was mapped and how */
