@@ -1,4 +1,5 @@
 /* spec.c: the target spec parser (ram, trap, pci, port), with one-line errors */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,15 +25,22 @@ static int fail(const struct iomap_spec *spec, char *why, size_t whylen, const c
 	return -1;
 }
 
-/* A whole-string unsigned number: decimal or 0x hex, with k/m/g (binary) if units. */
+/*
+ * A whole-string unsigned number: base 0 means decimal or 0x hex (never
+ * octal: ram:010 is ten bytes), with k/m/g/t (binary) if units.  strtoull
+ * alone would also take leading blanks and a sign, so the first character
+ * must be a digit.
+ */
 static int parse_number(const char *s, int base, int units, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
 	unsigned int shift = 0;
 
-	if (!*s || *s == '-' || *s == '+')
+	if (!(base == 16 ? isxdigit : isdigit)((unsigned char)*s))
 		return -1;
+	if (base == 0)
+		base = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
 	errno = 0;
 	v = strtoull(s, &end, base);
 	if (errno || end == s)
@@ -42,6 +50,7 @@ static int parse_number(const char *s, int base, int units, uint64_t *out)
 		case 'k': case 'K': shift = 10; break;
 		case 'm': case 'M': shift = 20; break;
 		case 'g': case 'G': shift = 30; break;
+		case 't': case 'T': shift = 40; break;
 		default: return -1;
 		}
 	}
@@ -51,7 +60,11 @@ static int parse_number(const char *s, int base, int units, uint64_t *out)
 	return 0;
 }
 
-/* args follows the kind's ':' or ','; only a ':' can be followed by the size. */
+/*
+ * args follows the kind's ':' or ','; only a ':' can be followed by the size.
+ * The caller has cut the kind off in its copy, so the separator is read from
+ * the spec's own text.
+ */
 static int parse_ram(struct iomap_spec *spec, char *args, char *why, size_t whylen)
 {
 	char *opt, *save = NULL;
@@ -64,7 +77,7 @@ static int parse_ram(struct iomap_spec *spec, char *args, char *why, size_t whyl
 
 		if (!strcmp(opt, "huge")) {
 			spec->huge = true;
-		} else if (opt == args && args[-1] == ':') {
+		} else if (opt == args && spec->text[sizeof("ram") - 1] == ':') {
 			if (parse_number(opt, 0, 1, &v) || v == 0 || v > (1ULL << 40))
 				return fail(spec, why, whylen,
 					    "bad size '%s' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)", opt);
@@ -127,6 +140,7 @@ static int parse_slot(struct iomap_spec *spec, char *sel)
 static int parse_pci(struct iomap_spec *spec, char *args, char *why, size_t whylen)
 {
 	char *slash, *opts, *opt, *save = NULL;
+	char sel[sizeof(spec->text)];		/* the selector as given: parsing cuts args up */
 	uint64_t v;
 
 	if (!args || !*args)
@@ -142,11 +156,12 @@ static int parse_pci(struct iomap_spec *spec, char *args, char *why, size_t whyl
 	if (parse_number(slash + 1, 10, 0, &v) || v > 5)
 		return fail(spec, why, whylen, "bad BAR '%s' (a BAR index 0 to 5)", slash + 1);
 	spec->bar = (int)v;
+	strcpy(sel, args);
 
 	if (strchr(args, '.')) {
 		if (parse_slot(spec, args))
 			return fail(spec, why, whylen,
-				    "bad slot '%s' ([[domain:]bus:]dev.fn in hex, as lspci -s takes it)", args);
+				    "bad slot '%s' ([[domain:]bus:]dev.fn in hex, as lspci -s takes it)", sel);
 	} else {
 		char *colon = strchr(args, ':');
 		uint64_t ven, dev;
@@ -155,7 +170,7 @@ static int parse_pci(struct iomap_spec *spec, char *args, char *why, size_t whyl
 		    parse_number(colon + 1, 16, 0, &dev) || ven > 0xffff || dev > 0xffff)
 			return fail(spec, why, whylen,
 				    "bad device '%s' (a slot like 00:04.0 or ids like 1234:11e8, as lspci prints them)",
-				    args);
+				    sel);
 		spec->by_id = true;
 		spec->vendor = (unsigned int)ven;
 		spec->device = (unsigned int)dev;
@@ -192,7 +207,7 @@ static int parse_port(struct iomap_spec *spec, char *args, char *why, size_t why
 	if (parse_number(args, 0, 0, &base) || base > 0xffff)
 		return fail(spec, why, whylen,
 			    "bad port base '%s' (0 to 0xffff, hex with 0x, e.g. port:0xc000+256)", args);
-	if (plus && (parse_number(plus, 0, 0, &len) || len == 0 || base + len > 0x10000))
+	if (plus && (parse_number(plus, 0, 0, &len) || len == 0 || len > 0x10000 - base))
 		return fail(spec, why, whylen,
 			    "bad port count '%s' (1 or more, and BASE+LEN at most 0x10000)", plus);
 	spec->port_base = (unsigned int)base;
