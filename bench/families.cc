@@ -2,11 +2,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <benchmark/benchmark.h>
+#ifdef LIKWID_PERFMON
+#include <likwid-marker.h>
+#endif
 
 #include "iomap/strategy.h"
 #include "kernels.h"
@@ -26,6 +30,7 @@ struct Bench {
 	const iomap_target *t;
 	const rb_clock *clk;
 	size_t n;		// rep elements or copy bytes, else 0
+	std::string name;
 };
 
 // The window the kernel runs on: the target's own, or its port window beside an MMIO one.
@@ -51,24 +56,25 @@ bool fail(benchmark::State &st, const char *why)
 }
 
 // Runs f under the fault guard; on a fault marks the benchmark failed.
-bool run(benchmark::State &st, rb_kernel_fn f, const rb_kernel_arg &a, uint64_t iters, uint64_t *ticks)
+bool run(benchmark::State &st, const Bench &b, rb_kernel_fn f, const rb_kernel_arg &a, uint64_t iters,
+	 rb_span *span)
 {
 	char why[200];
 
-	if (rb_guarded_run(f, &a, iters, ticks, why, sizeof(why)))
+	if (rb_guarded_run(f, &a, iters, b.clk, span, why, sizeof(why)))
 		return fail(st, why);
 	return true;
 }
 
 // Doubles iters until one call of f takes kMinTicksPerCall.
-bool calibrate(benchmark::State &st, rb_kernel_fn f, const rb_kernel_arg &a, uint64_t *iters)
+bool calibrate(benchmark::State &st, const Bench &b, rb_kernel_fn f, const rb_kernel_arg &a, uint64_t *iters)
 {
-	uint64_t ticks = 0;
+	rb_span span = {};
 
 	for (*iters = 1; *iters < (1ull << 30); *iters *= 2) {
-		if (!run(st, f, a, *iters, &ticks))
+		if (!run(st, b, f, a, *iters, &span))
 			return false;
-		if (ticks >= kMinTicksPerCall)
+		if (span.ticks >= kMinTicksPerCall)
 			break;
 	}
 	return true;
@@ -80,9 +86,31 @@ double median(std::vector<double> &v)
 	return v[v.size() / 2];
 }
 
-void report(benchmark::State &st, const Bench &b, double cycles, double bytes)
+// Per-call estimates of one unit's cost on both clocks; the medians are reported.
+struct Estimates {
+	std::vector<double> ticks, core;
+
+	void add(double t, double c)
+	{
+		if (ticks.size() < kMaxSamples) {
+			ticks.push_back(t);
+			core.push_back(c);
+		}
+	}
+};
+
+// Core cycles: counted where the machine has a counter, else the TSC figure scaled by the estimate.
+double core_cycles(const Bench &b, double cycles, std::vector<double> &counted)
+{
+	if (b.clk->core_fd >= 0 && !counted.empty())
+		return median(counted);
+	return cycles * b.clk->core_hz / b.clk->tsc_hz;
+}
+
+void report(benchmark::State &st, const Bench &b, double cycles, double core, double bytes)
 {
 	st.counters["cycles"] = cycles;
+	st.counters["core_cycles"] = core;
 	st.counters["ns"] = cycles / b.clk->tsc_hz * 1e9;
 	if (bytes > 0)
 		st.counters["bytes_per_second"] = bytes * b.clk->tsc_hz / cycles;
@@ -97,48 +125,92 @@ void below_resolution(benchmark::State &st, double bound)
 	st.SetLabel(label);
 }
 
-// RB_UNROLLED: cost per access from the twin with twice the accesses.
+// RB_UNROLLED: cost per access from the twin with twice the accesses (minus the chain baseline).
 void run_unrolled(benchmark::State &st, const Bench &b)
 {
 	const rb_kernel &k = *b.k;
 	rb_kernel_arg a = {window(b), nullptr, 0, kWriteValue, 0};
-	std::vector<double> per, diff;
+	Estimates e;
+	std::vector<double> diff;
 	uint64_t iters;
 
-	if (!calibrate(st, k.fn, a, &iters))
+	if (!calibrate(st, b, k.fn, a, &iters))
 		return;
+	double units = (double)(iters * k.unroll);
 	for (auto _ : st) {
-		uint64_t t1, t2, b1 = 0, b2 = 0;
+		rb_span s1, s2, b1 = {}, b2 = {};
 
-		if (!run(st, k.fn, a, iters, &t1) || !run(st, k.twin, a, iters, &t2))
+		if (!run(st, b, k.fn, a, iters, &s1) || !run(st, b, k.twin, a, iters, &s2))
 			return;
-		if (k.base && (!run(st, k.base, a, iters, &b1) || !run(st, k.base_twin, a, iters, &b2)))
+		if (k.base && (!run(st, b, k.base, a, iters, &b1) || !run(st, b, k.base_twin, a, iters, &b2)))
 			return;
-		double d = ((double)t2 - (double)t1) - ((double)b2 - (double)b1);
-		if (per.size() < kMaxSamples) {
-			per.push_back(d / (double)(iters * k.unroll));
+		double d = ((double)s2.ticks - (double)s1.ticks) - ((double)b2.ticks - (double)b1.ticks);
+		double dc = ((double)s2.core - (double)s1.core) - ((double)b2.core - (double)b1.core);
+		e.add(d / units, dc / units);
+		if (diff.size() < kMaxSamples)
 			diff.push_back(d);
-		}
 	}
 	if (median(diff) <= b.clk->resolution)
-		return below_resolution(st, b.clk->resolution / (double)(iters * k.unroll));
-	report(st, b, median(per), k.bytes);
+		return below_resolution(st, b.clk->resolution / units);
+	double cycles = median(e.ticks);
+	report(st, b, cycles, core_cycles(b, cycles, e.core), k.bytes);
 }
 
-// RB_SAMPLED: every access timed alone; the timer's own median cost subtracted.
+/*
+ * A histogram of the kept samples for the JSON: linear bins of at least the
+ * timer's resolution from the minimum to p99.9, and one last bin up to the
+ * maximum, so the tail is counted without stretching the scale.
+ */
+std::string histogram_json(const std::vector<double> &s, double lo, double p999, double resolution)
+{
+	const size_t bins = 64;
+	double width = std::max(resolution, (p999 - lo) / bins);
+	std::vector<double> edges;
+	std::vector<size_t> counts;
+	std::string out;
+
+	for (double e = lo; e < p999 + width && edges.size() <= bins; e += width)
+		edges.push_back(e);
+	if (s.back() >= edges.back())
+		edges.push_back(s.back() + 1);
+	counts.assign(edges.size() - 1, 0);
+	for (double v : s) {
+		size_t i = std::upper_bound(edges.begin(), edges.end(), v) - edges.begin();
+		counts[std::min(std::max<size_t>(i, 1), counts.size()) - 1]++;
+	}
+	out = "{\"unit\": \"cycles\", \"edges\": [";
+	for (size_t i = 0; i < edges.size(); i++)
+		out += (i ? ", " : "") + std::to_string(edges[i]);
+	out += "], \"counts\": [";
+	for (size_t i = 0; i < counts.size(); i++)
+		out += (i ? ", " : "") + std::to_string(counts[i]);
+	return out + "]}";
+}
+
+std::map<std::string, std::string> g_histograms;
+
+/*
+ * RB_SAMPLED: every access timed alone; the timer's own median cost
+ * subtracted.  Samples far above the rest (Tukey's far-out fence: beyond the
+ * third quartile by three interquartile ranges, at least three timer steps)
+ * are interrupts, migrations or host preemption: counted as outliers, kept
+ * in the percentiles and the histogram, never dropped.
+ */
 void run_sampled(benchmark::State &st, const Bench &b)
 {
 	std::vector<uint64_t> chunk(kSamplesPerCall);
-	std::vector<double> s;
+	std::vector<double> s, ratio;
 	rb_kernel_arg a = {window(b), chunk.data(), 0, kWriteValue, 0};
 	size_t next = 0;
 
 	s.reserve(kMaxSamples);
 	for (auto _ : st) {
-		uint64_t ticks;
+		rb_span span;
 
-		if (!run(st, b.k->fn, a, kSamplesPerCall, &ticks))
+		if (!run(st, b, b.k->fn, a, kSamplesPerCall, &span))
 			return;
+		if (span.ticks && ratio.size() < kMaxSamples)
+			ratio.push_back((double)span.core / (double)span.ticks);
 		for (uint64_t v : chunk) {
 			double c = (double)v - b.clk->overhead;
 			if (s.size() < kMaxSamples)
@@ -149,14 +221,26 @@ void run_sampled(benchmark::State &st, const Bench &b)
 	}
 	std::sort(s.begin(), s.end());
 	auto pct = [&](double p) { return std::max(0.0, s[std::min(s.size() - 1, (size_t)(p * s.size()))]); };
+	double iqr = std::max(pct(0.75) - pct(0.25), b.clk->resolution);
+	double fence = pct(0.75) + 3 * iqr;
+	size_t outliers = s.end() - std::upper_bound(s.begin(), s.end(), fence);
+
+	if (!strcmp(b.k->family, "lat"))
+		g_histograms[b.name] = histogram_json(s, s.front(), pct(0.999), b.clk->resolution);
 	if (pct(0.5) < b.clk->resolution)
 		return below_resolution(st, b.clk->resolution);
-	report(st, b, pct(0.5), b.k->bytes);
+	double cycles = pct(0.5);
+	std::vector<double> counted;
+	if (b.clk->core_fd >= 0 && !ratio.empty())
+		counted.push_back(cycles * median(ratio));	// the live core/TSC ratio of these samples
+	report(st, b, cycles, core_cycles(b, cycles, counted), b.k->bytes);
+	st.counters["outliers"] = (double)outliers;
 	if (!strcmp(b.k->family, "lat")) {
 		st.counters["min"] = pct(0);
 		st.counters["p50"] = pct(0.5);
 		st.counters["p90"] = pct(0.9);
 		st.counters["p99"] = pct(0.99);
+		st.counters["p999"] = pct(0.999);
 		st.counters["max"] = s.back();
 	}
 }
@@ -169,30 +253,44 @@ void run_batch(benchmark::State &st, const Bench &b)
 	Buffer mem(b.n * k.bytes);
 	rb_kernel_arg a = {window(b), mem.p, b.n, 0xa5, 0};
 	double units = rep ? (double)b.n : 1, bytes = rep ? k.bytes : (double)b.n;
-	std::vector<double> per;
+	Estimates e;
 	uint64_t iters;
 
 	memset(mem.p, 0x3c, b.n * k.bytes);
-	if (!calibrate(st, k.fn, a, &iters))
+	if (!calibrate(st, b, k.fn, a, &iters))
 		return;
 	for (auto _ : st) {
-		uint64_t ticks;
+		rb_span span;
 
-		if (!run(st, k.fn, a, iters, &ticks))
+		if (!run(st, b, k.fn, a, iters, &span))
 			return;
-		if (per.size() < kMaxSamples)
-			per.push_back(((double)ticks - b.clk->overhead) / ((double)iters * units));
+		e.add(((double)span.ticks - b.clk->overhead) / ((double)iters * units),
+		      (double)span.core / ((double)iters * units));
 	}
-	report(st, b, median(per), bytes);
+	double cycles = median(e.ticks);
+	report(st, b, cycles, core_cycles(b, cycles, e.core), bytes);
 }
 
+#ifdef LIKWID_PERFMON
+bool g_markers = false;
+#endif
+
+// Each benchmark is one likwid marker region named after it, when likwid-perfctr -m runs us.
 void run_bench(benchmark::State &st, Bench b)
 {
+#ifdef LIKWID_PERFMON
+	if (g_markers)
+		LIKWID_MARKER_START(b.name.c_str());
+#endif
 	switch (b.k->shape) {
-	case RB_UNROLLED: return run_unrolled(st, b);
-	case RB_SAMPLED: return run_sampled(st, b);
-	case RB_BATCH: return run_batch(st, b);
+	case RB_UNROLLED: run_unrolled(st, b); break;
+	case RB_SAMPLED: run_sampled(st, b); break;
+	case RB_BATCH: run_batch(st, b); break;
 	}
+#ifdef LIKWID_PERFMON
+	if (g_markers)
+		LIKWID_MARKER_STOP(b.name.c_str());
+#endif
 }
 
 void skip(benchmark::State &st, std::string why)
@@ -247,7 +345,7 @@ void add(const rb_kernel &k, const iomap_target &t, const rb_clock &clk, size_t 
 		benchmark::RegisterBenchmark(name.c_str(), skip, why);
 		return;
 	}
-	benchmark::RegisterBenchmark(name.c_str(), run_bench, Bench{&k, &t, &clk, n});
+	benchmark::RegisterBenchmark(name.c_str(), run_bench, Bench{&k, &t, &clk, n, name});
 }
 
 }  // namespace
@@ -276,7 +374,39 @@ void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_o
 	}
 }
 
+/*
+ * likwid-perfctr -m sets LIKWID_MODE and LIKWID_EVENTS for the program it
+ * runs; without them the marker API would only print that it is inactive.
+ */
+void rb_markers_init()
+{
+#ifdef LIKWID_PERFMON
+	if (getenv("LIKWID_MODE") && getenv("LIKWID_EVENTS")) {
+		LIKWID_MARKER_INIT;
+		LIKWID_MARKER_THREADINIT;
+		g_markers = true;
+	}
+#endif
+}
+
+void rb_markers_close()
+{
+#ifdef LIKWID_PERFMON
+	if (g_markers)
+		LIKWID_MARKER_CLOSE;
+#endif
+}
+
 bool rb_any_error()
 {
 	return g_error;
+}
+
+std::string rb_histograms_json()
+{
+	std::string out = "{";
+
+	for (const auto &h : g_histograms)
+		out += (out.size() > 1 ? ",\n    \"" : "\n    \"") + h.first + "\": " + h.second;
+	return out + (out.size() > 1 ? "\n  }" : "}");
 }

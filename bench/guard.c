@@ -47,10 +47,10 @@ static void install(void)
 }
 
 int rb_guarded_run(rb_kernel_fn fn, const struct rb_kernel_arg *a, uint64_t iters,
-		   uint64_t *ticks, char *why, size_t whylen)
+		   const struct rb_clock *clk, struct rb_span *span, char *why, size_t whylen)
 {
 	sigjmp_buf env;
-	uint64_t t0;
+	uint64_t t0, c0;
 
 	install();
 	if (sigsetjmp(env, 0)) {
@@ -61,9 +61,11 @@ int rb_guarded_run(rb_kernel_fn fn, const struct rb_kernel_arg *a, uint64_t iter
 		return -1;
 	}
 	armed = &env;
+	c0 = rb_core_read(clk);
 	t0 = rb_tsc_start();
 	fn(a, iters);
-	*ticks = rb_tsc_stop() - t0;
+	span->ticks = rb_tsc_stop() - t0;
+	span->core = rb_core_read(clk) - c0;
 	armed = NULL;
 	return 0;
 }

@@ -52,13 +52,21 @@ struct rb_kernel {
 extern const struct rb_kernel rb_kernels[];
 extern const size_t rb_nr_kernels;
 
+/* What one kernel call took: TSC ticks (serialized) and core cycles (0 without a counter). */
+struct rb_span {
+	uint64_t ticks;
+	uint64_t core;
+};
+
+struct rb_clock;
+
 /*
  * Run fn under a guard: a SIGBUS or SIGSEGV inside it ends the run and
  * returns -1 with the reason in why, instead of killing the process.  On
- * success returns 0 and the TSC ticks the call took (serialized).
+ * success returns 0 and what the call took.
  */
 int rb_guarded_run(rb_kernel_fn fn, const struct rb_kernel_arg *a, uint64_t iters,
-		   uint64_t *ticks, char *why, size_t whylen);
+		   const struct rb_clock *clk, struct rb_span *span, char *why, size_t whylen);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,10 @@
 #include <likwid.h>
 #endif
 
+#include "env.h"
 #include "iomap/strategy.h"
 #include "regbench.h"
+#include "selfcheck.h"
 
 #ifndef REGBENCH_VERSION
 #define REGBENCH_VERSION "unknown"
@@ -58,6 +61,7 @@ void usage()
 	       "  --cpu=N           pin to CPU N (default: the highest CPU this process may use)\n"
 	       "  --quick           fewer sizes and counts, short runs: the whole suite in seconds\n"
 	       "  --list-targets    every target kind: available here or not, and why\n"
+	       "  --self-check      measure primitives with published costs and compare (exit 1 if off)\n"
 	       "\n"
 	       "Google Benchmark's flags work too: --benchmark_filter=REGEX, --benchmark_out=FILE,\n"
 	       "--benchmark_out_format=json, --benchmark_repetitions=N, --benchmark_min_time=SECONDS, ...\n");
@@ -82,17 +86,22 @@ bool flag(int argc, char **argv, int &i, const char *name, std::string *value)
 	return true;
 }
 
-std::vector<std::string> split(const std::string &s)
+std::vector<std::string> split(const std::string &s, const std::string &sep = ",")
 {
 	std::vector<std::string> out;
-	size_t start = 0, comma;
+	size_t start = 0, at;
 
 	do {
-		comma = s.find(',', start);
-		out.push_back(s.substr(start, comma - start));
-		start = comma + 1;
-	} while (comma != std::string::npos);
+		at = s.find(sep, start);
+		out.push_back(s.substr(start, at - start));
+		start = at + sep.size();
+	} while (at != std::string::npos);
 	return out;
+}
+
+std::vector<std::string> split_warnings(const std::string &w)
+{
+	return w.empty() ? std::vector<std::string>{} : split(w, "; ");
 }
 
 // Takes regbench's own flags out of argv; leaves the program name and the rest.
@@ -122,6 +131,8 @@ rb_options parse(int &argc, char **argv)
 			o.quick = true;
 		} else if (!strcmp(argv[i], "--list-targets")) {
 			o.list_targets = true;
+		} else if (!strcmp(argv[i], "--self-check")) {
+			o.self_check = true;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage();
 			exit(0);
@@ -217,30 +228,84 @@ void add_context(const iomap_target &t, const rb_clock &clk, int cpu)
 	benchmark::AddCustomContext("invariant_tsc", clk.invariant ? "true" : "false");
 	benchmark::AddCustomContext("core_hz_estimate", fmt(clk.core_hz));
 	benchmark::AddCustomContext("core_hz_source", clk.core_hz_source);
+	benchmark::AddCustomContext("core_cycles_source", clk.core_cycles_source);
 	benchmark::AddCustomContext("cpu", std::to_string(cpu));
 	benchmark::AddCustomContext("cpu_model", cpu_model());
 	benchmark::AddCustomContext("kernel", std::string(u.sysname) + " " + u.release);
 	benchmark::AddCustomContext("timer", "lfence;rdtsc .. rdtscp;lfence");
 	benchmark::AddCustomContext("timer_overhead_cycles", fmt(clk.overhead));
 	benchmark::AddCustomContext("timer_resolution_cycles", fmt(clk.resolution));
-	benchmark::AddCustomContext("counters", "cycles: TSC ticks per access, element or copy, "
-						"timer and loop cost removed; ns; bytes_per_second");
+	benchmark::AddCustomContext("counters", "cycles: TSC ticks per access, element or copy, timer and "
+						"loop cost removed; core_cycles: the same in core clock cycles "
+						"(see core_cycles_source); ns; bytes_per_second; lat/: min p50 p90 "
+						"p99 p999 max and outliers (samples beyond Q3 + 3 IQR), TSC ticks");
 }
 
-// Google Benchmark's min_time unless the command line sets one.
-void default_min_time(int &argc, char **&argv, bool quick, std::vector<char *> &store)
+// Google Benchmark flags regbench sets unless the command line does: a short
+// min_time (the TSC measurements need little), three repetitions so every
+// result has a median and a coefficient of variation, aggregates on screen.
+void default_flags(int &argc, char **&argv, bool quick, std::vector<std::string> &store,
+		   std::vector<char *> &args)
 {
-	static std::string arg;
+	const std::pair<const char *, const char *> defaults[] = {
+		{"--benchmark_min_time", quick ? kQuickMinTime : kMinTime},
+		{"--benchmark_repetitions", "3"},
+		{"--benchmark_display_aggregates_only", "true"},
+	};
 
-	for (int i = 1; i < argc; i++)
-		if (!strncmp(argv[i], "--benchmark_min_time", 20))
-			return;
-	arg = std::string("--benchmark_min_time=") + (quick ? kQuickMinTime : kMinTime);
-	store.assign(argv, argv + argc);
-	store.push_back(&arg[0]);
-	store.push_back(nullptr);
-	argc++;
-	argv = store.data();
+	args.assign(argv, argv + argc);
+	for (const auto &d : defaults) {
+		bool given = false;
+		for (int i = 1; i < argc; i++)
+			given |= !strncmp(argv[i], d.first, strlen(d.first));
+		if (!given)
+			store.push_back(std::string(d.first) + "=" + d.second);
+	}
+	for (std::string &s : store)
+		args.push_back(&s[0]);
+	argc = (int)args.size();
+	args.push_back(nullptr);
+	argv = args.data();
+}
+
+// The JSON file Google Benchmark writes, if any (--benchmark_out, JSON format).
+std::string json_out(int argc, char **argv)
+{
+	std::string file, format = "json";
+
+	for (int i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "--benchmark_out=", 16))
+			file = argv[i] + 16;
+		else if (!strncmp(argv[i], "--benchmark_out_format=", 23))
+			format = argv[i] + 23;
+	}
+	return format == "json" ? file : "";
+}
+
+// Adds the lat/ histograms to the JSON file as a top-level "histograms" object.
+void add_histograms(const std::string &file)
+{
+	std::ifstream in(file);
+	std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+	size_t end = text.rfind('}');
+
+	if (file.empty() || end == std::string::npos)
+		return;
+	text.insert(end, ",\n  \"histograms\": " + rb_histograms_json() + "\n");
+	std::ofstream(file) << text;
+}
+
+void add_env_context(const rb_env &e)
+{
+	benchmark::AddCustomContext("topology", e.topology);
+	benchmark::AddCustomContext("env_governor", e.governor);
+	benchmark::AddCustomContext("env_boost", e.boost);
+	benchmark::AddCustomContext("env_vm", e.vm ? std::string("yes (") + e.hypervisor + ")" : "no");
+	benchmark::AddCustomContext("env_smt_siblings", e.smt_siblings);
+	benchmark::AddCustomContext("env_sibling_busy", fmt(e.sibling_busy, "%.3f"));
+	benchmark::AddCustomContext("env_others_busy", fmt(e.others_busy, "%.3f"));
+	benchmark::AddCustomContext("env_loadavg", fmt(e.loadavg, "%.2f"));
+	benchmark::AddCustomContext("env_warnings", e.warnings);
 }
 
 }  // namespace
@@ -248,32 +313,44 @@ void default_min_time(int &argc, char **&argv, bool quick, std::vector<char *> &
 int main(int argc, char **argv)
 {
 	rb_options o = parse(argc, argv);
+	std::vector<std::string> extra;
 	std::vector<char *> args;
 	iomap_target t;
 	rb_clock clk;
+	rb_env env;
 	char why[300];
 
 	if (o.list_targets) {
 		list_targets();
 		return 0;
 	}
-	default_min_time(argc, argv, o.quick, args);
+	default_flags(argc, argv, o.quick, extra, args);
+	std::string out = json_out(argc, argv);
 	benchmark::Initialize(&argc, argv);
 	if (argc > 1)
 		die(argv[1], "unknown flag", "regbench --help lists the flags");
 
-	if (iomap_target_open(&t, o.target.c_str(), why, sizeof(why)))
-		die(why);	// already "target 'SPEC': why (what to try)"
 	int cpu = pin(o.cpu);
 	if (rb_clock_init(&clk, why, sizeof(why)))
 		die("timer", why, "regbench needs an x86-64 CPU with rdtscp");
+	if (o.self_check)
+		return rb_selfcheck(stdout, &clk) ? 1 : 0;
+	if (iomap_target_open(&t, o.target.c_str(), why, sizeof(why)))
+		die(why);	// already "target 'SPEC': why (what to try)"
 	if (!clk.invariant)
 		fprintf(stderr, "regbench: warning: the TSC is not invariant: cycle counts drift with the clock\n");
+	rb_env_read(&env, cpu);
+	for (const std::string &w : split_warnings(env.warnings))
+		fprintf(stderr, "regbench: note: %s\n", w.c_str());
 
 	add_context(t, clk, cpu);
+	add_env_context(env);
+	rb_markers_init();
 	rb_register_families(t, clk, o);
 	benchmark::RunSpecifiedBenchmarks();
 	benchmark::Shutdown();
+	rb_markers_close();
+	add_histograms(out);
 	iomap_target_close(&t);
 	return rb_any_error() ? 1 : 0;
 }

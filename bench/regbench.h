@@ -14,6 +14,7 @@ struct rb_options {
 	int cpu = -1;				// -1: chosen from the affinity mask
 	bool quick = false;
 	bool list_targets = false;
+	bool self_check = false;
 };
 
 // Register every family x op x width x strategy that the target and the CPU
@@ -22,5 +23,12 @@ void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_o
 
 // True once any benchmark ended with an error (a fault), not a skip.
 bool rb_any_error();
+
+// likwid marker regions (a -DLIKWID_PERFMON build): set up only under likwid-perfctr.
+void rb_markers_init();
+void rb_markers_close();
+
+// The lat/ histograms measured so far, as a JSON object keyed by benchmark name.
+std::string rb_histograms_json();
 
 #endif

@@ -1,6 +1,8 @@
 /* timer.c: TSC checks, frequency, the timer's own cost and resolution, and the core-clock estimate */
 #include <cpuid.h>
+#include <errno.h>
 #include <linux/perf_event.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "selfcheck.h"
 #include "timer.h"
 
 /* CPUID bits; the extended leaves exist only up to the maximum that leaf 0x80000000 reports. */
@@ -148,30 +151,44 @@ static void timer_cost(struct rb_clock *c)
 	free(s);
 }
 
-/* 64 dependent adds per iteration: one core cycle each on every x86 core of the last 25 years. */
-static uint64_t add_chain(uint64_t iters)
-{
-	uint64_t x = 0, t0 = rb_tsc_start();
-
-	for (uint64_t i = 0; i < iters; i++)
-		__asm__ __volatile__(".rept 64\n\tadd $1, %0\n\t.endr" : "+r" (x));
-	return rb_tsc_stop() - t0;
-}
-
-/* Ticks per add from 2n versus n iterations (loop and timer cost cancel), the best of several. */
+/* One add per core cycle on every x86 core of the last 25 years: ticks per add give the core clock. */
 static double core_hz_estimate(double tsc_hz)
 {
-	double best = 1e300;
+	double per_add = rb_primitive_ticks(RB_ADD_CHAIN, 7);
 
-	add_chain(20000);	/* let the clock ramp up */
-	for (int i = 0; i < 7; i++) {
-		uint64_t a = add_chain(10000), b = add_chain(20000);
-		double per_add = ((double)b - (double)a) / (10000.0 * 64);
+	return isfinite(per_add) ? tsc_hz / per_add : 0;
+}
 
-		if (per_add > 0 && per_add < best)
-			best = per_add;
-	}
-	return best < 1e300 ? tsc_hz / best : 0;
+/*
+ * Core cycles from the hardware, where the machine exposes a counter to
+ * perf_event_open: user-mode cycles of this thread (the accesses run in user
+ * mode; a trapped access's kernel and handler time is then not counted, and
+ * the source says so).
+ */
+static void core_counter_open(struct rb_clock *c)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE, .size = sizeof(attr), .config = PERF_COUNT_HW_CPU_CYCLES,
+		.exclude_kernel = 1, .exclude_hv = 1,
+	};
+
+	c->core_fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (c->core_fd >= 0)
+		snprintf(c->core_cycles_source, sizeof(c->core_cycles_source),
+			 "counted: perf_event PERF_COUNT_HW_CPU_CYCLES, user mode only");
+	else
+		snprintf(c->core_cycles_source, sizeof(c->core_cycles_source),
+			 "estimated: TSC cycles x core_hz_estimate / tsc_hz (no hardware counter: %s)",
+			 strerror(errno));
+}
+
+uint64_t rb_core_read(const struct rb_clock *c)
+{
+	uint64_t v = 0;
+
+	if (c->core_fd >= 0 && read(c->core_fd, &v, sizeof(v)) != sizeof(v))
+		v = 0;
+	return v;
 }
 
 int rb_clock_init(struct rb_clock *c, char *why, size_t whylen)
@@ -193,5 +210,6 @@ int rb_clock_init(struct rb_clock *c, char *why, size_t whylen)
 	timer_cost(c);
 	c->core_hz = core_hz_estimate(c->tsc_hz);
 	c->core_hz_source = "estimate: dependent add chain at 1 add per core cycle, timed on the TSC";
+	core_counter_open(c);
 	return 0;
 }

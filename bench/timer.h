@@ -41,7 +41,12 @@ struct rb_clock {
 	double resolution;		/* smallest step between distinct serialized readings */
 	double core_hz;			/* core clock, estimated from a dependent add chain */
 	const char *core_hz_source;
+	int core_fd;			/* hardware core-cycle counter (perf_event), or -1 */
+	char core_cycles_source[160];	/* how core_cycles are obtained */
 };
+
+/* The core-cycle counter's value (user-mode cycles of this thread); 0 without one. */
+uint64_t rb_core_read(const struct rb_clock *c);
 
 /* Fill *c; 0, or -1 with a one-line reason in why (no rdtscp, no TSC). */
 int rb_clock_init(struct rb_clock *c, char *why, size_t whylen);

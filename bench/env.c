@@ -1,0 +1,204 @@
+/* env.c: governor, boost, VM, busy SMT siblings and other load, and the CPU topology (likwid) */
+#include <cpuid.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef REGBENCH_HAVE_LIKWID
+#include <likwid.h>
+#endif
+
+#include "env.h"
+
+/* First line of a file without its newline, or "" when it cannot be read. */
+static void read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+static void boost_state(char *out, size_t len)
+{
+	char v[16];
+
+	/* acpi-cpufreq and amd-pstate: 1 = boost allowed; intel_pstate: no_turbo 1 = off */
+	read_line("/sys/devices/system/cpu/cpufreq/boost", v, sizeof(v));
+	if (*v) {
+		snprintf(out, len, "%s", !strcmp(v, "1") ? "on" : "off");
+		return;
+	}
+	read_line("/sys/devices/system/cpu/intel_pstate/no_turbo", v, sizeof(v));
+	snprintf(out, len, "%s", *v ? (!strcmp(v, "0") ? "on" : "off") : "unknown");
+}
+
+static void hypervisor(struct rb_env *e)
+{
+	unsigned int a, b, c, d;
+
+	__cpuid(1, a, b, c, d);
+	e->vm = c & (1u << 31);
+	e->hypervisor[0] = '\0';
+	if (e->vm) {
+		__cpuid(0x40000000, a, b, c, d);
+		memcpy(e->hypervisor, &b, 4);
+		memcpy(e->hypervisor + 4, &c, 4);
+		memcpy(e->hypervisor + 8, &d, 4);
+		e->hypervisor[12] = '\0';
+	}
+}
+
+/* Busy and total jiffies per CPU from /proc/stat; returns the number of CPUs read. */
+static int cpu_times(unsigned long long *busy, unsigned long long *total, int max)
+{
+	FILE *f = fopen("/proc/stat", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[8] = {0};
+		int cpu;
+
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6], &v[7]) < 5 || cpu < 0 || cpu >= max)
+			continue;
+		/* user nice system idle iowait irq softirq steal: idle and iowait are not busy */
+		total[cpu] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+		busy[cpu] = total[cpu] - v[3] - v[4];
+		if (cpu + 1 > n)
+			n = cpu + 1;
+	}
+	fclose(f);
+	return n;
+}
+
+/* Whether cpu is in a sysfs CPU list such as "0-3,8,10-11". */
+static bool in_cpu_list(const char *list, int cpu)
+{
+	while (*list) {
+		char *end;
+		long lo = strtol(list, &end, 10), hi = lo;
+
+		if (end == list)
+			return false;
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		if (cpu >= lo && cpu <= hi)
+			return true;
+		list = *end == ',' ? end + 1 : end;
+		if (*end != ',')
+			break;
+	}
+	return false;
+}
+
+/* Busy fraction of the SMT siblings of cpu and of every other CPU, over ~100 ms. */
+static void load(struct rb_env *e, int cpu)
+{
+	enum { MAX = 1024 };
+	static unsigned long long b0[MAX], t0[MAX], b1[MAX], t1[MAX];
+	struct timespec pause = { 0, 100 * 1000 * 1000 };
+	char path[96], list[64];
+	unsigned long long sb = 0, st = 0, ob = 0, ot = 0;
+	int n;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+	read_line(path, list, sizeof(list));
+	cpu_times(b0, t0, MAX);
+	nanosleep(&pause, NULL);
+	n = cpu_times(b1, t1, MAX);
+	e->smt_siblings[0] = '\0';
+	for (int c = 0; c < n; c++) {
+		size_t used = strlen(e->smt_siblings);
+
+		if (c == cpu || !t1[c])
+			continue;
+		if (in_cpu_list(list, c)) {
+			snprintf(e->smt_siblings + used, sizeof(e->smt_siblings) - used, "%s%d", used ? "," : "", c);
+			sb += b1[c] - b0[c];
+			st += t1[c] - t0[c];
+		} else {
+			ob += b1[c] - b0[c];
+			ot += t1[c] - t0[c];
+		}
+	}
+	e->sibling_busy = st ? (double)sb / st : 0;
+	e->others_busy = ot ? (double)ob / ot : 0;
+	if (getloadavg(&e->loadavg, 1) != 1)
+		e->loadavg = -1;
+}
+
+static void topology(struct rb_env *e)
+{
+#ifdef REGBENCH_HAVE_LIKWID
+	CpuTopology_t t;
+	size_t n;
+
+	if (topology_init() || !(t = get_cpuTopology())) {
+		snprintf(e->topology, sizeof(e->topology), "unknown (likwid could not read it)");
+		return;
+	}
+	n = (size_t)snprintf(e->topology, sizeof(e->topology), "%u socket(s), %u core(s) per socket, %u thread(s) per core",
+			     t->numSockets, t->numCoresPerSocket, t->numThreadsPerCore);
+	for (uint32_t i = 0; i < t->numCacheLevels && n < sizeof(e->topology); i++) {
+		CacheLevel *c = &t->cacheLevels[i];
+
+		n += (size_t)snprintf(e->topology + n, sizeof(e->topology) - n, ", L%u%s %u KiB", c->level,
+				      c->type == INSTRUCTIONCACHE ? "i" : c->type == DATACACHE ? "d" : "",
+				      c->size / 1024);
+	}
+	topology_finalize();
+#else
+	snprintf(e->topology, sizeof(e->topology), "unknown (built without likwid)");
+#endif
+}
+
+static void warn(struct rb_env *e, const char *what)
+{
+	size_t n = strlen(e->warnings);
+
+	snprintf(e->warnings + n, sizeof(e->warnings) - n, "%s%s", n ? "; " : "", what);
+}
+
+void rb_env_read(struct rb_env *e, int cpu)
+{
+	char path[96], line[160];
+
+	memset(e, 0, sizeof(*e));
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu);
+	read_line(path, e->governor, sizeof(e->governor));
+	if (!*e->governor)
+		strcpy(e->governor, "none");
+	boost_state(e->boost, sizeof(e->boost));
+	hypervisor(e);
+	load(e, cpu);
+	topology(e);
+
+	if (strcmp(e->governor, "performance") && strcmp(e->governor, "none")) {
+		snprintf(line, sizeof(line), "frequency governor '%s' (performance keeps the clock steady)", e->governor);
+		warn(e, line);
+	}
+	if (!strcmp(e->boost, "on"))
+		warn(e, "turbo/boost is on (the core clock changes with load and temperature)");
+	if (e->vm) {
+		snprintf(line, sizeof(line), "running in a VM (%s): the host shares the CPU and may trap or steal time",
+			 e->hypervisor);
+		warn(e, line);
+	}
+	if (e->sibling_busy > 0.1) {
+		snprintf(line, sizeof(line), "SMT sibling CPU %s is %.0f%% busy", e->smt_siblings, 100 * e->sibling_busy);
+		warn(e, line);
+	}
+	if (e->others_busy > 0.25) {
+		snprintf(line, sizeof(line), "the other CPUs are %.0f%% busy", 100 * e->others_busy);
+		warn(e, line);
+	}
+}
