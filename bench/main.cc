@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -282,16 +283,24 @@ std::string json_out(int argc, char **argv)
 	return format == "json" ? file : "";
 }
 
-// Adds the lat/ histograms to the JSON file as a top-level "histograms" object.
-void add_histograms(const std::string &file)
+/*
+ * Finishes the JSON file: adds the lat/ histograms as a top-level
+ * "histograms" object, and writes Google Benchmark's NaN (the coefficient
+ * of variation of a counter that is 0 in every repetition) as null, which
+ * JSON has and NaN is not.
+ */
+void finish_json(const std::string &file)
 {
+	if (file.empty())
+		return;
 	std::ifstream in(file);
 	std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 	size_t end = text.rfind('}');
 
-	if (file.empty() || end == std::string::npos)
+	if (end == std::string::npos)
 		return;
 	text.insert(end, ",\n  \"histograms\": " + rb_histograms_json() + "\n");
+	text = std::regex_replace(text, std::regex(R"(: -?(NaN|nan|inf|Infinity)\b)"), ": null");
 	std::ofstream(file) << text;
 }
 
@@ -350,7 +359,7 @@ int main(int argc, char **argv)
 	benchmark::RunSpecifiedBenchmarks();
 	benchmark::Shutdown();
 	rb_markers_close();
-	add_histograms(out);
+	finish_json(out);
 	iomap_target_close(&t);
 	return rb_any_error() ? 1 : 0;
 }
