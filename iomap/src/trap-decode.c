@@ -127,8 +127,8 @@ static void __attribute__((noreturn)) unsupported(struct emu *e, const char *why
 	put(&l, why);
 	put(&l, " (the trap target emulates mov, movzx, movsx, movsxd, [rep] movs/stos/ins/outs, in, out "
 		"and unmasked vector moves)\n");
-	if (write(STDERR_FILENO, l.buf, l.n) < 0)
-		_exit(IOMAP_TRAP_EXIT_UNSUPPORTED);
+	/* nothing is left to do if stderr is gone: the exit status still says it */
+	(void)!write(STDERR_FILENO, l.buf, l.n);
 	_exit(IOMAP_TRAP_EXIT_UNSUPPORTED);
 }
 
