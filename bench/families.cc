@@ -33,10 +33,18 @@ struct Bench {
 	std::string name;
 };
 
-// The window the kernel runs on: the target's own, or its port window beside an MMIO one.
+// Where the kernel runs: in the target's own window or its port window beside an MMIO one, at the
+// offset the target names for the family (a scratch register, a FIFO, the copy window).
 void __iomem *window(const Bench &b)
 {
-	return b.k->space == b.t->space ? b.t->base : b.t->port;
+	char __iomem *w = static_cast<char __iomem *>(b.k->space == b.t->space ? b.t->base : b.t->port);
+	const char *f = b.k->family;
+
+	if (!strcmp(f, "copy"))
+		return w + b.t->copy_off;
+	if (!strcmp(f, "rep"))
+		return w + b.t->fifo_off;
+	return w + b.t->reg_off;
 }
 
 struct Buffer {
@@ -321,13 +329,16 @@ std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
 	}
 	if (s && s->cpu_feature && iomap_strategy_cpu_missing(s))
 		return iomap_strategy_cpu_missing(s);
+	if (const char *refused = iomap_target_why_not(&t, k.strategy))
+		return std::string("the target cannot take these accesses: ") + refused;
 	if (k.writes && !t.writable)
 		return "the target is read-only (writes need --allow-write=OFF+LEN)";
-	if (!strcmp(k.family, "copy") && n > t.len)
-		return std::to_string(n) + " bytes do not fit the target's " + std::to_string(t.len) + "-byte window";
+	if (!strcmp(k.family, "copy") && n > t.copy_len)
+		return std::to_string(n) + " bytes do not fit the target's " + std::to_string(t.copy_len) +
+		       "-byte copy window";
 	if (!strcmp(k.family, "rep") || !strcmp(k.family, "copy"))
 		return "";
-	if (k.bytes > t.len)
+	if (k.bytes > (k.space == t.space ? t.len : t.port_len) - t.reg_off)
 		return "the target is narrower than the access";
 	return "";
 }

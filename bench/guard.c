@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iomap/target.h"
 #include "kernels.h"
 #include "timer.h"
 
@@ -13,13 +14,16 @@ static void *volatile fault_addr;
 static struct sigaction previous[2];	/* SIGSEGV, SIGBUS */
 
 /*
- * Outside a guarded run the fault is not ours: restore the previous handler
- * and return, so the faulting instruction runs again and meets it (a real
- * bug still crashes).  Inside, jump back to rb_guarded_run.
+ * A target that emulates its accesses by faulting (trap) sees the fault
+ * first, whichever handler was installed last.  Outside a guarded run the
+ * fault is not ours: restore the previous handler and return, so the
+ * faulting instruction runs again and meets it (a real bug still crashes).
+ * Inside, jump back to rb_guarded_run.
  */
 static void on_fault(int signo, siginfo_t *si, void *uc)
 {
-	(void)uc;
+	if (iomap_target_fault(signo, si, uc))
+		return;
 	if (!armed) {
 		sigaction(signo, &previous[signo == SIGBUS], NULL);
 		return;

@@ -17,7 +17,8 @@ expect_error() {	# expect_error EXPECTED-LINE ARGS...
 expect_error "regbench: target 'nosuch': unknown target kind 'nosuch' (regbench --list-targets shows the kinds)" --target nosuch
 expect_error "regbench: target 'ram:12q': bad size '12q' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)" --target=ram:12q
 expect_error "regbench: target 'ram:0': bad size '0' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)" --target=ram:0
-expect_error "regbench: target 'trap': the trap backend is not built yet in this version (use ram)" --target trap
+expect_error "regbench: target 'trap:nosuch': unknown model 'nosuch' (the models: default, scratch)" --target trap:nosuch
+expect_error "regbench: target 'pci:00:04.0/0': the pci backend is not built yet in this version (use ram)" --target pci:00:04.0/0
 expect_error "regbench: --strategy: unknown strategy 'fast' (regbench --help lists them)" --strategy=relaxed,fast
 expect_error "regbench: --cpu: bad CPU number 'x' (a CPU number as in /proc/cpuinfo)" --cpu x
 expect_error "regbench: --frobnicate: unknown flag (regbench --help lists the flags)" --frobnicate
@@ -32,7 +33,7 @@ else
 fi
 
 list=$("$regbench" --list-targets)
-for want in "^ram +available" "^trap +not available" "^pci +not available" "^port +not available" "why not: not built yet"; do
+for want in "^ram +available" "^trap +available" "^pci +not available" "^port +not available" "why not: not built yet"; do
 	if echo "$list" | grep -qE "$want"; then echo "ok: --list-targets shows /$want/"
 	else echo "FAIL: --list-targets lacks /$want/:"; echo "$list" | sed 's/^/  /'; fail=1; fi
 done

@@ -1,11 +1,17 @@
 #!/bin/sh
-# smoke.sh: regbench --target ram --quick as JSON: every family, the context, sane counters, reasons for skips
+# smoke.sh: regbench --target TARGET --quick as JSON (TARGET: ram, the default, or trap): every family, the context, sane counters, reasons for skips
 set -eu
 regbench=$1
+target=${2:-ram}
+case $target in
+ram) mapping=wb ;;
+trap) mapping=trap ;;
+*) echo "smoke.sh: no expectations for target '$target' (ram or trap)"; exit 2 ;;
+esac
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-"$regbench" --target ram --quick --benchmark_out="$out/r.json" --benchmark_out_format=json >"$out/console" 2>&1 ||
+"$regbench" --target "$target" --quick --benchmark_out="$out/r.json" --benchmark_out_format=json >"$out/console" 2>&1 ||
 	{ cat "$out/console"; echo "FAIL: regbench exited non-zero"; exit 1; }
 
 fail=0
@@ -30,8 +36,8 @@ check "the context has every key" '
   ["target","target_kind","target_mapping","target_device","target_bar","tsc_hz","tsc_hz_source","invariant_tsc",
    "core_hz_estimate","cpu","cpu_model","kernel","timer","timer_overhead_cycles","timer_resolution_cycles",
    "regbench_build_type","regbench_version"] - (.context | keys) | .[]'
-check "the context describes ram" '
-  .context | select(.target != "ram" or .target_kind != "mmio" or .target_mapping != "wb"
+check "the context describes $target" '
+  .context | select(.target != "'"$target"'" or .target_kind != "mmio" or .target_mapping != "'"$mapping"'"
                     or (.tsc_hz | tonumber) < 1e8 or (.timer_overhead_cycles | tonumber) <= 0) | tostring'
 check "every result has cycles > 0 and ns > 0, or says it is below resolution" '
   its | select(.error_occurred | not)
@@ -63,4 +69,13 @@ check "histogram edges rise and there is one more edge than counts" '
   | .key'
 check "the environment check is in the context" '
   ["env_governor","env_boost","env_vm","env_warnings","topology","core_cycles_source"] - (.context | keys) | .[]'
+if [ "$target" = trap ]; then
+	check "the port window runs rep insX/outsX and the port cookie" '
+  ["rep/read32/string/8","rep/write32/string/8","dispatch/read32/cookie-pio"] - [its | select(.cycles > 0) | .name] | .[]'
+	check "every copy strategy is measured on the copy window" '
+  its | select(.name | test("^copy/[a-z]+/(volatile|relaxed|barriered|string|string-wide|simd|simd-512|simd-nt)/"))
+  | select(.error_occurred) | "\(.name): \(.error_message)"'
+	check "the libc row is skipped with the reason" '
+  its | select(.name | startswith("copy/fromio/libc/")) | select((.error_message // "") | test("^skipped: .*glibc") | not) | .name'
+fi
 exit $fail

@@ -5,5 +5,6 @@
 #include "iomap/target.h"
 
 extern const struct iomap_target_ops iomap_target_ram;
+extern const struct iomap_target_ops iomap_target_trap;
 
 #endif

@@ -9,10 +9,6 @@
  * Kinds whose backend is not built yet are listed with their grammar so that
  * specs parse and --list-targets can say so; they have no probe or open.
  */
-static const struct iomap_target_ops planned_trap = {
-	.name = "trap", .grammar = "trap[:MODEL]",
-	.help = "emulated device: every access faults, is decoded and emulated, and is logged",
-};
 static const struct iomap_target_ops planned_pci = {
 	.name = "pci", .grammar = "pci:SLOT/BAR[,wc][,off=N][,len=N] | pci:VENDOR:DEVICE/BAR[,...]",
 	.help = "a PCI BAR through sysfs resourceN (UC) or resourceN_wc (WC); I/O BARs through port I/O",
@@ -23,7 +19,7 @@ static const struct iomap_target_ops planned_port = {
 };
 
 const struct iomap_target_ops *const iomap_target_kinds[] = {
-	&iomap_target_ram, &planned_trap, &planned_pci, &planned_port,
+	&iomap_target_ram, &iomap_target_trap, &planned_pci, &planned_port,
 };
 const size_t iomap_nr_target_kinds = sizeof(iomap_target_kinds) / sizeof(iomap_target_kinds[0]);
 
@@ -54,6 +50,23 @@ int iomap_target_open(struct iomap_target *t, const char *text, char *why, size_
 		snprintf(why, whylen, "target '%s': %s", text, reason);
 		return -1;
 	}
+	if (!t->copy_len && t->copy_off < t->len && t->space == IOMAP_SPACE_MMIO)
+		t->copy_len = t->len - t->copy_off;
+	return 0;
+}
+
+const char *iomap_target_why_not(const struct iomap_target *t, const char *strategy)
+{
+	const struct iomap_target_ops *ops = t->spec.ops;
+
+	return ops && ops->why_not ? ops->why_not(t, strategy) : NULL;
+}
+
+int iomap_target_fault(int signo, siginfo_t *si, void *uc)
+{
+	for (size_t i = 0; i < iomap_nr_target_kinds; i++)
+		if (iomap_target_kinds[i]->fault && iomap_target_kinds[i]->fault(signo, si, uc))
+			return 1;
 	return 0;
 }
 

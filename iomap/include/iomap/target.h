@@ -2,6 +2,7 @@
 #ifndef IOMAP_TARGET_H
 #define IOMAP_TARGET_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,7 +49,12 @@ struct iomap_spec {
 /*
  * An open target.  `base` is an MMIO mapping, or an ioport_map() cookie for
  * port space.  A target may also have a port window beside its MMIO one (the
- * trap device has both): `port` is then its ioport_map() cookie.
+ * trap device has both): `port` is then its ioport_map() cookie.  A device
+ * with registers that mean something names the offsets (in both windows)
+ * where a benchmark may safely hammer: reg_off for single accesses, fifo_off
+ * for _rep, and [copy_off, copy_off + copy_len) of the MMIO window for copies;
+ * memory keeps 0 and its whole length (copy_len 0 at open means the rest of
+ * the window from copy_off).
  */
 struct iomap_target {
 	struct iomap_spec spec;
@@ -59,6 +65,8 @@ struct iomap_target {
 	size_t port_len;
 	enum iomap_mapping mapping;
 	bool writable;				/* writes allowed anywhere in [0, len) */
+	size_t reg_off, fifo_off;		/* a scratch register, a FIFO register */
+	size_t copy_off, copy_len;		/* the window copies may use */
 	char what[128];				/* one line for people: what was mapped and how */
 	char device[64];			/* "ven:dev slot" for devices, else empty */
 	void *priv;				/* the backend's */
@@ -68,7 +76,11 @@ struct iomap_target {
  * One instance per backend (target-ram.c, ...), in the table of target.c.
  * probe() says whether the kind can work on this machine at all; open() maps
  * t->spec and fills the rest of *t.  Both return 0, or -1 with a one-line
- * reason in why ("what: cause (what to try)").
+ * reason in why ("what: cause (what to try)").  Optional: why_not() says why
+ * an open target cannot take the accesses of a strategy (by name, "libc"
+ * included), NULL when it can; fault() emulates a fault on the target's
+ * windows from a signal handler and returns 1, or 0 when the fault is not
+ * the target's.
  */
 struct iomap_target_ops {
 	const char *name;			/* the spec's kind: "ram" */
@@ -77,6 +89,8 @@ struct iomap_target_ops {
 	int (*probe)(char *why, size_t whylen);
 	int (*open)(struct iomap_target *t, char *why, size_t whylen);
 	void (*close)(struct iomap_target *t);
+	const char *(*why_not)(const struct iomap_target *t, const char *strategy);
+	int (*fault)(int signo, siginfo_t *si, void *uc);
 };
 
 /* The known kinds, in listing order; a kind whose backend is not built yet has no probe/open. */
@@ -94,6 +108,17 @@ void iomap_target_close(struct iomap_target *t);
 
 /* Availability of a kind on this machine: 0, or -1 with the reason in why. */
 int iomap_target_probe(const struct iomap_target_ops *ops, char *why, size_t whylen);
+
+/* Why t cannot take strategy's accesses (the backend's why_not), or NULL. */
+const char *iomap_target_why_not(const struct iomap_target *t, const char *strategy);
+
+/*
+ * For SIGSEGV/SIGBUS handlers of the program: offer the fault to the
+ * targets first (the trap target emulates its accesses this way, whichever
+ * handler was installed last).  1 when a target handled it and the handler
+ * should return at once, else 0.  Async-signal-safe.
+ */
+int iomap_target_fault(int signo, siginfo_t *si, void *uc);
 
 const char *iomap_space_name(enum iomap_space s);	/* "mmio", "pio" */
 const char *iomap_mapping_name(enum iomap_mapping m);	/* "wb", "uc", "wc", "trap", "port" */

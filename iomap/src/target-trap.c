@@ -1,0 +1,213 @@
+/* target-trap.c: the trap target: an emulated device whose every access faults, is emulated and logged */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "backends.h"
+#include "iomap/io.h"
+#include "iomap/strategy.h"
+#include "trap-dev.h"
+
+/*
+ * The open device.  The handler reaches it through this pointer, so there is
+ * one trap target at a time.
+ */
+static struct trap_dev *dev;
+static size_t dev_maplen;
+static struct sigaction previous;	/* the SIGSEGV disposition before ours */
+static volatile sig_atomic_t emulating;	/* a fault while emulating is not the device's */
+
+struct trap_dev *trap_dev_of(const struct iomap_target *t)
+{
+	return t && t->spec.ops == &iomap_target_trap && t->priv && t->priv == dev ? dev : NULL;
+}
+
+/* The target hook (iomap_target_fault): ours when the faulting access is to the device. */
+static int trap_fault(int signo, siginfo_t *si, void *uc)
+{
+	int handled;
+
+	if (!dev)
+		return 0;
+	if (emulating) {
+		/* the emulation itself faulted (say, rep movs from a bad buffer): a real bug, pass it on */
+		emulating = 0;
+		return 0;
+	}
+	emulating = 1;
+	handled = trap_emulate(dev, signo, si, uc);
+	emulating = 0;
+	return handled;
+}
+
+/*
+ * Not ours: hand the fault to whoever had SIGSEGV before.  With the default
+ * action (or ignore, which the kernel overrides for faults) restore it and
+ * return: the instruction runs again and meets it, so a real bug still
+ * crashes with the right signal; a signal sent by kill() is raised again.
+ */
+static void pass_on(int signo, siginfo_t *si, void *uc)
+{
+	if (previous.sa_flags & SA_SIGINFO) {
+		previous.sa_sigaction(signo, si, uc);
+	} else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+		previous.sa_handler(signo);
+	} else {
+		signal(signo, SIG_DFL);
+		if (si->si_code <= 0)
+			raise(signo);
+	}
+}
+
+static void on_sigsegv(int signo, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+
+	if (iomap_target_fault(signo, si, uc)) {
+		errno = saved;
+		return;
+	}
+	errno = saved;
+	pass_on(signo, si, uc);
+}
+
+static int trap_probe(char *why, size_t whylen)
+{
+	(void)why;
+	(void)whylen;
+	return 0;
+}
+
+/*
+ * Nothing may reach real ports: drop any I/O permission for the window and
+ * any I/O privilege level.  Lowering never needs privilege; a kernel built
+ * without ioperm (ENOSYS) grants none in the first place.
+ */
+static void revoke_io(void)
+{
+	syscall(SYS_ioperm, (unsigned long)IOMAP_TRAP_PORT_BASE, (unsigned long)IOMAP_TRAP_PORT_LEN, 0);
+	syscall(SYS_iopl, 0);
+}
+
+static void trap_close(struct iomap_target *t)
+{
+	struct sigaction cur;
+
+	if (!trap_dev_of(t))
+		return;
+	/* restore the old handler only if nobody installed one over ours */
+	if (!sigaction(SIGSEGV, NULL, &cur) && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_sigsegv)
+		sigaction(SIGSEGV, &previous, NULL);
+	munmap((void *)dev->win[IOMAP_SPACE_MMIO].base, dev->win[IOMAP_SPACE_MMIO].len);
+	munmap(dev, dev_maplen);
+	dev = NULL;
+	t->priv = NULL;
+}
+
+static int trap_open(struct iomap_target *t, char *why, size_t whylen)
+{
+	size_t maplen = sizeof(struct trap_dev) + IOMAP_TRAP_MMIO_LEN + IOMAP_TRAP_PORT_LEN;
+	struct trap_dev *d;
+	struct sigaction sa;
+	void *window;
+
+	if (dev) {
+		snprintf(why, whylen, "a trap target is already open (close it first: one trap device at a time)");
+		errno = EBUSY;
+		return -1;
+	}
+	d = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	window = mmap(NULL, IOMAP_TRAP_MMIO_LEN, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (d == MAP_FAILED || window == MAP_FAILED) {
+		snprintf(why, whylen, "cannot map the device: %s (free some memory)", strerror(errno));
+		if (d != MAP_FAILED)
+			munmap(d, maplen);
+		if (window != MAP_FAILED)
+			munmap(window, IOMAP_TRAP_MMIO_LEN);
+		return -1;
+	}
+	d->win[IOMAP_SPACE_MMIO] = (struct trap_window){
+		.base = (uintptr_t)window, .len = IOMAP_TRAP_MMIO_LEN, .store = (unsigned char *)(d + 1),
+	};
+	d->win[IOMAP_SPACE_PIO] = (struct trap_window){
+		.base = IOMAP_TRAP_PORT_BASE, .len = IOMAP_TRAP_PORT_LEN,
+		.store = (unsigned char *)(d + 1) + IOMAP_TRAP_MMIO_LEN,
+	};
+	if (trap_layout_apply(d, t->spec.model, why, whylen)) {
+		munmap(window, IOMAP_TRAP_MMIO_LEN);
+		munmap(d, maplen);
+		return -1;
+	}
+	trap_decode_init(&d->xs);
+	revoke_io();
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigsegv;
+	/*
+	 * SA_NODEFER: a handler we pass a fault on to may siglongjmp out (the
+	 * bench guard does, with sigsetjmp(env, 0)), which must not leave
+	 * SIGSEGV blocked.
+	 */
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSEGV, &sa, &previous)) {
+		snprintf(why, whylen, "cannot install the SIGSEGV handler: %s", strerror(errno));
+		munmap(window, IOMAP_TRAP_MMIO_LEN);
+		munmap(d, maplen);
+		return -1;
+	}
+	dev = d;
+	dev_maplen = maplen;
+
+	t->base = (void __iomem __force *)window;
+	t->len = IOMAP_TRAP_MMIO_LEN;
+	t->space = IOMAP_SPACE_MMIO;
+	t->port = ioport_map(IOMAP_TRAP_PORT_BASE, IOMAP_TRAP_PORT_LEN);
+	t->port_len = IOMAP_TRAP_PORT_LEN;
+	t->mapping = IOMAP_MAP_TRAP;
+	t->writable = true;
+	t->reg_off = IOMAP_TRAP_OFF_SCRATCH;
+	t->fifo_off = IOMAP_TRAP_OFF_FIFO;
+	t->copy_off = IOMAP_TRAP_OFF_COPY;
+	t->copy_len = IOMAP_TRAP_COPY_LEN;
+	t->priv = d;
+	snprintf(t->what, sizeof(t->what),
+		 "emulated device '%s': %u-byte MMIO window (PROT_NONE) and ports %#x+%u, every access trapped",
+		 d->layout, IOMAP_TRAP_MMIO_LEN, IOMAP_TRAP_PORT_BASE, IOMAP_TRAP_PORT_LEN);
+	return 0;
+}
+
+/*
+ * Strategies whose instructions the device cannot take: vector widths whose
+ * registers the signal frame does not carry, and glibc's memcpy/memset, which
+ * pick their instructions at run time (masked AVX-512 stores among them).
+ */
+static const char *trap_why_not(const struct iomap_target *t, const char *strategy)
+{
+	const struct iomap_strategy *s = iomap_strategy_find(strategy);
+	struct trap_dev *d = trap_dev_of(t);
+
+	if (!strcmp(strategy, "libc"))
+		return "glibc's memcpy/memset choose their instructions at run time; the trap target "
+		       "emulates libiomap's accesses only";
+	if (d && s && s->copy_element > 8)
+		return trap_vector_why_not(&d->xs, (unsigned int)s->copy_element);
+	return NULL;
+}
+
+const struct iomap_target_ops iomap_target_trap = {
+	.name = "trap",
+	.grammar = "trap[:MODEL]",
+	.help = "emulated device: every access faults, is decoded (Zydis), emulated and logged; "
+		"models: default, scratch",
+	.probe = trap_probe,
+	.open = trap_open,
+	.close = trap_close,
+	.why_not = trap_why_not,
+	.fault = trap_fault,
+};

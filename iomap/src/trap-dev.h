@@ -1,0 +1,62 @@
+/* trap-dev.h (private): the trap device's state, shared by the backend, the models and the emulator */
+#ifndef IOMAP_SRC_TRAP_DEV_H
+#define IOMAP_SRC_TRAP_DEV_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iomap/trap.h"
+
+#define TRAP_MAX_REGS 32	/* registers per window, layout and set_reg together */
+
+struct trap_reg {
+	size_t off, len;
+	enum iomap_trap_model model;
+	uint64_t value;		/* counter: the next read; ID and storage: initial bytes */
+	uint64_t init;		/* value at reset */
+	uint32_t head, level;	/* FIFO: next entry to pop, entries held */
+	uint64_t fifo[IOMAP_TRAP_FIFO_DEPTH];
+};
+
+/* One window (MMIO or ports), indexed by enum iomap_space. */
+struct trap_window {
+	uintptr_t base;		/* MMIO: the mapping's address; ports: the first port */
+	size_t len;		/* bytes or ports */
+	unsigned char *store;	/* len bytes behind the byte-wise registers */
+	size_t nregs;
+	struct trap_reg regs[TRAP_MAX_REGS];
+};
+
+/*
+ * Where the signal frame's XSAVE area keeps each vector piece (standard
+ * format, offsets from CPUID leaf 0xD), and which components XCR0 enables.
+ */
+struct trap_xstate {
+	uint64_t xcr0;
+	uint32_t off[8], size[8];	/* by component: 2 YMM_Hi128, 6 ZMM_Hi256, 7 Hi16_ZMM */
+};
+
+struct trap_dev {
+	struct trap_window win[2];
+	const char *layout;
+	struct trap_xstate xs;
+	struct iomap_trap_access log[IOMAP_TRAP_LOG_CAPACITY];
+	size_t log_count;
+	uint64_t log_dropped;
+};
+
+/* trap-model.c: layouts, the register models, the log; trap_access is async-signal-safe. */
+int trap_layout_apply(struct trap_dev *d, const char *name, char *why, size_t whylen);
+void trap_access(struct trap_dev *d, enum iomap_space space, size_t off, unsigned int width,
+		 enum iomap_trap_dir dir, void *data);
+
+/* trap-decode.c: decoding and emulating a faulting instruction (async-signal-safe). */
+void trap_decode_init(struct trap_xstate *xs);
+const char *trap_vector_why_not(const struct trap_xstate *xs, unsigned int bytes);
+int trap_emulate(struct trap_dev *d, int signo, siginfo_t *si, void *uc);
+
+/* target-trap.c: the open device, or NULL (for the public functions of trap-model.c). */
+struct trap_dev *trap_dev_of(const struct iomap_target *t);
+
+#endif

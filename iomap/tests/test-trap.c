@@ -1,0 +1,536 @@
+/* test-trap.c: the trap device's access log proves what each accessor issues; register models; fault handling */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "iomap/io.h"
+#include "iomap/strategy.h"
+#include "iomap/target.h"
+#include "iomap/trap.h"
+
+static struct iomap_target t;
+
+#define MMIO IOMAP_SPACE_MMIO
+#define PIO IOMAP_SPACE_PIO
+#define RD IOMAP_TRAP_READ
+#define WR IOMAP_TRAP_WRITE
+
+/* The second scratch register: aligned for every width, with scratch on both sides. */
+#define REG (IOMAP_TRAP_OFF_SCRATCH + 8)
+
+static char __iomem *mmio(size_t off) { return (char __iomem *)t.base + off; }
+static char __iomem *port(size_t off) { return (char __iomem *)t.port + off; }
+
+static uint64_t mask(unsigned int bytes)
+{
+	return bytes >= 8 ? ~0ull : (1ull << (8 * bytes)) - 1;
+}
+
+/* The log holds exactly these n accesses: offset, width, direction, space, value. */
+struct want { size_t off; unsigned int width; int dir; int space; uint64_t value; };
+
+static void check_log(const struct want *w, size_t n)
+{
+	size_t got;
+	const struct iomap_trap_access *a = iomap_trap_log(&t, &got);
+
+	CHECK_EQ(iomap_trap_log_dropped(&t), 0);
+	if (!CHECK_EQ(got, n))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		CHECK_EQ(a[i].offset, w[i].off);
+		CHECK_EQ(a[i].width, w[i].width);
+		CHECK_EQ(a[i].dir, w[i].dir);
+		CHECK_EQ(a[i].space, w[i].space);
+		CHECK_EQ(a[i].value, w[i].value & mask(w[i].width));
+	}
+}
+
+static void set_bytes(enum iomap_space sp, size_t off, uint64_t v)
+{
+	CHECK_EQ(iomap_trap_poke(&t, sp, off, &v, 8), 0);
+}
+
+static uint64_t get_bytes(enum iomap_space sp, size_t off)
+{
+	uint64_t v = 0;
+
+	CHECK_EQ(iomap_trap_peek(&t, sp, off, &v, 8), 0);
+	return v;
+}
+
+/* ---- every single-access form: inline per strategy, kernel names, the table, generic cookies ---- */
+
+typedef uint64_t (*read_fn)(const volatile void __iomem *a);
+typedef void (*write_fn)(uint64_t v, volatile void __iomem *a);
+
+struct single {
+	const char *name;
+	unsigned int bytes;
+	read_fn rd;
+	write_fn wr;
+	int swap;		/* big-endian: the bus sees the bytes reversed */
+};
+
+#define INLINE_STRATEGY(s, bits)						\
+	static uint64_t rd_##s##bits(const volatile void __iomem *a) { return iomap_read##bits##_##s(a); } \
+	static void wr_##s##bits(uint64_t v, volatile void __iomem *a) { iomap_write##bits##_##s((uint##bits##_t)v, a); }
+#define INLINE_WIDTH(bits, type, k, reg, wreg)					\
+	INLINE_STRATEGY(raw, bits) INLINE_STRATEGY(relaxed, bits) INLINE_STRATEGY(volatile, bits) \
+	INLINE_STRATEGY(barriered, bits) INLINE_STRATEGY(fenced, bits) INLINE_STRATEGY(locked, bits) \
+	static uint64_t rd_read##k(const volatile void __iomem *a) { return read##k(a); } \
+	static uint64_t rd_read##k##_relaxed(const volatile void __iomem *a) { return read##k##_relaxed(a); } \
+	static uint64_t rd___raw_read##k(const volatile void __iomem *a) { return __raw_read##k(a); } \
+	static void wr_write##k(uint64_t v, volatile void __iomem *a) { write##k((type)v, a); } \
+	static void wr_write##k##_relaxed(uint64_t v, volatile void __iomem *a) { write##k##_relaxed((type)v, a); } \
+	static void wr___raw_write##k(uint64_t v, volatile void __iomem *a) { __raw_write##k((type)v, a); } \
+	static uint64_t rd_ioread##bits(const volatile void __iomem *a) { return ioread##bits((const void __iomem *)a); } \
+	static void wr_iowrite##bits(uint64_t v, volatile void __iomem *a) { iowrite##bits((type)v, (void __iomem *)a); }
+IOMAP_WIDTHS(INLINE_WIDTH)
+#undef INLINE_WIDTH
+
+#define BE(bits)								\
+	static uint64_t rd_ioread##bits##be(const volatile void __iomem *a) { return ioread##bits##be((const void __iomem *)a); } \
+	static void wr_iowrite##bits##be(uint64_t v, volatile void __iomem *a) { iowrite##bits##be((uint##bits##_t)v, (void __iomem *)a); }
+BE(16) BE(32) BE(64)
+#undef BE
+
+#define S(s, bits) { #s, bits / 8, rd_##s##bits, wr_##s##bits, 0 }
+#define K(k, bits) { "read" #k "/write" #k, bits / 8, rd_read##k, wr_write##k, 0 },	\
+	{ "read" #k "_relaxed", bits / 8, rd_read##k##_relaxed, wr_write##k##_relaxed, 0 },	\
+	{ "__raw_read" #k, bits / 8, rd___raw_read##k, wr___raw_write##k, 0 },		\
+	{ "ioread" #bits, bits / 8, rd_ioread##bits, wr_iowrite##bits, 0 }
+#define WIDTH(bits, k)								\
+	S(raw, bits), S(relaxed, bits), S(volatile, bits), S(barriered, bits),	\
+	S(fenced, bits), S(locked, bits), K(k, bits)
+static const struct single singles[] = {
+	WIDTH(8, b), WIDTH(16, w), WIDTH(32, l), WIDTH(64, q),
+	{ "ioread16be", 2, rd_ioread16be, wr_iowrite16be, 1 },
+	{ "ioread32be", 4, rd_ioread32be, wr_iowrite32be, 1 },
+	{ "ioread64be", 8, rd_ioread64be, wr_iowrite64be, 1 },
+};
+#undef S
+#undef K
+#undef WIDTH
+
+static uint64_t swap_bytes(uint64_t v, unsigned int bytes)
+{
+	return __builtin_bswap64(v) >> (64 - 8 * bytes);
+}
+
+/* Exactly one access of the width at the offset, with the value, and nothing else moves. */
+static void check_single(const char *name, unsigned int bytes, read_fn rd, write_fn wr, int swap)
+{
+	const uint64_t pattern = 0x8877665544332211ull, around = 0xa5a5a5a5a5a5a5a5ull;
+	uint64_t v, bus;
+
+	check_context("%s (%u bytes): read", name, bytes);
+	set_bytes(MMIO, REG - 8, around);
+	set_bytes(MMIO, REG, pattern);
+	set_bytes(MMIO, REG + 8, around);
+	iomap_trap_log_reset(&t);
+	v = rd(mmio(REG));
+	CHECK_EQ(v, swap ? swap_bytes(pattern & mask(bytes), bytes) : pattern & mask(bytes));
+	check_log(&(struct want){ REG, bytes, RD, MMIO, pattern }, 1);
+
+	check_context("%s (%u bytes): write", name, bytes);
+	v = 0xf0e1d2c3b4a59687ull & mask(bytes);
+	bus = swap ? swap_bytes(v, bytes) : v;
+	iomap_trap_log_reset(&t);
+	wr(v, mmio(REG));
+	check_log(&(struct want){ REG, bytes, WR, MMIO, bus }, 1);
+	CHECK_EQ(get_bytes(MMIO, REG), (pattern & ~mask(bytes)) | bus);
+	CHECK_EQ(get_bytes(MMIO, REG - 8), around);
+	CHECK_EQ(get_bytes(MMIO, REG + 8), around);
+}
+
+static void test_singles(void)
+{
+	for (size_t i = 0; i < sizeof(singles) / sizeof(singles[0]); i++)
+		check_single(singles[i].name, singles[i].bytes, singles[i].rd, singles[i].wr, singles[i].swap);
+}
+
+/* The strategy table's pointers, which the dispatch family calls. */
+#define TABLE_WIDTH(bits)							\
+	static const struct iomap_strategy *table_s##bits;			\
+	static uint64_t rd_table##bits(const volatile void __iomem *a) { return table_s##bits->read##bits(a); } \
+	static void wr_table##bits(uint64_t v, volatile void __iomem *a) { table_s##bits->write##bits((uint##bits##_t)v, a); }
+TABLE_WIDTH(8) TABLE_WIDTH(16) TABLE_WIDTH(32) TABLE_WIDTH(64)
+#undef TABLE_WIDTH
+
+static void test_table(void)
+{
+	for (size_t i = 0; i < iomap_nr_strategies; i++) {
+		const struct iomap_strategy *s = &iomap_strategies[i];
+		char name[64];
+
+		if (!s->read32)
+			continue;
+		table_s8 = table_s16 = table_s32 = table_s64 = s;
+		snprintf(name, sizeof(name), "table %s", s->name);
+		check_single(name, 1, rd_table8, wr_table8, 0);
+		check_single(name, 2, rd_table16, wr_table16, 0);
+		check_single(name, 4, rd_table32, wr_table32, 0);
+		check_single(name, 8, rd_table64, wr_table64, 0);
+	}
+}
+
+/* ---- _rep on the FIFO: count accesses, all at the one offset, FIFO order ---- */
+
+#define REP_COUNT 7
+
+typedef void (*rep_read_fn)(const volatile void __iomem *a, void *buf, unsigned long count);
+typedef void (*rep_write_fn)(volatile void __iomem *a, const void *buf, unsigned long count);
+
+static void check_rep(const char *name, enum iomap_space sp, char __iomem *fifo, size_t off, unsigned int bytes,
+		      rep_read_fn rd, rep_write_fn wr)
+{
+	unsigned char in[REP_COUNT * 8 + 2], out[REP_COUNT * 8 + 2];
+	struct want w[REP_COUNT];
+
+	/* odd buffer addresses: _rep takes unaligned buffers */
+	for (size_t i = 0; i < sizeof(in); i++)
+		in[i] = (unsigned char)(0x31 * i + bytes);
+	check_context("%s (%u bytes): write", name, bytes);
+	iomap_trap_reset(&t);
+	iomap_trap_log_reset(&t);
+	wr(fifo, in + 1, REP_COUNT);
+	for (size_t i = 0; i < REP_COUNT; i++) {
+		uint64_t v = 0;
+
+		memcpy(&v, in + 1 + i * bytes, bytes);
+		w[i] = (struct want){ off, bytes, WR, sp, v };
+	}
+	check_log(w, REP_COUNT);
+
+	check_context("%s (%u bytes): read", name, bytes);
+	iomap_trap_log_reset(&t);
+	memset(out, 0, sizeof(out));
+	rd(fifo, out + 1, REP_COUNT);
+	CHECK(!memcmp(out + 1, in + 1, REP_COUNT * bytes));
+	CHECK_EQ(out[1 + REP_COUNT * bytes], 0);
+	for (size_t i = 0; i < REP_COUNT; i++)
+		w[i].dir = RD;
+	check_log(w, REP_COUNT);
+
+	check_context("%s (%u bytes): empty", name, bytes);
+	rd(fifo, out, 1);
+	CHECK(!memcmp(out, "\xff\xff\xff\xff\xff\xff\xff\xff", bytes));
+}
+
+#define GENERIC_REP(bits)							\
+	static void rd_ioread##bits##_rep(const volatile void __iomem *a, void *b, unsigned long n) \
+	{ ioread##bits##_rep((const void __iomem *)a, b, n); }		\
+	static void wr_iowrite##bits##_rep(volatile void __iomem *a, const void *b, unsigned long n) \
+	{ iowrite##bits##_rep((void __iomem *)a, b, n); }
+GENERIC_REP(8) GENERIC_REP(16) GENERIC_REP(32) GENERIC_REP(64)
+#undef GENERIC_REP
+
+/* The string strategy's _rep: rep insX/outsX on the port, as regbench's rep/…/string kernels issue it. */
+#define PORT_REP(k, bits)							\
+	static void rd_ins##k(const volatile void __iomem *a, void *b, unsigned long n) \
+	{ ins##k((uint16_t)((uintptr_t)(const volatile void __force *)a & IOMAP_PIO_MASK), b, n); } \
+	static void wr_outs##k(volatile void __iomem *a, const void *b, unsigned long n) \
+	{ outs##k((uint16_t)((uintptr_t)(volatile void __force *)a & IOMAP_PIO_MASK), b, n); }
+PORT_REP(b, 8) PORT_REP(w, 16) PORT_REP(l, 32)
+#undef PORT_REP
+
+static void test_rep(void)
+{
+	const size_t f = IOMAP_TRAP_OFF_FIFO;
+
+	for (size_t i = 0; i < iomap_nr_strategies; i++) {
+		const struct iomap_strategy *s = &iomap_strategies[i];
+		char name[64];
+
+		if (!s->read_rep[0])
+			continue;
+		snprintf(name, sizeof(name), "%s _rep", s->name);
+		for (unsigned int w = 0; w < 4; w++)
+			check_rep(name, MMIO, mmio(f), f, 1u << w, s->read_rep[w], s->write_rep[w]);
+	}
+	check_rep("ioread_rep (mmio)", MMIO, mmio(f), f, 1, rd_ioread8_rep, wr_iowrite8_rep);
+	check_rep("ioread_rep (mmio)", MMIO, mmio(f), f, 2, rd_ioread16_rep, wr_iowrite16_rep);
+	check_rep("ioread_rep (mmio)", MMIO, mmio(f), f, 4, rd_ioread32_rep, wr_iowrite32_rep);
+	check_rep("ioread_rep (mmio)", MMIO, mmio(f), f, 8, rd_ioread64_rep, wr_iowrite64_rep);
+	check_rep("ioread_rep (port)", PIO, port(f), f, 1, rd_ioread8_rep, wr_iowrite8_rep);
+	check_rep("ioread_rep (port)", PIO, port(f), f, 2, rd_ioread16_rep, wr_iowrite16_rep);
+	check_rep("ioread_rep (port)", PIO, port(f), f, 4, rd_ioread32_rep, wr_iowrite32_rep);
+	check_rep("string: rep insb/outsb", PIO, port(f), f, 1, rd_insb, wr_outsb);
+	check_rep("string: rep insw/outsw", PIO, port(f), f, 2, rd_insw, wr_outsw);
+	check_rep("string: rep insl/outsl", PIO, port(f), f, 4, rd_insl, wr_outsl);
+}
+
+/* ---- ports versus MMIO, in/out, the direction flag ---- */
+
+static void test_spaces(void)
+{
+	iomap_trap_reset(&t);
+	check_context("ioread32 on the port cookie");
+	set_bytes(PIO, REG, 0x11111111);
+	set_bytes(MMIO, REG, 0x22222222);
+	iomap_trap_log_reset(&t);
+	CHECK_EQ(ioread32(port(REG)), 0x11111111);
+	check_log(&(struct want){ REG, 4, RD, PIO, 0x11111111 }, 1);
+	check_context("ioread32 on the MMIO cookie");
+	iomap_trap_log_reset(&t);
+	CHECK_EQ(ioread32(mmio(REG)), 0x22222222);
+	check_log(&(struct want){ REG, 4, RD, MMIO, 0x22222222 }, 1);
+	check_context("iowrite16 on the port cookie leaves MMIO alone");
+	iomap_trap_log_reset(&t);
+	iowrite16(0xbeef, port(REG));
+	check_log(&(struct want){ REG, 2, WR, PIO, 0xbeef }, 1);
+	CHECK_EQ(get_bytes(PIO, REG), 0x1111beef);
+	CHECK_EQ(get_bytes(MMIO, REG), 0x22222222);
+
+	check_context("inb/outb with the port in an immediate and in dx");
+	iomap_trap_log_reset(&t);
+	{
+		uint32_t v;
+
+		__asm__ __volatile__("inl %%dx, %0" : "=a" (v) : "d" (IOMAP_TRAP_PORT_BASE + IOMAP_TRAP_OFF_ID));
+		CHECK_EQ(v, (uint32_t)IOMAP_TRAP_ID_VALUE);
+		outb(0x5a, IOMAP_TRAP_PORT_BASE + REG + 3);
+		CHECK_EQ(inb(IOMAP_TRAP_PORT_BASE + REG + 3), 0x5a);
+	}
+	check_log((const struct want[]){ { 0, 4, RD, PIO, IOMAP_TRAP_ID_VALUE }, { REG + 3, 1, WR, PIO, 0x5a },
+					 { REG + 3, 1, RD, PIO, 0x5a } }, 3);
+
+	/* rep stos downwards: std as the hardware would step, rdi and rcx after it */
+	check_context("rep stosw with the direction flag set");
+	iomap_trap_log_reset(&t);
+	{
+		char __iomem *di = mmio(REG + 6);
+		unsigned long cx = 3;
+
+		__asm__ __volatile__("std\n\trep stosw\n\tcld" : "+D" (di), "+c" (cx) : "a" (0x4242) : "memory");
+		CHECK(di == mmio(REG));
+		CHECK_EQ(cx, 0);
+	}
+	check_log((const struct want[]){ { REG + 6, 2, WR, MMIO, 0x4242 }, { REG + 4, 2, WR, MMIO, 0x4242 },
+					 { REG + 2, 2, WR, MMIO, 0x4242 } }, 3);
+}
+
+/* ---- register models ---- */
+
+static void test_models(void)
+{
+	iomap_trap_reset(&t);
+	check_context("ID register");
+	CHECK_EQ(readq(mmio(IOMAP_TRAP_OFF_ID)), IOMAP_TRAP_ID_VALUE);
+	writel(0, mmio(IOMAP_TRAP_OFF_ID));
+	CHECK_EQ(readl(mmio(IOMAP_TRAP_OFF_ID)), (uint32_t)IOMAP_TRAP_ID_VALUE);
+	check_context("counter");
+	CHECK_EQ(readl(mmio(IOMAP_TRAP_OFF_COUNTER)), 0);
+	CHECK_EQ(readl(mmio(IOMAP_TRAP_OFF_COUNTER)), 1);
+	writeq(41, mmio(IOMAP_TRAP_OFF_COUNTER));
+	CHECK_EQ(readq(mmio(IOMAP_TRAP_OFF_COUNTER)), 41);
+	CHECK_EQ(readb(mmio(IOMAP_TRAP_OFF_COUNTER)), 42);
+	check_context("reserved");
+	CHECK_EQ(readl(mmio(0x100)), 0xffffffff);
+	writel(0, mmio(0x100));
+	CHECK_EQ(readl(mmio(0x100)), 0xffffffff);
+	check_context("a FIFO set up at a scratch offset");
+	CHECK_EQ(iomap_trap_set_reg(&t, MMIO, REG, 8, IOMAP_TRAP_MODEL_FIFO, 0), 0);
+	writew(7, mmio(REG));
+	writew(9, mmio(REG));
+	CHECK_EQ(readw(mmio(REG)), 7);
+	CHECK_EQ(readw(mmio(REG)), 9);
+	CHECK_EQ(readw(mmio(REG)), 0xffff);
+	CHECK_EQ(iomap_trap_set_reg(&t, MMIO, IOMAP_TRAP_MMIO_LEN - 4, 8, IOMAP_TRAP_MODEL_FIFO, 0), -1);
+	CHECK_EQ(errno, EINVAL);
+	iomap_trap_reset(&t);
+	check_context("reset brings the layout back");
+	writew(7, mmio(REG));
+	CHECK_EQ(readw(mmio(REG)), 7);
+	CHECK_EQ(readw(mmio(REG)), 7);
+}
+
+/* Read-to-clear and write-1-to-clear through every single-access strategy and width. */
+static void test_status(void)
+{
+	const size_t rc = IOMAP_TRAP_OFF_STATUS_RC, w1c = IOMAP_TRAP_OFF_STATUS_W1C;
+
+	iomap_trap_reset(&t);
+	for (size_t i = 0; i < sizeof(singles) / sizeof(singles[0]); i++) {
+		const struct single *s = &singles[i];
+		uint64_t m = mask(s->bytes);
+
+		check_context("%s (%u bytes): read-to-clear", s->name, s->bytes);
+		set_bytes(MMIO, rc, 0x8040201008040201ull);
+		CHECK_EQ(s->rd(mmio(rc)) & m, s->swap ? swap_bytes(0x8040201008040201ull & m, s->bytes)
+						     : 0x8040201008040201ull & m);
+		CHECK_EQ(s->rd(mmio(rc)), 0);
+		CHECK_EQ(get_bytes(MMIO, rc), 0x8040201008040201ull & ~m);
+		s->wr(m, mmio(rc));
+		CHECK_EQ(get_bytes(MMIO, rc), 0x8040201008040201ull & ~m);
+
+		check_context("%s (%u bytes): write-1-to-clear", s->name, s->bytes);
+		set_bytes(MMIO, w1c, ~0ull);
+		s->wr(s->swap ? swap_bytes(0x0f0f0f0f0f0f0f0full & m, s->bytes) : 0x0f0f0f0f0f0f0f0full & m,
+		      mmio(w1c));
+		CHECK_EQ(get_bytes(MMIO, w1c), ~(0x0f0f0f0f0f0f0f0full & m));
+		CHECK_EQ(s->rd(mmio(w1c)), s->swap ? swap_bytes(0xf0f0f0f0f0f0f0f0ull & m, s->bytes)
+						   : 0xf0f0f0f0f0f0f0f0ull & m);
+		CHECK_EQ(get_bytes(MMIO, w1c), ~(0x0f0f0f0f0f0f0f0full & m));
+	}
+	for (size_t i = 0; i < iomap_nr_strategies; i++) {
+		const struct iomap_strategy *s = &iomap_strategies[i];
+		unsigned char buf[8];
+
+		if (!s->copy_fromio || iomap_strategy_cpu_missing(s) || iomap_target_why_not(&t, s->name))
+			continue;
+		check_context("copy %s: read-to-clear", s->name);
+		set_bytes(MMIO, rc, 0x0102030405060708ull);
+		s->copy_fromio(buf, mmio(rc), 8);
+		CHECK(!memcmp(buf, "\x08\x07\x06\x05\x04\x03\x02\x01", 8));
+		CHECK_EQ(get_bytes(MMIO, rc), 0);
+		check_context("set %s: write-1-to-clear", s->name);
+		set_bytes(MMIO, w1c, ~0ull);
+		s->set_io(mmio(w1c), 0x81, 8);
+		CHECK_EQ(get_bytes(MMIO, w1c), 0x7e7e7e7e7e7e7e7eull);
+	}
+}
+
+/* ---- vector registers: the saved XSAVE state is what the program sees after the fault ---- */
+
+/* avx512f: so the asm may name zmm16-31 (the function runs only where the CPU has them) */
+__attribute__((target("avx512f"))) static void test_vectors(void)
+{
+	static const struct iomap_strategy *avx512;
+	unsigned char win[64], out[64], ones[64];
+
+	avx512 = iomap_strategy_find("simd-512");
+	if (iomap_strategy_cpu_missing(avx512) || iomap_target_why_not(&t, "simd-512")) {
+		check_skip("vector registers: no AVX-512 here");
+		return;
+	}
+	for (int i = 0; i < 64; i++)
+		win[i] = (unsigned char)(i * 7 + 1);
+	memset(ones, 0xff, sizeof(ones));
+	CHECK_EQ(iomap_trap_poke(&t, MMIO, IOMAP_TRAP_OFF_COPY, win, 64), 0);
+
+	check_context("vmovdqa to ymm1 writes the upper half");
+	__asm__ __volatile__("vmovdqu (%1), %%ymm1\n\tvmovdqa (%2), %%ymm1\n\tvmovdqu %%ymm1, (%0)\n\tvzeroupper"
+			     : : "r" (out), "r" (ones), "r" (mmio(IOMAP_TRAP_OFF_COPY)) : "xmm1", "memory");
+	CHECK(!memcmp(out, win, 32));
+
+	check_context("a VEX xmm load zeroes the rest of zmm2");
+	__asm__ __volatile__("vmovdqu64 (%1), %%zmm2\n\tvmovdqa (%2), %%xmm2\n\tvmovdqu64 %%zmm2, (%0)\n\tvzeroupper"
+			     : : "r" (out), "r" (ones), "r" (mmio(IOMAP_TRAP_OFF_COPY)) : "xmm2", "memory");
+	CHECK(!memcmp(out, win, 16));
+	CHECK(!memcmp(out + 16, (unsigned char[48]){ 0 }, 48));
+
+	check_context("a legacy SSE load keeps the rest of ymm3");
+	__asm__ __volatile__("vmovdqu (%1), %%ymm3\n\tmovdqa (%2), %%xmm3\n\tvmovdqu %%ymm3, (%0)\n\tvzeroupper"
+			     : : "r" (out), "r" (ones), "r" (mmio(IOMAP_TRAP_OFF_COPY)) : "xmm3", "memory");
+	CHECK(!memcmp(out, win, 16));
+	CHECK(!memcmp(out + 16, ones, 16));
+
+	check_context("zmm17 (the Hi16_ZMM component) both ways");
+	__asm__ __volatile__("vmovdqu64 (%1), %%zmm17\n\tvmovdqa64 %%zmm17, (%2)\n\t"
+			     "vpxorq %%zmm17, %%zmm17, %%zmm17\n\tvmovdqa64 (%2), %%zmm17\n\tvmovdqu64 %%zmm17, (%0)"
+			     : : "r" (out), "r" (ones), "r" (mmio(IOMAP_TRAP_OFF_COPY)) : "xmm17", "memory");
+	CHECK(!memcmp(out, ones, 64));
+}
+
+/* ---- what cannot be emulated ends the process clearly; a stray fault still crashes ---- */
+
+/* Runs fn in a child with stderr captured; returns the wait status. */
+static int in_child(void (*fn)(void), char *err, size_t errlen)
+{
+	int fd[2], status;
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fd[1], STDERR_FILENO);
+		close(fd[0]);
+		fn();
+		_exit(0);
+	}
+	close(fd[1]);
+	while ((n = read(fd[0], err + got, errlen - 1 - got)) > 0)
+		got += n;
+	err[got] = '\0';
+	close(fd[0]);
+	waitpid(pid, &status, 0);
+	return status;
+}
+
+static void incl_on_device(void)
+{
+	__asm__ __volatile__("incl (%0)" : : "a" (mmio(REG)) : "memory", "cc");
+}
+
+static void stray_fault(void)
+{
+	/* the default action, not a sanitizer's report, is what the child should meet */
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	struct iomap_target t2;
+	char why[256];
+
+	void *elsewhere = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	iomap_target_close(&t);
+	sigaction(SIGSEGV, &dfl, NULL);
+	if (elsewhere == MAP_FAILED || iomap_target_open(&t2, "trap", why, sizeof(why)))
+		_exit(3);
+	*(volatile int *)elsewhere = 1;
+}
+
+static void test_faults(void)
+{
+	char err[1024];
+	int status;
+
+	check_context("an unsupported instruction on the device");
+	status = in_child(incl_on_device, err, sizeof(err));
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == IOMAP_TRAP_EXIT_UNSUPPORTED);
+	CHECK(strstr(err, "iomap: trap: cannot emulate 'inc (%rax)' (inc) at 0x") != NULL);
+	CHECK(strstr(err, ", device address 0x") != NULL);
+	CHECK(strstr(err, "this instruction is not emulated") != NULL);
+	if (!CHECK(strchr(err, '\n') == err + strlen(err) - 1) || check_failed)
+		fprintf(stderr, "    stderr: %s", err);
+
+	check_context("a stray SIGSEGV elsewhere");
+	status = in_child(stray_fault, err, sizeof(err));
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+}
+
+int main(void)
+{
+	char why[256];
+
+	if (iomap_target_open(&t, "trap", why, sizeof(why))) {
+		fprintf(stderr, "test-trap: %s\n", why);
+		return 1;
+	}
+	check_context("open");
+	CHECK_EQ(t.mapping, IOMAP_MAP_TRAP);
+	CHECK(t.port != NULL && t.port_len == IOMAP_TRAP_PORT_LEN);
+	CHECK_EQ(iomap_target_open(&(struct iomap_target){ 0 }, "trap", why, sizeof(why)), -1);
+	CHECK(iomap_target_why_not(&t, "libc") != NULL);
+	CHECK(iomap_target_why_not(&t, "relaxed") == NULL);
+
+	test_singles();
+	test_table();
+	test_rep();
+	test_spaces();
+	test_models();
+	test_status();
+	test_vectors();
+	test_faults();
+	iomap_target_close(&t);
+	return check_report("test-trap");
+}
