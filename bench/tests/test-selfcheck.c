@@ -18,8 +18,10 @@ static int cmp(const void *a, const void *b)
 /*
  * Only what holds on a noisy shared VM, where the core clock itself moves
  * with the load on the other CPUs.  Rounds spread over ~100 ms alternate an
- * add chain and an imul chain.  Repeatable: the add estimate (the fastest
- * round) from the even rounds and from the odd rounds agree.  Not circular:
+ * add chain and an imul chain.  Repeatable: the add estimate from the even
+ * rounds and from the odd rounds agree (medians: one round is a difference
+ * of two timings, and a disturbed shorter one makes it too fast as surely
+ * as a disturbed longer one makes it too slow).  Not circular:
  * the add chain defines the core clock; the imul chain, another unit, must
  * then take its published latency, taken as the median over rounds of imul
  * against the add chain measured right beside it (same clock).
@@ -28,7 +30,7 @@ int main(void)
 {
 	enum { ROUNDS = 60 };
 	struct timespec pause = { 0, 2 * 1000 * 1000 };
-	double add[ROUNDS], ratio[ROUNDS], even = INFINITY, odd = INFINITY;
+	double add[2][ROUNDS / 2], ratio[ROUNDS], even, odd;
 	double want = rb_expected(RB_IMUL_CHAIN);
 	cpu_set_t set;
 	int fail = 0;
@@ -43,15 +45,17 @@ int main(void)
 		}
 
 	for (int r = 0; r < ROUNDS; r++) {
-		add[r] = rb_primitive_ticks(RB_ADD_CHAIN, 3);
-		ratio[r] = rb_primitive_ticks(RB_IMUL_CHAIN, 3) / add[r];
-		if (r % 2)
-			odd = fmin(odd, add[r]);
-		else
-			even = fmin(even, add[r]);
+		double a = rb_primitive_ticks(RB_ADD_CHAIN, 3);
+
+		add[r % 2][r / 2] = a;
+		ratio[r] = rb_primitive_ticks(RB_IMUL_CHAIN, 3) / a;
 		nanosleep(&pause, NULL);
 	}
 	qsort(ratio, ROUNDS, sizeof(ratio[0]), cmp);
+	qsort(add[0], ROUNDS / 2, sizeof(add[0][0]), cmp);
+	qsort(add[1], ROUNDS / 2, sizeof(add[1][0]), cmp);
+	even = add[0][ROUNDS / 4];
+	odd = add[1][ROUNDS / 4];
 
 	printf("add chain: %.4f (even rounds) and %.4f (odd rounds) TSC ticks per add (%+.2f%%)\n",
 	       even, odd, 100 * (odd / even - 1));
