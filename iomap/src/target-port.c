@@ -1,0 +1,122 @@
+/* target-port.c: x86 port I/O through ioperm on exactly the named range, exact-width in/out/ins/outs */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "backends.h"
+#include "iomap/io.h"
+
+/*
+ * ioperm(2) covers every one of the 65536 ports on current kernels, so iopl,
+ * which opens all of them at once, is never needed for a range and is never
+ * used.  The system call is made directly: glibc declares ioperm in
+ * <sys/io.h> beside its own inb/outb, which io.h defines too.
+ */
+static int ioperm_call(unsigned long from, unsigned long num, int on)
+{
+	return (int)syscall(SYS_ioperm, from, num, on);
+}
+
+const char *iomap_lockdown(void)
+{
+	static char mode[32];
+	char buf[128] = "";
+	FILE *f = fopen("/sys/kernel/security/lockdown", "r");
+	char *open_br, *close_br;
+
+	if (!f)
+		return NULL;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	open_br = strchr(buf, '[');
+	close_br = open_br ? strchr(open_br, ']') : NULL;
+	if (!close_br || (size_t)(close_br - open_br - 1) >= sizeof(mode))
+		return NULL;
+	memcpy(mode, open_br + 1, close_br - open_br - 1);
+	mode[close_br - open_br - 1] = '\0';
+	return strcmp(mode, "none") ? mode : NULL;
+}
+
+/* Why ioperm failed with errno e, as one line. */
+static void explain(int e, char *why, size_t whylen)
+{
+	const char *mode = iomap_lockdown();
+
+	if (e == ENOSYS)
+		snprintf(why, whylen, "this kernel has no ioperm/iopl (built without CONFIG_X86_IOPL_IOPERM; "
+			 "/dev/port would be byte-wise only and is not substituted)");
+	else if (e == EPERM && geteuid() != 0)
+		snprintf(why, whylen, "port I/O needs root (CAP_SYS_RAWIO)");
+	else if (e == EPERM && mode)
+		snprintf(why, whylen, "kernel lockdown (%s) forbids port I/O", mode);
+	else
+		snprintf(why, whylen, "ioperm refused: %s (needs CAP_SYS_RAWIO)", strerror(e));
+}
+
+int iomap_port_request(unsigned int base, unsigned int n, char *why, size_t whylen)
+{
+	if (ioperm_call(base, n, 1)) {
+		int e = errno;
+
+		explain(e, why, whylen);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+void iomap_port_release(unsigned int base, unsigned int n)
+{
+	ioperm_call(base, n, 0);
+}
+
+/*
+ * Asking for port 0x80 (the POST diagnostic port) and dropping it again
+ * grants and revokes a permission; no port is accessed.
+ */
+int iomap_port_usable(char *why, size_t whylen)
+{
+	if (iomap_port_request(0x80, 1, why, whylen))
+		return -1;
+	iomap_port_release(0x80, 1);
+	return 0;
+}
+
+static int port_probe(char *why, size_t whylen)
+{
+	return iomap_port_usable(why, whylen);
+}
+
+static int port_open(struct iomap_target *t, char *why, size_t whylen)
+{
+	unsigned int base = t->spec.port_base, n = t->spec.port_len;
+
+	if (iomap_port_request(base, n, why, whylen))
+		return -1;
+	t->base = ioport_map(base, n);
+	t->len = n;
+	t->space = IOMAP_SPACE_PIO;
+	t->mapping = IOMAP_MAP_PORT;
+	t->hardware = true;
+	t->widths = t->spec.widths ? t->spec.widths : IOMAP_WIDTH_8 | IOMAP_WIDTH_16 | IOMAP_WIDTH_32;
+	snprintf(t->what, sizeof(t->what), "ports 0x%04x-0x%04x through ioperm, exact-width in/out",
+		 base, base + n - 1);
+	return 0;
+}
+
+static void port_close(struct iomap_target *t)
+{
+	iomap_port_release(t->spec.port_base, t->spec.port_len);
+}
+
+const struct iomap_target_ops iomap_target_port = {
+	.name = "port",
+	.grammar = "port:BASE[+LEN][,widths=W]",
+	.help = "port I/O through ioperm on exactly BASE..BASE+LEN-1, exact width (in/out, rep ins/outs)",
+	.probe = port_probe,
+	.open = port_open,
+	.close = port_close,
+};
