@@ -47,7 +47,7 @@ constexpr const char *kQuickMinTime = "0.005";
 void usage()
 {
 	printf("usage: regbench [--target=SPEC] [--strategy=NAME[,NAME...]] [--cpu=N] [--quick]\n"
-	       "                [--list-targets] [--benchmark_...]\n"
+	       "                [--allow-write=OFF+LEN] [--force] [--list-targets] [--benchmark_...]\n"
 	       "\n"
 	       "  --target=SPEC     what to measure (default %s); --list-targets shows the kinds\n"
 	       "  --strategy=LIST   only these accessor strategies (the libc row stays):",
@@ -57,7 +57,10 @@ void usage()
 	printf("\n"
 	       "  --cpu=N           pin to CPU N (default: the highest CPU this process may use)\n"
 	       "  --quick           fewer sizes and counts, short runs: the whole suite in seconds\n"
-	       "  --list-targets    every target kind: available here or not, and why\n"
+	       "  --list-targets    every target kind: available here or not, and why; PCI devices and BARs\n"
+	       "  --allow-write=OFF+LEN  pci:/port: targets are read-only; allow writes to these bytes\n"
+	       "                    (from the start of the BAR or port range), e.g. --allow-write=0x4+4\n"
+	       "  --force           map a PCI device even though a kernel driver is bound to it\n"
 	       "\n"
 	       "Google Benchmark's flags work too: --benchmark_filter=REGEX, --benchmark_out=FILE,\n"
 	       "--benchmark_out_format=json, --benchmark_repetitions=N, --benchmark_min_time=SECONDS, ...\n");
@@ -95,6 +98,34 @@ std::vector<std::string> split(const std::string &s)
 	return out;
 }
 
+// --- hardware safety flags (pci:, port:) --------------------------------------------------------
+// --allow-write=OFF+LEN names the only bytes (from the start of the BAR or port range) that write
+// families may touch; --force maps a device although a kernel driver is bound to it.
+bool safety_flag(int argc, char **argv, int &i, rb_options &o)
+{
+	std::string v;
+
+	if (!strcmp(argv[i], "--force")) {
+		o.permit.force = true;
+		return true;
+	}
+	if (!flag(argc, argv, i, "--allow-write", &v))
+		return false;
+	size_t plus = v.find('+');
+	char *end1 = nullptr, *end2 = nullptr;
+	std::string off = v.substr(0, plus), len = plus == std::string::npos ? "" : v.substr(plus + 1);
+	errno = 0;
+	unsigned long long o_off = strtoull(off.c_str(), &end1, 0), o_len = strtoull(len.c_str(), &end2, 0);
+	if (off.empty() || len.empty() || *end1 || *end2 || errno || off[0] == '-' || len[0] == '-' || !o_len ||
+	    o_off + o_len < o_off)
+		die("--allow-write", "bad window '" + v + "'",
+		    "OFF+LEN in bytes from the start of the BAR or port range, e.g. --allow-write=0x4+4");
+	o.permit.write_off = o_off;
+	o.permit.write_len = o_len;
+	return true;
+}
+// --- end of hardware safety flags ---------------------------------------------------------------
+
 // Takes regbench's own flags out of argv; leaves the program name and the rest.
 rb_options parse(int &argc, char **argv)
 {
@@ -118,6 +149,8 @@ rb_options parse(int &argc, char **argv)
 			if (v.empty() || *end || cpu < 0 || cpu >= CPU_SETSIZE)
 				die("--cpu", "bad CPU number '" + v + "'", "a CPU number as in /proc/cpuinfo");
 			o.cpu = (int)cpu;
+		} else if (safety_flag(argc, argv, i, o)) {
+			continue;
 		} else if (!strcmp(argv[i], "--quick")) {
 			o.quick = true;
 		} else if (!strcmp(argv[i], "--list-targets")) {
@@ -145,6 +178,8 @@ void list_targets()
 		       ops->help);
 		if (!ok)
 			printf("      why not: %s\n", why);
+		else if (ops->describe)
+			ops->describe(stdout);
 	}
 }
 
@@ -262,7 +297,7 @@ int main(int argc, char **argv)
 	if (argc > 1)
 		die(argv[1], "unknown flag", "regbench --help lists the flags");
 
-	if (iomap_target_open(&t, o.target.c_str(), why, sizeof(why)))
+	if (iomap_target_open_permit(&t, o.target.c_str(), &o.permit, why, sizeof(why)))
 		die(why);	// already "target 'SPEC': why (what to try)"
 	int cpu = pin(o.cpu);
 	if (rb_clock_init(&clk, why, sizeof(why)))

@@ -14,6 +14,9 @@ struct rb_options {
 	int cpu = -1;				// -1: chosen from the affinity mask
 	bool quick = false;
 	bool list_targets = false;
+
+	// hardware safety (pci:, port:): what the user permits beyond reading
+	iomap_permit permit{};			// --allow-write=OFF+LEN, --force
 };
 
 // Register every family x op x width x strategy that the target and the CPU
