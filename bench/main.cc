@@ -60,7 +60,8 @@ void usage()
 	       "  --list-targets    every target kind: available here or not, and why; PCI devices and BARs\n"
 	       "  --allow-write=OFF+LEN  pci:/port: targets are read-only; allow writes to these bytes\n"
 	       "                    (from the start of the BAR or port range), e.g. --allow-write=0x4+4\n"
-	       "  --force           map a PCI device even though a kernel driver is bound to it\n"
+	       "  --force           map a PCI device although a kernel driver is bound to it, or use\n"
+	       "                    ports that /proc/ioports says a driver claims\n"
 	       "\n"
 	       "Google Benchmark's flags work too: --benchmark_filter=REGEX, --benchmark_out=FILE,\n"
 	       "--benchmark_out_format=json, --benchmark_repetitions=N, --benchmark_min_time=SECONDS, ...\n");
@@ -100,7 +101,8 @@ std::vector<std::string> split(const std::string &s)
 
 // --- hardware safety flags (pci:, port:) --------------------------------------------------------
 // --allow-write=OFF+LEN names the only bytes (from the start of the BAR or port range) that write
-// families may touch; --force maps a device although a kernel driver is bound to it.
+// families may touch; --force maps a device although a kernel driver is bound to it (or uses ports
+// a driver claims).
 bool safety_flag(int argc, char **argv, int &i, rb_options &o)
 {
 	std::string v;

@@ -90,10 +90,51 @@ static int port_probe(char *why, size_t whylen)
 	return iomap_port_usable(why, whylen);
 }
 
+/*
+ * Who owns ports [base, base+n) according to /proc/ioports: the first
+ * overlapping entry that is a claim by a driver or the kernel ("rtc0",
+ * "serial", "PCI conf1"), into owner; 0 when none is.  Entries that only
+ * describe address space, a PCI bus window or a PCI device's BAR (named by its
+ * slot), are not claims: for a BAR the pci target checks the device's driver.
+ */
+static int claimed(unsigned int base, unsigned int n, char *owner, size_t len)
+{
+	FILE *f = fopen("/proc/ioports", "r");
+	char line[160];
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned int lo, hi;
+		int at = 0;
+		char *name;
+
+		if (sscanf(line, " %x-%x : %n", &lo, &hi, &at) < 2 || !at)
+			continue;
+		name = line + at;
+		name[strcspn(name, "\n")] = '\0';
+		if (hi < base || lo >= base + n || !strncmp(name, "PCI Bus", 7) ||
+		    strspn(name, "0123456789abcdef:.") == strlen(name))
+			continue;
+		snprintf(owner, len, "%.60s (0x%04x-0x%04x)", name, lo, hi);
+		found = 1;
+	}
+	fclose(f);
+	return found;
+}
+
 static int port_open(struct iomap_target *t, char *why, size_t whylen)
 {
 	unsigned int base = t->spec.port_base, n = t->spec.port_len;
+	char owner[100];
 
+	if (!t->permit.force && claimed(base, n, owner, sizeof(owner))) {
+		snprintf(why, whylen, "ports 0x%04x-0x%04x overlap %s, claimed in /proc/ioports "
+			 "(a driver owns them: --force uses them anyway)", base, base + n - 1, owner);
+		errno = EBUSY;
+		return -1;
+	}
 	if (iomap_port_request(base, n, why, whylen))
 		return -1;
 	t->base = ioport_map(base, n);
