@@ -1,5 +1,7 @@
 /* target-port.c: x86 port I/O through ioperm on exactly the named range, exact-width in/out/ins/outs */
 #include <errno.h>
+#include <linux/capability.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -40,6 +42,17 @@ const char *iomap_lockdown(void)
 	return strcmp(mode, "none") ? mode : NULL;
 }
 
+/* CAP_SYS_RAWIO in the effective set: what ioperm asks of the caller. */
+static bool has_rawio(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	return d[CAP_TO_INDEX(CAP_SYS_RAWIO)].effective & CAP_TO_MASK(CAP_SYS_RAWIO);
+}
+
 /* Why ioperm failed with errno e, as one line. */
 static void explain(int e, char *why, size_t whylen)
 {
@@ -48,7 +61,7 @@ static void explain(int e, char *why, size_t whylen)
 	if (e == ENOSYS)
 		snprintf(why, whylen, "this kernel has no ioperm/iopl (built without CONFIG_X86_IOPL_IOPERM; "
 			 "/dev/port would be byte-wise only and is not substituted)");
-	else if (e == EPERM && geteuid() != 0)
+	else if (e == EPERM && geteuid() != 0 && !has_rawio())
 		snprintf(why, whylen, "port I/O needs root (CAP_SYS_RAWIO)");
 	else if (e == EPERM && mode)
 		snprintf(why, whylen, "kernel lockdown (%s) forbids port I/O", mode);
@@ -74,14 +87,22 @@ void iomap_port_release(unsigned int base, unsigned int n)
 }
 
 /*
- * Asking for port 0x80 (the POST diagnostic port) and dropping it again
- * grants and revokes a permission; no port is accessed.
+ * Without granting or dropping anything (which could take away a permission
+ * the process holds): a kernel with ioperm refuses a zero-length range with
+ * EINVAL before it checks permissions, one without has no such call
+ * (ENOSYS); then ioperm needs CAP_SYS_RAWIO and no lockdown.
  */
 int iomap_port_usable(char *why, size_t whylen)
 {
-	if (iomap_port_request(0x80, 1, why, whylen))
+	if (ioperm_call(0x80, 0, 0) && errno == ENOSYS) {
+		explain(ENOSYS, why, whylen);
 		return -1;
-	iomap_port_release(0x80, 1);
+	}
+	if (!has_rawio() || iomap_lockdown()) {
+		explain(EPERM, why, whylen);
+		errno = EPERM;
+		return -1;
+	}
 	return 0;
 }
 
