@@ -1,13 +1,9 @@
-/* env.c: governor, boost, VM, busy SMT siblings and other load, and the CPU topology (likwid) */
+/* env.c: governor, boost, VM, busy SMT siblings and other load, and the CPU topology */
 #include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#ifdef REGBENCH_HAVE_LIKWID
-#include <likwid.h>
-#endif
 
 #include "env.h"
 
@@ -136,29 +132,51 @@ static void load(struct rb_env *e, int cpu)
 		e->loadavg = -1;
 }
 
+/*
+ * Sockets, cores, threads per core and caches from sysfs, which every Linux
+ * has.  (likwid's topology module would do, but it exits the process where
+ * it misses its configuration, as in a minimal guest.)
+ */
 static void topology(struct rb_env *e)
 {
-#ifdef REGBENCH_HAVE_LIKWID
-	CpuTopology_t t;
+	char path[128], v[32], type[16];
+	int cpus = 0, sockets = 0, threads = 1;
 	size_t n;
 
-	if (topology_init() || !(t = get_cpuTopology())) {
-		snprintf(e->topology, sizeof(e->topology), "unknown (likwid could not read it)");
+	for (int c = 0;; c++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", c);
+		read_line(path, v, sizeof(v));
+		if (!*v)
+			break;
+		cpus++;
+		if (atoi(v) + 1 > sockets)
+			sockets = atoi(v) + 1;
+	}
+	read_line("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", v, sizeof(v));
+	for (int c = 1; c < 1024 && *v; c++)
+		threads += in_cpu_list(v, c);
+	if (!cpus) {
+		snprintf(e->topology, sizeof(e->topology), "unknown (no /sys/devices/system/cpu topology)");
 		return;
 	}
-	n = (size_t)snprintf(e->topology, sizeof(e->topology), "%u socket(s), %u core(s) per socket, %u thread(s) per core",
-			     t->numSockets, t->numCoresPerSocket, t->numThreadsPerCore);
-	for (uint32_t i = 0; i < t->numCacheLevels && n < sizeof(e->topology); i++) {
-		CacheLevel *c = &t->cacheLevels[i];
+	n = (size_t)snprintf(e->topology, sizeof(e->topology), "%d socket(s), %d core(s) per socket, %d thread(s) per core",
+			     sockets, cpus / sockets / threads, threads);
+	for (int i = 0; n < sizeof(e->topology); i++) {
+		char level[8], size[16];
 
-		n += (size_t)snprintf(e->topology + n, sizeof(e->topology) - n, ", L%u%s %u KiB", c->level,
-				      c->type == INSTRUCTIONCACHE ? "i" : c->type == DATACACHE ? "d" : "",
-				      c->size / 1024);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+		read_line(path, level, sizeof(level));
+		if (!*level)
+			break;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+		read_line(path, type, sizeof(type));
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		read_line(path, size, sizeof(size));
+		if (!strcmp(type, "Instruction"))
+			continue;
+		n += (size_t)snprintf(e->topology + n, sizeof(e->topology) - n, ", L%s%s %s", level,
+				      !strcmp(type, "Data") ? "d" : "", size);
 	}
-	topology_finalize();
-#else
-	snprintf(e->topology, sizeof(e->topology), "unknown (built without likwid)");
-#endif
 }
 
 static void warn(struct rb_env *e, const char *what)

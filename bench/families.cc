@@ -35,16 +35,18 @@ struct Bench {
 
 // Where the kernel runs: in the target's own window or its port window beside an MMIO one, at the
 // offset the target names for the family (a scratch register, a FIFO, the copy window).
+size_t offset(const rb_kernel &k, const iomap_target &t)
+{
+	if (!strcmp(k.family, "copy"))
+		return t.copy_off;
+	return !strcmp(k.family, "rep") ? t.fifo_off : t.reg_off;
+}
+
 void __iomem *window(const Bench &b)
 {
 	char __iomem *w = static_cast<char __iomem *>(b.k->space == b.t->space ? b.t->base : b.t->port);
-	const char *f = b.k->family;
 
-	if (!strcmp(f, "copy"))
-		return w + b.t->copy_off;
-	if (!strcmp(f, "rep"))
-		return w + b.t->fifo_off;
-	return w + b.t->reg_off;
+	return w + offset(*b.k, *b.t);
 }
 
 struct Buffer {
@@ -279,6 +281,44 @@ void run_batch(benchmark::State &st, const Bench &b)
 	report(st, b, cycles, core_cycles(b, cycles, e.core), bytes);
 }
 
+// --- hardware: the first read ------------------------------------------------------------------
+// A device that is absent or not decoding reads as all-ones.  The first benchmark that reads a
+// hardware target makes one guarded read of the widest allowed width up to 32 bits (the generic
+// cookie accessor serves both spaces); all-ones there fails every reading benchmark.
+const char *device_not_responding(const iomap_target &t, const rb_clock &clk)
+{
+	static int state = 0;	// 0 not checked, 1 answers, 2 does not
+	static char why[200];
+
+	if (state == 0) {
+		uint64_t value = 0;
+		rb_span span;
+		size_t w = 4;
+		while (w > 1 && (!iomap_target_allows_width(&t, (unsigned int)w) || w > t.len))
+			w /= 2;
+		rb_kernel_arg a = {t.base, &value, w, 0, 0};
+		char fault[160];
+
+		if (rb_guarded_run(rb_read_once, &a, 1, &clk, &span, fault, sizeof(fault))) {
+			snprintf(why, sizeof(why), "the first read faulted: %s", fault);
+			state = 2;
+		} else if (value == (w == 4 ? 0xffffffffull : w == 2 ? 0xffffull : 0xffull)) {
+			snprintf(why, sizeof(why), "device not responding: the first %zu-bit read returned all-ones "
+				 "(is it present, powered and decoding?)", w * 8);
+			state = 2;
+		} else {
+			state = 1;
+		}
+	}
+	return state == 2 ? why : nullptr;
+}
+
+bool reads(const rb_kernel &k)
+{
+	return k.bytes && (!k.writes || !strcmp(k.family, "flush"));
+}
+// --- end of the first read ----------------------------------------------------------------------
+
 #ifdef LIKWID_PERFMON
 bool g_markers = false;
 #endif
@@ -286,6 +326,14 @@ bool g_markers = false;
 // Each benchmark is one likwid marker region named after it, when likwid-perfctr -m runs us.
 void run_bench(benchmark::State &st, Bench b)
 {
+	const char *dead = b.t->hardware && reads(*b.k) ? device_not_responding(*b.t, *b.clk) : nullptr;
+
+	if (dead) {
+		fail(st, dead);
+		for (auto _ : st) {
+		}
+		return;
+	}
 #ifdef LIKWID_PERFMON
 	if (g_markers)
 		LIKWID_MARKER_START(b.name.c_str());
@@ -316,31 +364,93 @@ bool wanted(const rb_options &o, const char *strategy)
 	return std::find(o.strategies.begin(), o.strategies.end(), strategy) != o.strategies.end();
 }
 
+// Why an MMIO kernel has no port form, for a port target.
+std::string why_no_port(const rb_kernel &k)
+{
+	if (!strcmp(k.family, "copy"))
+		return "copies move ranges of memory; a port target has none (rep moves a port FIFO)";
+	if (k.bytes == 8)
+		return "x86 has no 64-bit port I/O instruction";
+	if (!strcmp(k.strategy, "volatile"))
+		return "a C volatile dereference has no port form (ports take in/out)";
+	return "needs an MMIO target";
+}
+
+std::string hex(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
+	return buf;
+}
+
+// The widths a target allows, as in its spec: "32" or "8+16+32".
+std::string widths(const iomap_target &t)
+{
+	std::string out;
+
+	for (unsigned int b = 1; b <= 8; b *= 2)
+		if (iomap_target_allows_width(&t, b))
+			out += (out.empty() ? "" : "+") + std::to_string(b * 8);
+	return out;
+}
+
+// Why a writing kernel may not touch bytes [off, off + n) of the window, or "".
+std::string why_no_write(const iomap_target &t, uint64_t off, uint64_t n)
+{
+	if (iomap_target_may_write(&t, off, n))
+		return "";
+	if (!t.hardware || !t.permit.write_len)
+		return "the target is read-only (writes need --allow-write=OFF+LEN)";
+	return "it writes bytes " + hex(t.off + off) + "+" + std::to_string(n) + ", outside the --allow-write window " +
+	       hex(t.permit.write_off) + "+" + std::to_string(t.permit.write_len);
+}
+
 // Why kernel k cannot run on target t with n elements or bytes, or "" when it can.
+// Kernels touch only [0, bytes) of the window (one register) or [0, n) (copies).
 std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
 {
 	const iomap_strategy *s = iomap_strategy_find(k.strategy);
+	bool copy = !strcmp(k.family, "copy");
+	size_t off = offset(k, t);
 
-	if (k.space != t.space && !(k.space == IOMAP_SPACE_PIO && t.port)) {
+	if (k.space != t.space && !(k.space == IOMAP_SPACE_PIO && t.port) && strcmp(k.family, "barrier")) {
 		if (s && s->why_no_rep && !strcmp(k.family, "rep"))
 			return s->why_no_rep;
 		return k.space == IOMAP_SPACE_PIO ? "needs a port-I/O target (port: or a pci I/O BAR)"
-						  : "needs an MMIO target";
+						  : why_no_port(k);
 	}
 	if (s && s->cpu_feature && iomap_strategy_cpu_missing(s))
 		return iomap_strategy_cpu_missing(s);
 	if (const char *refused = iomap_target_why_not(&t, k.strategy))
 		return std::string("the target cannot take these accesses: ") + refused;
-	if (k.writes && !t.writable)
-		return "the target is read-only (writes need --allow-write=OFF+LEN)";
-	if (!strcmp(k.family, "copy") && n > t.copy_len)
+	if (copy && widths(t) != "8+16+32+64")
+		return "copies issue accesses of several widths; the target allows only " + widths(t) + "-bit";
+	if (!copy && k.bytes && !iomap_target_allows_width(&t, k.bytes))
+		return "the target allows only " + widths(t) + "-bit accesses (widths= in its spec)";
+	if (copy && n > t.copy_len)
 		return std::to_string(n) + " bytes do not fit the target's " + std::to_string(t.copy_len) +
 		       "-byte copy window";
-	if (!strcmp(k.family, "rep") || !strcmp(k.family, "copy"))
-		return "";
-	if (k.bytes > (k.space == t.space ? t.len : t.port_len) - t.reg_off)
+	if (!copy && k.bytes > (k.space == t.space ? t.len : t.port_len) - off)
 		return "the target is narrower than the access";
+	if (k.writes)
+		return why_no_write(t, off, copy ? n : k.bytes);
 	return "";
+}
+
+// Kernels of both spaces share names (thrpt/read32/relaxed): register the one of the target's own
+// space only, so that a port target runs the port forms under the names the MMIO ones have.
+bool shadowed(const rb_kernel &k, const iomap_target &t)
+{
+	if (k.space == t.space)
+		return false;
+	for (size_t i = 0; i < rb_nr_kernels; i++) {
+		const rb_kernel &o = rb_kernels[i];
+		if (o.space == t.space && !strcmp(o.family, k.family) && !strcmp(o.op, k.op) &&
+		    !strcmp(o.strategy, k.strategy))
+			return true;
+	}
+	return false;
 }
 
 void add(const rb_kernel &k, const iomap_target &t, const rb_clock &clk, size_t n)
@@ -372,7 +482,7 @@ void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_o
 	for (size_t i = 0; i < rb_nr_kernels; i++) {
 		const rb_kernel &k = rb_kernels[i];
 
-		if (!wanted(o, k.strategy))
+		if (!wanted(o, k.strategy) || shadowed(k, t))
 			continue;
 		if (!strcmp(k.family, "rep"))
 			for (size_t n : counts)

@@ -96,6 +96,42 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 #define SINGLE_KERNELS(s, name) FOR_WIDTHS(SINGLE, s)
 SINGLE_STRATEGIES(SINGLE_KERNELS)
 
+/*
+ * The same shapes on port space, so that a port target (port:, a pci I/O
+ * BAR) runs the same families under the same names.  volatile has no port
+ * form and x86 no 64-bit port instruction: neither exists here.  The chain
+ * makes the port number depend on the last value, as the MMIO chain does
+ * the address.
+ */
+#define PORT_OF(io) ((uint16_t)((uintptr_t)(void __force *)(io) & IOMAP_PIO_MASK))
+#define PORT_SINGLE_STRATEGIES(X)						\
+	X(relaxed, "relaxed") X(barriered, "barriered") X(fenced, "fenced") X(locked, "locked")
+#define FOR_PORT_WIDTHS(Y, s) Y(s, 8) Y(s, 16) Y(s, 32)
+
+#define PORT_SINGLE(s, bits)							\
+	UNROLLED(thrpt_in##bits##_##s, uint16_t port = PORT_OF(a->io),		\
+		 (void)iomap_in##bits##_##s(port), 0)				\
+	UNROLLED(thrpt_out##bits##_##s, uint16_t port = PORT_OF(a->io);		\
+		 uint##bits##_t v = (uint##bits##_t)a->value,			\
+		 iomap_out##bits##_##s(v, port), 0)				\
+	UNROLLED(chain_in##bits##_##s, uint16_t port = PORT_OF(a->io);		\
+		 uint64_t v = 0; uint64_t z = a->zero,				\
+		 v = iomap_in##bits##_##s((uint16_t)(port + (v & z))), v)		\
+	UNROLLED(chain_inbase##bits##_##s, uint16_t port = PORT_OF(a->io);	\
+		 uint64_t v = 0; uint64_t z = a->zero,				\
+		 v = (uint16_t)(port + (v & z)); OPAQUE(v); v = (uint##bits##_t)v, v) \
+	SAMPLED(lat_in##bits##_##s, uint16_t port = PORT_OF(a->io),		\
+		(void)iomap_in##bits##_##s(port))				\
+	SAMPLED(lat_out##bits##_##s, uint16_t port = PORT_OF(a->io);		\
+		uint##bits##_t v = (uint##bits##_t)a->value,			\
+		iomap_out##bits##_##s(v, port))					\
+	SAMPLED(flush_out##bits##_##s, uint16_t port = PORT_OF(a->io);		\
+		uint##bits##_t v = (uint##bits##_t)a->value,			\
+		iomap_out##bits##_##s(v, port); (void)iomap_in##bits##_##s(port))
+
+#define PORT_SINGLE_KERNELS(s, name) FOR_PORT_WIDTHS(PORT_SINGLE, s)
+PORT_SINGLE_STRATEGIES(PORT_SINGLE_KERNELS)
+
 /* rep: calls of an n-element _rep on the one register; on ports, the string instruction. */
 #define REP(s, bits)								\
 	BATCH(rep_read##bits##_##s, iomap_read##bits##_rep_##s(a->io, a->mem, a->n)) \
@@ -104,7 +140,14 @@ SINGLE_STRATEGIES(SINGLE_KERNELS)
 #define REP_KERNELS(s, name) FOR_WIDTHS(REP, s)
 REP_STRATEGIES(REP_KERNELS)
 
-#define PORT_OF(io) ((uint16_t)((uintptr_t)(void __force *)(io) & IOMAP_PIO_MASK))
+/* Port _rep: loops of single in/out, and the string instruction. */
+#define PORT_REP_LOOP(s, bits)							\
+	BATCH(rep_in##bits##_##s, iomap_in##bits##_rep_##s(PORT_OF(a->io), a->mem, a->n)) \
+	BATCH(rep_out##bits##_##s, iomap_out##bits##_rep_##s(PORT_OF(a->io), a->mem, a->n))
+#define PORT_REP_STRATEGIES(X) X(relaxed, "relaxed") X(barriered, "barriered")
+#define PORT_REP_KERNELS(s, name) FOR_PORT_WIDTHS(PORT_REP_LOOP, s)
+PORT_REP_STRATEGIES(PORT_REP_KERNELS)
+
 #define PORT_REP(k, bits)							\
 	BATCH(rep_read##bits##_string, ins##k(PORT_OF(a->io), a->mem, a->n))	\
 	BATCH(rep_write##bits##_string, outs##k(PORT_OF(a->io), a->mem, a->n))
@@ -141,6 +184,20 @@ UNROLLED(dispatch_table, void __iomem *io = a->io;
 	 uint32_t (*read32)(const volatile void __iomem *) = iomap_strategy_find("relaxed")->read32,
 	 (void)read32(io), 0)
 UNROLLED(dispatch_cookie, void __iomem *io = a->io, (void)ioread32(io), 0)
+UNROLLED(dispatch_direct_pio, uint16_t port = PORT_OF(a->io), (void)inl(port), 0)
+
+uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters)
+{
+	uint64_t *out = a->mem;
+
+	(void)iters;
+	switch (a->n) {
+	case 1: *out = ioread8(a->io); break;
+	case 2: *out = ioread16(a->io); break;
+	default: *out = ioread32(a->io); break;
+	}
+	return 0;
+}
 
 /* The table: walked by the wrapper to register benchmarks. */
 #define E_UNROLLED(fam, opname, sname, bytes_, wr, sp, f)			\
@@ -172,6 +229,24 @@ UNROLLED(dispatch_cookie, void __iomem *io = a->io, (void)ioread32(io), 0)
 	ENTRIES_REP_W(s, 8, name, MMIO) ENTRIES_REP_W(s, 16, name, MMIO)	\
 	ENTRIES_REP_W(s, 32, name, MMIO) ENTRIES_REP_W(s, 64, name, MMIO)
 
+#define PENTRIES_SINGLE_W(s, bits, name)					\
+	E_OTHER("lat", RB_SAMPLED, "read" #bits, name, bits / 8, false, PIO, lat_in##bits##_##s) \
+	E_OTHER("lat", RB_SAMPLED, "write" #bits, name, bits / 8, true, PIO, lat_out##bits##_##s) \
+	{ "chain", "read" #bits, name, RB_UNROLLED, bits / 8, false, PIO, UNROLL,	\
+	  chain_in##bits##_##s, chain_in##bits##_##s##_2,			\
+	  chain_inbase##bits##_##s, chain_inbase##bits##_##s##_2 },		\
+	E_UNROLLED("thrpt", "read" #bits, name, bits / 8, false, PIO, thrpt_in##bits##_##s) \
+	E_UNROLLED("thrpt", "write" #bits, name, bits / 8, true, PIO, thrpt_out##bits##_##s) \
+	E_OTHER("flush", RB_SAMPLED, "write" #bits, name, bits / 8, true, PIO, flush_out##bits##_##s)
+#define PENTRIES_SINGLE(s, name)						\
+	PENTRIES_SINGLE_W(s, 8, name) PENTRIES_SINGLE_W(s, 16, name) PENTRIES_SINGLE_W(s, 32, name)
+
+#define PENTRIES_REP_W(s, bits, name)						\
+	E_OTHER("rep", RB_BATCH, "read" #bits, name, bits / 8, false, PIO, rep_in##bits##_##s) \
+	E_OTHER("rep", RB_BATCH, "write" #bits, name, bits / 8, true, PIO, rep_out##bits##_##s)
+#define PENTRIES_REP(s, name)							\
+	PENTRIES_REP_W(s, 8, name) PENTRIES_REP_W(s, 16, name) PENTRIES_REP_W(s, 32, name)
+
 #define ENTRIES_COPY(s, name)							\
 	E_OTHER("copy", RB_BATCH, "fromio", name, 1, false, MMIO, copy_fromio_##s) \
 	E_OTHER("copy", RB_BATCH, "toio", name, 1, true, MMIO, copy_toio_##s)	\
@@ -181,7 +256,9 @@ UNROLLED(dispatch_cookie, void __iomem *io = a->io, (void)ioread32(io), 0)
 
 const struct rb_kernel rb_kernels[] = {
 	SINGLE_STRATEGIES(ENTRIES_SINGLE)
+	PORT_SINGLE_STRATEGIES(PENTRIES_SINGLE)
 	REP_STRATEGIES(ENTRIES_REP)
+	PORT_REP_STRATEGIES(PENTRIES_REP)
 	ENTRIES_REP_W(string, 8, "string", PIO)
 	ENTRIES_REP_W(string, 16, "string", PIO)
 	ENTRIES_REP_W(string, 32, "string", PIO)
@@ -196,6 +273,7 @@ const struct rb_kernel rb_kernels[] = {
 	ENTRIES_COPY(simd_nt, "simd-nt")
 	BARRIERS(ENTRIES_BARRIER)
 	E_UNROLLED("dispatch", "read32", "direct", 4, false, MMIO, dispatch_direct)
+	E_UNROLLED("dispatch", "read32", "direct", 4, false, PIO, dispatch_direct_pio)
 	E_UNROLLED("dispatch", "read32", "table", 4, false, MMIO, dispatch_table)
 	E_UNROLLED("dispatch", "read32", "cookie-mmio", 4, false, MMIO, dispatch_cookie)
 	E_UNROLLED("dispatch", "read32", "cookie-pio", 4, false, PIO, dispatch_cookie)

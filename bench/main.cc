@@ -51,7 +51,7 @@ constexpr const char *kQuickMinTime = "0.005";
 void usage()
 {
 	printf("usage: regbench [--target=SPEC] [--strategy=NAME[,NAME...]] [--cpu=N] [--quick]\n"
-	       "                [--list-targets] [--benchmark_...]\n"
+	       "                [--allow-write=OFF+LEN] [--force] [--list-targets] [--benchmark_...]\n"
 	       "\n"
 	       "  --target=SPEC     what to measure (default %s); --list-targets shows the kinds\n"
 	       "  --strategy=LIST   only these accessor strategies (the libc row stays):",
@@ -61,7 +61,11 @@ void usage()
 	printf("\n"
 	       "  --cpu=N           pin to CPU N (default: the highest CPU this process may use)\n"
 	       "  --quick           fewer sizes and counts, short runs: the whole suite in seconds\n"
-	       "  --list-targets    every target kind: available here or not, and why\n"
+	       "  --list-targets    every target kind: available here or not, and why; PCI devices and BARs\n"
+	       "  --allow-write=OFF+LEN  pci:/port: targets are read-only; allow writes to these bytes\n"
+	       "                    (from the start of the BAR or port range), e.g. --allow-write=0x4+4\n"
+	       "  --force           map a PCI device although a kernel driver is bound to it, or use\n"
+	       "                    ports that /proc/ioports says a driver claims\n"
 	       "  --self-check      measure primitives with published costs and compare (exit 1 if off)\n"
 	       "\n"
 	       "Google Benchmark's flags work too: --benchmark_filter=REGEX, --benchmark_out=FILE,\n"
@@ -105,6 +109,35 @@ std::vector<std::string> split_warnings(const std::string &w)
 	return w.empty() ? std::vector<std::string>{} : split(w, "; ");
 }
 
+// --- hardware safety flags (pci:, port:) --------------------------------------------------------
+// --allow-write=OFF+LEN names the only bytes (from the start of the BAR or port range) that write
+// families may touch; --force maps a device although a kernel driver is bound to it (or uses ports
+// a driver claims).
+bool safety_flag(int argc, char **argv, int &i, rb_options &o)
+{
+	std::string v;
+
+	if (!strcmp(argv[i], "--force")) {
+		o.permit.force = true;
+		return true;
+	}
+	if (!flag(argc, argv, i, "--allow-write", &v))
+		return false;
+	size_t plus = v.find('+');
+	char *end1 = nullptr, *end2 = nullptr;
+	std::string off = v.substr(0, plus), len = plus == std::string::npos ? "" : v.substr(plus + 1);
+	errno = 0;
+	unsigned long long o_off = strtoull(off.c_str(), &end1, 0), o_len = strtoull(len.c_str(), &end2, 0);
+	if (off.empty() || len.empty() || *end1 || *end2 || errno || off[0] == '-' || len[0] == '-' || !o_len ||
+	    o_off + o_len < o_off)
+		die("--allow-write", "bad window '" + v + "'",
+		    "OFF+LEN in bytes from the start of the BAR or port range, e.g. --allow-write=0x4+4");
+	o.permit.write_off = o_off;
+	o.permit.write_len = o_len;
+	return true;
+}
+// --- end of hardware safety flags ---------------------------------------------------------------
+
 // Takes regbench's own flags out of argv; leaves the program name and the rest.
 rb_options parse(int &argc, char **argv)
 {
@@ -128,6 +161,8 @@ rb_options parse(int &argc, char **argv)
 			if (v.empty() || *end || cpu < 0 || cpu >= CPU_SETSIZE)
 				die("--cpu", "bad CPU number '" + v + "'", "a CPU number as in /proc/cpuinfo");
 			o.cpu = (int)cpu;
+		} else if (safety_flag(argc, argv, i, o)) {
+			continue;
 		} else if (!strcmp(argv[i], "--quick")) {
 			o.quick = true;
 		} else if (!strcmp(argv[i], "--list-targets")) {
@@ -157,6 +192,8 @@ void list_targets()
 		       ops->help);
 		if (!ok)
 			printf("      why not: %s\n", why);
+		else if (ops->describe)
+			ops->describe(stdout);
 	}
 }
 
@@ -344,7 +381,7 @@ int main(int argc, char **argv)
 		die("timer", why, "regbench needs an x86-64 CPU with rdtscp");
 	if (o.self_check)
 		return rb_selfcheck(stdout, &clk) ? 1 : 0;
-	if (iomap_target_open(&t, o.target.c_str(), why, sizeof(why)))
+	if (iomap_target_open_permit(&t, o.target.c_str(), &o.permit, why, sizeof(why)))
 		die(why);	// already "target 'SPEC': why (what to try)"
 	if (!clk.invariant)
 		fprintf(stderr, "regbench: warning: the TSC is not invariant: cycle counts drift with the clock\n");

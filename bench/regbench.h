@@ -15,6 +15,9 @@ struct rb_options {
 	bool quick = false;
 	bool list_targets = false;
 	bool self_check = false;
+
+	// hardware safety (pci:, port:): what the user permits beyond reading
+	iomap_permit permit{};			// --allow-write=OFF+LEN, --force
 };
 
 // Register every family x op x width x strategy that the target and the CPU

@@ -137,6 +137,29 @@ static int parse_slot(struct iomap_spec *spec, char *sel)
 	return 0;
 }
 
+/* widths=8+16+32: the access widths a device accepts, as IOMAP_WIDTH_* bits. */
+static int parse_widths(const char *s, unsigned int *out)
+{
+	unsigned int set = 0;
+
+	do {
+		uint64_t bits;
+		char one[8];
+		size_t n = strcspn(s, "+");
+
+		if (n == 0 || n >= sizeof(one))
+			return -1;
+		memcpy(one, s, n);
+		one[n] = '\0';
+		if (parse_number(one, 10, 0, &bits) || (bits != 8 && bits != 16 && bits != 32 && bits != 64))
+			return -1;
+		set |= (unsigned int)bits / 8;
+		s += n;
+	} while (*s++ == '+');
+	*out = set;
+	return 0;
+}
+
 static int parse_pci(struct iomap_spec *spec, char *args, char *why, size_t whylen)
 {
 	char *slash, *opts, *opt, *save = NULL;
@@ -187,8 +210,13 @@ static int parse_pci(struct iomap_spec *spec, char *args, char *why, size_t whyl
 			if (parse_number(opt + 4, 0, 1, &spec->len) || !spec->len)
 				return fail(spec, why, whylen, "bad length '%s' (len=N, N > 0, e.g. len=4k)", opt + 4);
 			spec->has_len = true;
+		} else if (!strncmp(opt, "widths=", 7)) {
+			if (parse_widths(opt + 7, &spec->widths))
+				return fail(spec, why, whylen, "bad widths '%s' (bits joined by +, e.g. widths=32 or widths=8+16)",
+					    opt + 7);
 		} else {
-			return fail(spec, why, whylen, "unknown option '%s' (pci takes wc, off=N and len=N)", opt);
+			return fail(spec, why, whylen,
+				    "unknown option '%s' (pci takes wc, off=N, len=N and widths=W)", opt);
 		}
 	}
 	return 0;
@@ -196,11 +224,20 @@ static int parse_pci(struct iomap_spec *spec, char *args, char *why, size_t whyl
 
 static int parse_port(struct iomap_spec *spec, char *args, char *why, size_t whylen)
 {
-	char *plus;
+	char *plus, *opts;
 	uint64_t base, len = 1;
 
 	if (!args || !*args)
 		return fail(spec, why, whylen, "no port given (port:BASE[+LEN], e.g. port:0xc000+256)");
+	opts = strchr(args, ',');
+	if (opts) {
+		*opts++ = '\0';
+		if (strncmp(opts, "widths=", 7) || parse_widths(opts + 7, &spec->widths) ||
+		    (spec->widths & IOMAP_WIDTH_64))
+			return fail(spec, why, whylen,
+				    "bad option '%s' (port takes widths= of 8, 16 and 32, e.g. port:0xc000+4,widths=32)",
+				    opts);
+	}
 	plus = strchr(args, '+');
 	if (plus)
 		*plus++ = '\0';

@@ -104,34 +104,36 @@ IOMAP_WIDTHS(IOMAP_BUILD_WRITE)
  * _rep: the same register, count times (a FIFO), never a range.  x86 has no
  * string instruction that repeats one memory address, so on MMIO every loop
  * strategy is a loop of its single access.  The buffer may be unaligned.
+ * One macro serves both spaces: rd/wr name the single accessors
+ * (read/write for MMIO, in/out for ports), rtype/wtype their address type.
  */
-#define IOMAP_BUILD_REP_LOOP(s, bits, type)					\
-static __always_inline void iomap_read##bits##_rep_##s(const volatile void __iomem *addr, \
-						       void *buf, unsigned long count) \
+#define IOMAP_BUILD_REP_LOOP(rd, wr, rtype, wtype, s, bits, type)		\
+static __always_inline void iomap_##rd##bits##_rep_##s(rtype addr, void *buf, unsigned long count) \
 {									\
 	unsigned char *p = (unsigned char *)buf;			\
 	for (; count; count--, p += sizeof(type)) {			\
-		type v = iomap_read##bits##_##s(addr);			\
+		type v = iomap_##rd##bits##_##s(addr);			\
 		__builtin_memcpy(p, &v, sizeof(v));			\
 	}								\
 }									\
-static __always_inline void iomap_write##bits##_rep_##s(volatile void __iomem *addr, \
-							const void *buf, unsigned long count) \
+static __always_inline void iomap_##wr##bits##_rep_##s(wtype addr, const void *buf, unsigned long count) \
 {									\
 	const unsigned char *p = (const unsigned char *)buf;		\
 	for (; count; count--, p += sizeof(type)) {			\
 		type v;							\
 		__builtin_memcpy(&v, p, sizeof(v));			\
-		iomap_write##bits##_##s(v, addr);			\
+		iomap_##wr##bits##_##s(v, addr);			\
 	}								\
 }
+#define IOMAP_MMIO_REP(s, bits, type)						\
+	IOMAP_BUILD_REP_LOOP(read, write, const volatile void __iomem *, volatile void __iomem *, s, bits, type)
 #define IOMAP_BUILD_REP(bits, type, k, reg, wreg)				\
-	IOMAP_BUILD_REP_LOOP(volatile, bits, type)				\
-	IOMAP_BUILD_REP_LOOP(relaxed, bits, type)				\
-	IOMAP_BUILD_REP_LOOP(barriered, bits, type)
+	IOMAP_MMIO_REP(volatile, bits, type)					\
+	IOMAP_MMIO_REP(relaxed, bits, type)					\
+	IOMAP_MMIO_REP(barriered, bits, type)
 IOMAP_WIDTHS(IOMAP_BUILD_REP)
 #undef IOMAP_BUILD_REP
-#undef IOMAP_BUILD_REP_LOOP
+#undef IOMAP_MMIO_REP
 
 /*
  * The kernel's names.  On x86 an uncached access is already strongly ordered,
@@ -176,6 +178,47 @@ static __always_inline void outs##k(uint16_t port, const void *buf, unsigned lon
 { __asm__ __volatile__("rep outs" #k : "+S" (buf), "+c" (count) : "d" (port) : "memory"); }
 IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT)
 #undef IOMAP_BUILD_PORT
+
+/*
+ * Port accesses in the single-access strategies, so that the same families
+ * run on port targets: relaxed is one in/out of the exact width, barriered,
+ * fenced and locked put the MMIO strategies' ordering around it.  volatile
+ * has no port form (C cannot dereference a port) and x86 has no 64-bit port
+ * instruction: both are absent, not substituted.
+ */
+#define IOMAP_BUILD_PORT_IN(bits, type, k)					\
+static __always_inline type iomap_in##bits##_relaxed(uint16_t port)		\
+{ return in##k(port); }							\
+static __always_inline type iomap_in##bits##_barriered(uint16_t port)		\
+{ type v = in##k(port); rmb(); return v; }				\
+static __always_inline type iomap_in##bits##_fenced(uint16_t port)		\
+{ type v; mb(); v = in##k(port); mb(); return v; }			\
+static __always_inline type iomap_in##bits##_locked(uint16_t port)		\
+{ type v; iomap_locked_mb(); v = in##k(port); iomap_locked_mb(); return v; }
+IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT_IN)
+#undef IOMAP_BUILD_PORT_IN
+
+#define IOMAP_BUILD_PORT_OUT(bits, type, k)					\
+static __always_inline void iomap_out##bits##_relaxed(type v, uint16_t port)	\
+{ out##k(v, port); }							\
+static __always_inline void iomap_out##bits##_barriered(type v, uint16_t port) \
+{ wmb(); out##k(v, port); }						\
+static __always_inline void iomap_out##bits##_fenced(type v, uint16_t port)	\
+{ mb(); out##k(v, port); mb(); }					\
+static __always_inline void iomap_out##bits##_locked(type v, uint16_t port)	\
+{ iomap_locked_mb(); out##k(v, port); iomap_locked_mb(); }
+IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT_OUT)
+#undef IOMAP_BUILD_PORT_OUT
+
+/* Port _rep as loops of single accesses; the string strategy is insX/outsX above. */
+#define IOMAP_PORT_REP(s, bits, type) IOMAP_BUILD_REP_LOOP(in, out, uint16_t, uint16_t, s, bits, type)
+#define IOMAP_BUILD_PORT_REP(bits, type, k)					\
+	IOMAP_PORT_REP(relaxed, bits, type)					\
+	IOMAP_PORT_REP(barriered, bits, type)
+IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT_REP)
+#undef IOMAP_BUILD_PORT_REP
+#undef IOMAP_PORT_REP
+#undef IOMAP_BUILD_REP_LOOP
 
 /*
  * Cookies, as in the kernel's lib/iomap.c: ioport_map() returns the port

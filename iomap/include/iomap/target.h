@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "iomap/compiler.h"
 
@@ -23,9 +24,11 @@ struct iomap_target_ops;
  * in k, m, g or t for KiB, MiB, GiB, TiB; PCI fields are hex, as lspci prints them):
  *   ram[:SIZE][,huge]
  *   trap[:MODEL]
- *   pci:[[DOMAIN:]BUS:]DEV.FN/BAR[,wc][,off=N][,len=N]
- *   pci:VENDOR:DEVICE/BAR[,wc][,off=N][,len=N]
- *   port:BASE[+LEN]
+ *   pci:[[DOMAIN:]BUS:]DEV.FN/BAR[,wc][,off=N][,len=N][,widths=W]
+ *   pci:VENDOR:DEVICE/BAR[,wc][,off=N][,len=N][,widths=W]
+ *   port:BASE[+LEN][,widths=W]
+ * W lists the access widths a device accepts, in bits joined by '+'
+ * (widths=32, widths=8+16+32); benchmarks of other widths are skipped.
  */
 struct iomap_spec {
 	char text[128];				/* the spec as given */
@@ -44,6 +47,24 @@ struct iomap_spec {
 	uint64_t off, len;
 
 	unsigned int port_base, port_len;	/* port */
+	unsigned int widths;			/* pci, port: allowed widths (IOMAP_WIDTH_*), 0: all */
+};
+
+/* Access widths as a set of byte counts. */
+#define IOMAP_WIDTH_8	1u
+#define IOMAP_WIDTH_16	2u
+#define IOMAP_WIDTH_32	4u
+#define IOMAP_WIDTH_64	8u
+#define IOMAP_WIDTHS_ALL 0xfu
+
+/*
+ * What the caller permits on real hardware (regbench's --allow-write and
+ * --force).  Offsets count from the start of the BAR or port range the spec
+ * names, not from its off= window.
+ */
+struct iomap_permit {
+	uint64_t write_off, write_len;		/* writes allowed in [write_off, +write_len); len 0: none */
+	bool force;				/* open a device although a driver is bound to it */
 };
 
 /*
@@ -67,9 +88,20 @@ struct iomap_target {
 	bool writable;				/* writes allowed anywhere in [0, len) */
 	size_t reg_off, fifo_off;		/* a scratch register, a FIFO register */
 	size_t copy_off, copy_len;		/* the window copies may use */
-	char what[128];				/* one line for people: what was mapped and how */
+	char what[256];				/* one line for people: what was mapped and how */
 	char device[64];			/* "ven:dev slot" for devices, else empty */
 	void *priv;				/* the backend's */
+
+	/*
+	 * Real hardware (pci, port): read-only unless permit allows a write
+	 * window, accesses only of the widths in `widths` (0: any), and the
+	 * first read is checked for all-ones.  `off` is where base lies in the
+	 * BAR or port range, the origin of permit's window.
+	 */
+	bool hardware;
+	struct iomap_permit permit;
+	uint64_t off;
+	unsigned int widths;
 };
 
 /*
@@ -91,9 +123,11 @@ struct iomap_target_ops {
 	void (*close)(struct iomap_target *t);
 	const char *(*why_not)(const struct iomap_target *t, const char *strategy);
 	int (*fault)(int signo, siginfo_t *si, void *uc);
+	/* optional: print what this kind can reach here (devices, BARs, why not), indented */
+	void (*describe)(FILE *out);
 };
 
-/* The known kinds, in listing order; a kind whose backend is not built yet has no probe/open. */
+/* The known kinds, in listing order. */
 extern const struct iomap_target_ops *const iomap_target_kinds[];
 extern const size_t iomap_nr_target_kinds;
 
@@ -104,6 +138,20 @@ int iomap_spec_parse(const char *text, struct iomap_spec *spec, char *why, size_
 
 /* Parse and open; 0, or -1 with a one-line reason in why.  t is zeroed first. */
 int iomap_target_open(struct iomap_target *t, const char *text, char *why, size_t whylen);
+
+/*
+ * The same with what the caller permits on hardware (NULL: nothing); then
+ * checks what every backend must: the write window inside the target's
+ * window, the base aligned for the widest allowed access.
+ */
+int iomap_target_open_permit(struct iomap_target *t, const char *text, const struct iomap_permit *p,
+			     char *why, size_t whylen);
+
+/* May n bytes at offset off of the window be written? */
+bool iomap_target_may_write(const struct iomap_target *t, uint64_t off, uint64_t n);
+
+/* Does the target accept accesses of this many bytes? */
+bool iomap_target_allows_width(const struct iomap_target *t, unsigned int bytes);
 void iomap_target_close(struct iomap_target *t);
 
 /* Availability of a kind on this machine: 0, or -1 with the reason in why. */

@@ -1,0 +1,111 @@
+/* guard-test.c: a SIGBUS or SIGSEGV inside a timed kernel is that run's error, and the next run works */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kernels.h"
+#include "timer.h"
+
+/*
+ * A real device faults when its BAR goes away (hot unplug, a truncated
+ * resource file); a file mapping past the file's end does the same thing
+ * safely: the access raises SIGBUS.  A read-only mapping written to raises
+ * SIGSEGV, as a write would on a pci target mapped without --allow-write.
+ */
+static int failures;
+
+static void check(int ok, const char *what, const char *detail)
+{
+	printf("%s: %s%s%s\n", ok ? "ok" : "FAIL", what, detail ? ": " : "", detail ? detail : "");
+	failures += !ok;
+}
+
+static const struct rb_kernel *kernel(const char *family, const char *op)
+{
+	for (size_t i = 0; i < rb_nr_kernels; i++)
+		if (!strcmp(rb_kernels[i].family, family) && !strcmp(rb_kernels[i].op, op) &&
+		    !strcmp(rb_kernels[i].strategy, "relaxed") && rb_kernels[i].space == IOMAP_SPACE_MMIO)
+			return &rb_kernels[i];
+	fprintf(stderr, "guard-test: no kernel %s/%s/relaxed\n", family, op);
+	exit(2);
+}
+
+/* A page of a file that is then cut to nothing: touching it raises SIGBUS. */
+static void *vanished_page(size_t page)
+{
+	char path[] = "/tmp/regbench-guard-XXXXXX";
+	int fd = mkstemp(path);
+	void *p;
+
+	if (fd < 0 || ftruncate(fd, (off_t)page)) {
+		perror("guard-test: temporary file");
+		exit(2);
+	}
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED || ftruncate(fd, 0)) {
+		perror("guard-test: mapping");
+		exit(2);
+	}
+	unlink(path);
+	close(fd);
+	return p;
+}
+
+int main(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	const struct rb_kernel *rd = kernel("thrpt", "read32"), *wr = kernel("thrpt", "write32");
+	void *gone = vanished_page(page), *ro, *none, *ram;
+	struct rb_kernel_arg a = { 0 };
+	struct rb_clock clk = { .core_fd = -1 };	/* TSC only: no core-cycle counter */
+	struct rb_span span = { 0 };
+	char why[200], want[80];
+	pid_t child;
+	int status;
+
+	a.io = (void __iomem __force *)gone;
+	snprintf(want, sizeof(want), "SIGBUS (bus error) at address %p during the access", gone);
+	check(rb_guarded_run(rd->fn, &a, 100, &clk, &span, why, sizeof(why)) == -1 && !strcmp(why, want),
+	      "a read of a vanished mapping is SIGBUS, reported with its address", why);
+
+	ram = calloc(1, page);
+	a.io = (void __iomem __force *)ram;
+	check(rb_guarded_run(rd->fn, &a, 1000, &clk, &span, why, sizeof(why)) == 0 && span.ticks > 0,
+	      "the next run on good memory completes and is timed", NULL);
+
+	ro = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	a.io = (void __iomem __force *)ro;
+	check(rb_guarded_run(wr->fn, &a, 100, &clk, &span, why, sizeof(why)) == -1 && strstr(why, "SIGSEGV"),
+	      "a write to a read-only mapping is SIGSEGV", why);
+	check(rb_guarded_run(rd->fn, &a, 100, &clk, &span, why, sizeof(why)) == 0,
+	      "reading the same read-only mapping works", NULL);
+
+	none = mmap(NULL, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	a.io = (void __iomem __force *)none;
+	check(rb_guarded_run(rd->fn, &a, 100, &clk, &span, why, sizeof(why)) == -1 && strstr(why, "SIGSEGV"),
+	      "a read of an inaccessible page is SIGSEGV", why);
+
+	/*
+	 * Outside a guarded run the fault is not the guard's: the previous
+	 * handler gets it, so the process dies of SIGBUS (or, under a
+	 * sanitizer, its handler reports the fault and exits non-zero).
+	 */
+	fflush(stdout);
+	child = fork();
+	if (child == 0) {
+		volatile unsigned int *p = gone;
+		(void)*p;
+		_exit(0);
+	}
+	check(waitpid(child, &status, 0) == child &&
+	      ((WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS) || (WIFEXITED(status) && WEXITSTATUS(status))),
+	      "a fault outside a guarded run still ends the process", NULL);
+
+	free(ram);
+	printf("guard-test: %s\n", failures ? "FAILED" : "all passed");
+	return failures != 0;
+}

@@ -1,0 +1,87 @@
+/* pci.h: PCI devices found with libpci (sysfs only), their BARs, and pci_iomap() cookies for them */
+#ifndef IOMAP_PCI_H
+#define IOMAP_PCI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iomap/compiler.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How a BAR is reached: sysfs resourceN (uncached), resourceN_wc (write-combining), or ports. */
+enum iomap_pci_map { IOMAP_PCI_UC, IOMAP_PCI_WC, IOMAP_PCI_PORT };
+
+struct iomap_pci_bar {
+	bool present;			/* the device decodes something here */
+	bool io;			/* an I/O BAR (ports), else memory */
+	bool mem64, prefetch;		/* memory BARs only */
+	uint64_t start, size;		/* bus address or first port; bytes or ports */
+};
+
+/* A device as libpci found it; everything is read once, when it is looked up. */
+struct iomap_pci_dev {
+	char slot[16];			/* "0000:00:02.0" */
+	unsigned int vendor, device, class_id;
+	char name[128];			/* vendor and device names from pci.ids */
+	char driver[64];		/* the bound kernel driver, or "" */
+	uint16_t command;		/* the command register: decoding enables */
+	struct iomap_pci_bar bar[6];
+	unsigned int flags;		/* IOMAP_PCI_FORCE */
+	char error[200];		/* why the last pci_iomap failed */
+	struct iomap_pci_mapping {
+		void __iomem *cookie;	/* what the caller got */
+		void *map;		/* the mmap'd pages, or NULL for ports */
+		size_t maplen;
+		unsigned int port, nports;
+	} maps[12];
+};
+
+#define IOMAP_PCI_FORCE 1u	/* map BARs even though a kernel driver is bound to the device */
+
+/*
+ * Look a device up by slot (as lspci -s) or by ids (as lspci -d; the first
+ * in slot order).  NULL with errno and a one-line reason in why.  libpci is
+ * forced to its sysfs method: it never falls back to raw port I/O.
+ */
+struct iomap_pci_dev *iomap_pci_get_slot(int domain, int bus, int dev, int fn, unsigned int flags,
+					 char *why, size_t whylen);
+struct iomap_pci_dev *iomap_pci_get_device(unsigned int vendor, unsigned int device, unsigned int flags,
+					   char *why, size_t whylen);
+/* Unmaps whatever is still mapped and frees the device. */
+void iomap_pci_put(struct iomap_pci_dev *dev);
+
+/* Calls fn for every device in slot order until it returns non-zero; 0, or -1 with why. */
+int iomap_pci_each(int (*fn)(struct iomap_pci_dev *dev, void *arg), void *arg, char *why, size_t whylen);
+
+/* Why BAR bar cannot be reached as kind here (every reason, "; "-joined) into buf, or NULL when it can. */
+const char *iomap_pci_why_not(const struct iomap_pci_dev *dev, int bar, enum iomap_pci_map kind,
+			      char *buf, size_t len);
+
+/*
+ * Map bytes (or ports) [off, off+len) of a BAR after the checks of
+ * iomap_pci_why_not: an MMIO pointer, or an ioport_map() cookie for an I/O
+ * BAR.  Read-only pages unless writable.  NULL with errno and why.
+ */
+void __iomem *iomap_pci_map(struct iomap_pci_dev *dev, int bar, enum iomap_pci_map kind, uint64_t off,
+			    uint64_t len, bool writable, char *why, size_t whylen);
+void iomap_pci_unmap(struct iomap_pci_dev *dev, void __iomem *cookie);
+
+/*
+ * The kernel's calls: a cookie for the first maxlen bytes of a BAR (0: all
+ * of it), uncached (pci_iomap) or write-combining (pci_iomap_wc), or a port
+ * cookie for an I/O BAR, so that ioread32() and friends work on either.
+ * NULL on failure, with the reason in dev->error.
+ */
+void __iomem *pci_iomap(struct iomap_pci_dev *dev, int bar, unsigned long maxlen);
+void __iomem *pci_iomap_wc(struct iomap_pci_dev *dev, int bar, unsigned long maxlen);
+void pci_iounmap(struct iomap_pci_dev *dev, void __iomem *addr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

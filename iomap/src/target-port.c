@@ -1,0 +1,184 @@
+/* target-port.c: x86 port I/O through ioperm on exactly the named range, exact-width in/out/ins/outs */
+#include <errno.h>
+#include <linux/capability.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "backends.h"
+#include "iomap/io.h"
+
+/*
+ * ioperm(2) covers every one of the 65536 ports on current kernels, so iopl,
+ * which opens all of them at once, is never needed for a range and is never
+ * used.  The system call is made directly: glibc declares ioperm in
+ * <sys/io.h> beside its own inb/outb, which io.h defines too.
+ */
+static int ioperm_call(unsigned long from, unsigned long num, int on)
+{
+	return (int)syscall(SYS_ioperm, from, num, on);
+}
+
+const char *iomap_lockdown(void)
+{
+	static char mode[32];
+	char buf[128] = "";
+	FILE *f = fopen("/sys/kernel/security/lockdown", "r");
+	char *open_br, *close_br;
+
+	if (!f)
+		return NULL;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	open_br = strchr(buf, '[');
+	close_br = open_br ? strchr(open_br, ']') : NULL;
+	if (!close_br || (size_t)(close_br - open_br - 1) >= sizeof(mode))
+		return NULL;
+	memcpy(mode, open_br + 1, close_br - open_br - 1);
+	mode[close_br - open_br - 1] = '\0';
+	return strcmp(mode, "none") ? mode : NULL;
+}
+
+/* CAP_SYS_RAWIO in the effective set: what ioperm asks of the caller. */
+static bool has_rawio(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &h, d))
+		return false;
+	return d[CAP_TO_INDEX(CAP_SYS_RAWIO)].effective & CAP_TO_MASK(CAP_SYS_RAWIO);
+}
+
+/* Why ioperm failed with errno e, as one line. */
+static void explain(int e, char *why, size_t whylen)
+{
+	const char *mode = iomap_lockdown();
+
+	if (e == ENOSYS)
+		snprintf(why, whylen, "this kernel has no ioperm/iopl (built without CONFIG_X86_IOPL_IOPERM; "
+			 "/dev/port would be byte-wise only and is not substituted)");
+	else if (e == EPERM && geteuid() != 0 && !has_rawio())
+		snprintf(why, whylen, "port I/O needs root (CAP_SYS_RAWIO)");
+	else if (e == EPERM && mode)
+		snprintf(why, whylen, "kernel lockdown (%s) forbids port I/O", mode);
+	else
+		snprintf(why, whylen, "ioperm refused: %s (needs CAP_SYS_RAWIO)", strerror(e));
+}
+
+int iomap_port_request(unsigned int base, unsigned int n, char *why, size_t whylen)
+{
+	if (ioperm_call(base, n, 1)) {
+		int e = errno;
+
+		explain(e, why, whylen);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+void iomap_port_release(unsigned int base, unsigned int n)
+{
+	ioperm_call(base, n, 0);
+}
+
+/*
+ * Without granting or dropping anything (which could take away a permission
+ * the process holds): a kernel with ioperm refuses a zero-length range with
+ * EINVAL before it checks permissions, one without has no such call
+ * (ENOSYS); then ioperm needs CAP_SYS_RAWIO and no lockdown.
+ */
+int iomap_port_usable(char *why, size_t whylen)
+{
+	if (ioperm_call(0x80, 0, 0) && errno == ENOSYS) {
+		explain(ENOSYS, why, whylen);
+		return -1;
+	}
+	if (!has_rawio() || iomap_lockdown()) {
+		explain(EPERM, why, whylen);
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
+static int port_probe(char *why, size_t whylen)
+{
+	return iomap_port_usable(why, whylen);
+}
+
+/*
+ * Who owns ports [base, base+n) according to /proc/ioports: the first
+ * overlapping entry that is a claim by a driver or the kernel ("rtc0",
+ * "serial", "PCI conf1"), into owner; 0 when none is.  Entries that only
+ * describe address space, a PCI bus window or a PCI device's BAR (named by its
+ * slot), are not claims: for a BAR the pci target checks the device's driver.
+ */
+static int claimed(unsigned int base, unsigned int n, char *owner, size_t len)
+{
+	FILE *f = fopen("/proc/ioports", "r");
+	char line[160];
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned int lo, hi;
+		int at = 0;
+		char *name;
+
+		if (sscanf(line, " %x-%x : %n", &lo, &hi, &at) < 2 || !at)
+			continue;
+		name = line + at;
+		name[strcspn(name, "\n")] = '\0';
+		if (hi < base || lo >= base + n || !strncmp(name, "PCI Bus", 7) ||
+		    strspn(name, "0123456789abcdef:.") == strlen(name))
+			continue;
+		snprintf(owner, len, "%.60s (0x%04x-0x%04x)", name, lo, hi);
+		found = 1;
+	}
+	fclose(f);
+	return found;
+}
+
+static int port_open(struct iomap_target *t, char *why, size_t whylen)
+{
+	unsigned int base = t->spec.port_base, n = t->spec.port_len;
+	char owner[100];
+
+	if (!t->permit.force && claimed(base, n, owner, sizeof(owner))) {
+		snprintf(why, whylen, "ports 0x%04x-0x%04x overlap %s, claimed in /proc/ioports "
+			 "(a driver owns them: --force uses them anyway)", base, base + n - 1, owner);
+		errno = EBUSY;
+		return -1;
+	}
+	if (iomap_port_request(base, n, why, whylen))
+		return -1;
+	t->base = ioport_map(base, n);
+	t->len = n;
+	t->space = IOMAP_SPACE_PIO;
+	t->mapping = IOMAP_MAP_PORT;
+	t->hardware = true;
+	t->widths = t->spec.widths ? t->spec.widths : IOMAP_WIDTH_8 | IOMAP_WIDTH_16 | IOMAP_WIDTH_32;
+	snprintf(t->what, sizeof(t->what), "ports 0x%04x-0x%04x through ioperm, exact-width in/out",
+		 base, base + n - 1);
+	return 0;
+}
+
+static void port_close(struct iomap_target *t)
+{
+	iomap_port_release(t->spec.port_base, t->spec.port_len);
+}
+
+const struct iomap_target_ops iomap_target_port = {
+	.name = "port",
+	.grammar = "port:BASE[+LEN][,widths=W]",
+	.help = "port I/O through ioperm on exactly BASE..BASE+LEN-1, exact width (in/out, rep ins/outs)",
+	.probe = port_probe,
+	.open = port_open,
+	.close = port_close,
+};
