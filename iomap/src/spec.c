@@ -64,7 +64,8 @@ static int parse_ram(struct iomap_spec *spec, char *args, char *why, size_t whyl
 
 		if (!strcmp(opt, "huge")) {
 			spec->huge = true;
-		} else if (opt == args && args[-1] == ':') {
+		} else if (opt == args && spec->text[strcspn(spec->text, ":,")] == ':') {
+			/* args[-1] cannot tell: the caller has cut the kind off at that ':' */
 			if (parse_number(opt, 0, 1, &v) || v == 0 || v > (1ULL << 40))
 				return fail(spec, why, whylen,
 					    "bad size '%s' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)", opt);
