@@ -16,6 +16,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt                      # noqa: E402  (after the backend is chosen)
 from matplotlib.patches import Patch                 # noqa: E402
 from matplotlib.lines import Line2D                  # noqa: E402
+from matplotlib.legend import Legend                 # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from . import names, tables                          # noqa: E402
@@ -29,6 +30,8 @@ LINESTYLES = ["-", "--", ":", "-."]
 HATCHES = ["", "///", "...", "xxx"]
 MARKERS = ["o", "s", "^", "D"]
 TSC = "TSC cycles"
+# The first word of every chart file name this module writes (render removes stale ones).
+FILE_STEMS = {"latency", "throughput", "histogram", "rep", "copy", "barriers", "port"}
 
 
 @dataclass
@@ -58,7 +61,9 @@ def _finish(fig, out_dir, file, title, runs, labels):
     fig.suptitle(title, fontsize=12, fontweight="bold", x=0.01, ha="left")
     fig.text(0.01, 0.005, _subtitle(runs, labels), fontsize=8, color="0.35", ha="left", va="bottom")
     fig.tight_layout(rect=(0, 0.03, 1, 0.96))
-    fig.savefig(os.path.join(out_dir, file), format=os.path.splitext(file)[1][1:], metadata={"Date": None})
+    # "tight" keeps legends placed outside the axes inside the picture
+    fig.savefig(os.path.join(out_dir, file), format=os.path.splitext(file)[1][1:], metadata={"Date": None},
+                bbox_inches="tight", pad_inches=0.15)
     plt.close(fig)
 
 
@@ -69,17 +74,22 @@ def _log_ticks(axis):
     axis.set_minor_formatter(NullFormatter())
 
 
-def _run_legend(ax, labels, kind, loc="upper left"):
-    """A second legend naming the runs by line style or hatch (comparisons only)."""
+def _run_legend(ax, labels, kind, loc="upper left", anchor=None):
+    """A second legend naming the runs by line style or hatch (comparisons only).
+
+    Added as an artist of its own so that it does not replace the strategy legend.
+    """
     if len(labels) < 2:
         return
     if kind == "line":
-        handles = [Line2D([], [], color="0.3", linestyle=LINESTYLES[i % 4], marker=MARKERS[i % 4], label=l)
-                   for i, l in enumerate(labels)]
+        handles = [Line2D([], [], color="0.3", linestyle=LINESTYLES[i % 4], marker=MARKERS[i % 4])
+                   for i in range(len(labels))]
     else:
-        handles = [Patch(facecolor="white", edgecolor="0.3", hatch=HATCHES[i % 4], label=l)
-                   for i, l in enumerate(labels)]
-    ax.add_artist(ax.legend(handles=handles, title="run", loc=loc))
+        handles = [Patch(facecolor="white", edgecolor="0.3", hatch=HATCHES[i % 4]) for i in range(len(labels))]
+    extra = {"bbox_to_anchor": anchor} if anchor else {}
+    legend = Legend(ax, handles, labels, title="run", loc=loc, **extra)
+    ax.add_artist(legend)
+    legend.set_clip_on(False)      # add_artist clips to the axes; this legend may sit outside them
 
 
 def _strategies(runs, pred):
@@ -159,7 +169,7 @@ def latency_chart(runs, labels, out_dir, op):
                  "below": dict(facecolor="none", edgecolor="0.4", linestyle="--")}
     handles += [Patch(label=how_text[k], **how_patch[k]) for k in ("lat", "chain", "below") if k in kinds]
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    _run_legend(ax, labels, "bar", loc="lower left")
+    _run_legend(ax, labels, "bar", loc="lower left", anchor=(1.0, 0.0))
     file = f"latency-{op}.svg"
     verb = "Read" if op == "read" else "Write"
     _finish(fig, out_dir, file, f"{verb} latency by width and strategy", runs, labels)
@@ -230,7 +240,7 @@ def histogram_charts(runs, labels, out_dir):
         ax.set_xlabel(f"latency ({'TSC cycles' if unit == 'cycles' else unit}{', log scale' if hi / lo > 50 else ''})")
         ax.set_ylabel("samples (log scale)")
         ax.legend(title="strategy", loc="upper right")
-        _run_legend(ax, labels, "line", loc="upper center")
+        _run_legend(ax, labels, "line", loc="lower left", anchor=(1.0, 0.0))
         file = f"histogram-{opw}.svg"
         _finish(fig, out_dir, file, f"lat/{opw}: distribution of single-access latency", runs, labels)
         out.append(Chart(file, f"Every lat/{opw} sample, binned: the tail the percentiles summarise.", "latency"))
@@ -279,8 +289,8 @@ def rep_chart(runs, labels, out_dir, op):
         ax.set_xlabel("elements per call (log scale)")
     for ax in axes[:, 0]:
         ax.set_ylabel(f"{TSC} per element")
-    axes.flat[0].legend(title="strategy", loc="upper right")
-    _run_legend(axes.flat[0], labels, "line", loc="lower left")
+    axes[0][-1].legend(title="strategy", loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    _run_legend(axes[-1][-1], labels, "line", loc="lower left", anchor=(1.02, 0.0))
     file = f"rep-{op}.svg"
     _finish(fig, out_dir, file, f"{op}_rep on one register: cost per element against count", runs, labels)
     return Chart(file, f"How the per-element cost of {op}_rep falls with the count ({TSC}, log scales).", "rep")
@@ -303,7 +313,7 @@ def copy_chart(runs, labels, out_dir, direction):
     ax.set_xlabel("bytes per call (log scale)")
     ax.set_ylabel("GB/s (10^9 bytes/s, log scale)")
     ax.legend(title="strategy", loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    _run_legend(ax, labels, "line", loc="lower right")
+    _run_legend(ax, labels, "line", loc="lower left", anchor=(1.0, 0.0))
     what = {"fromio": "memcpy_fromio", "toio": "memcpy_toio", "set": "memset_io"}.get(direction, direction)
     file = f"copy-{direction}.svg"
     _finish(fig, out_dir, file, f"{what}: bandwidth against size, per strategy", runs, labels)
@@ -343,7 +353,7 @@ def barrier_chart(runs, labels, out_dir):
     ax.margins(x=0.15)
     if len(runs) > 1:
         ax.legend(handles=[Patch(color=_PALETTE[i % 10], hatch=HATCHES[i % 4], label=l) for i, l in enumerate(labels)],
-                  title="run", loc="lower right")
+                  title="run", loc="upper right")
     _finish(fig, out_dir, "barriers.svg", "Ordering primitives alone: cost per barrier", runs, labels)
     return Chart("barriers.svg", f"The cost of each barrier by itself ({TSC}, linear).", "barrier")
 

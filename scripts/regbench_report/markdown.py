@@ -166,15 +166,18 @@ def render_table(t, runs, labels):
 
 
 def comparison_counts(runs):
-    """For each run after the first: (beyond, inside, unknown, largest (ratio, name, counter)) over all cells."""
+    """For each run after the first: (beyond, inside, unknown, largest (ratio, name, counter)).
+
+    Counted over each benchmark's main counter (cycles, or GB/s for copies):
+    min and max of lat/ are single samples, not results to compare.
+    """
     out = []
-    cells = {c for t in tables.headline_tables(runs) for c in t.cells.values()}
+    cells = {c for t in tables.headline_tables(runs) for c in t.cells.values()
+             if c[1] in ("cycles", "bytes_per_second") and (c[1] == "bytes_per_second") == c[0].startswith("copy/")}
     for r in runs[1:]:
         beyond = inside = unknown = 0
         largest = None
         for name, counter in sorted(cells):
-            if counter == "outliers":
-                continue
             v = tables.compare(runs[0].measure(name, counter), r.measure(name, counter),
                                max(tables.quantum(x, name, counter) for x in (runs[0], r)))
             if v is None:
@@ -217,17 +220,20 @@ def headline(runs, labels):
     mf = run.measure("barrier/mfence")
     if mf.state == "ok":
         bits.append(f"mfence {tables.number(mf.value)}")
-    copies = [(res.name.param, res.counters.get("bytes_per_second"), res.name.strategy)
-              for res in run.results.values() if res.name.family == "copy" and res.name.op == "toio"
+    copies = [res.name for res in run.results.values() if res.name.family == "copy" and res.name.op == "toio"
               and res.state == "ok" and res.name.param]
     if copies:
-        size = max(c[0] for c in copies)
-        at = [c for c in copies if c[0] == size and c[1] and math.isfinite(c[1])]
-        best = max((c for c in at if c[2] != "libc"), key=lambda c: c[1], default=None)
-        libc = next((c for c in at if c[2] == "libc"), None)
-        if best:
-            bits.append(f"{names.size_text(size)} memcpy_toio fastest with {best[2]} ({best[1] / 1e9:.0f} GB/s"
-                        + (f"; libc {libc[1] / 1e9:.0f})" if libc else ")"))
+        size = max(n.param for n in copies)
+        gbs = lambda s: run.measure(f"copy/toio/{s}/{size}", "bytes_per_second")
+        at = [n.strategy for n in copies if n.param == size and n.strategy != "libc" and gbs(n.strategy).state == "ok"]
+        if at:
+            best = max(at, key=lambda s: gbs(s).value)
+            text = f"{names.size_text(size)} memcpy_toio fastest with {best} ({gbs(best).value / 1e9:.0f} GB/s"
+            v = tables.compare(gbs("libc"), gbs(best))
+            if v:
+                text += {True: f", {v.ratio:.2f}× libc", False: ", on par with libc (within noise)",
+                         None: f", {v.ratio:.2f}× libc, noise unknown"}[v.beyond]
+            bits.append(text + ")")
     return "; ".join(bits)
 
 

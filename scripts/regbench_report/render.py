@@ -41,6 +41,9 @@ def write(runs, out_dir, labels=None, title=None, command=None):
     command line of a single run (scripts/run knows it; the JSON may not).
     """
     os.makedirs(out_dir, exist_ok=True)
+    for old in os.listdir(out_dir):     # a folder is one report: no chart of an earlier rendering stays
+        if old.endswith(".svg") and os.path.splitext(old)[0].split("-")[0] in charts.FILE_STEMS:
+            os.remove(os.path.join(out_dir, old))
     labels = labels or model.label_runs(runs)
     compare = len(runs) > 1
     files = _copy_json(runs, out_dir)
