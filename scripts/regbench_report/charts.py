@@ -148,8 +148,8 @@ def latency_chart(runs, labels, out_dir, op):
                          "below": dict(facecolor="none", edgecolor=color(s), linestyle="--")}[how]
                 ax.bar(x, h, step * 0.92, hatch=HATCHES[ri % 4] or None, linewidth=1, **style)
                 if n * len(widths) <= 24 and how != "below":
-                    ax.text(x, h, tables.number(h), ha="center", va="bottom",
-                            fontsize=7, color="0.25")
+                    # inside the bar's top: a p99 whisker may rise from the same point
+                    ax.text(x, h * 0.96, tables.number(h), ha="center", va="top", fontsize=7, color="0.1")
                 if p99 and p99 > h:
                     ax.plot([x, x], [h, p99], color="black", linewidth=1)
                     ax.plot([x - step * 0.3, x + step * 0.3], [p99, p99], color="black", linewidth=1)
