@@ -358,6 +358,10 @@ void add_env_context(const rb_env &e)
 
 int main(int argc, char **argv)
 {
+	std::string command_line = argv[0];
+
+	for (int i = 1; i < argc; i++)
+		command_line += std::string(" ") + argv[i];
 	rb_options o = parse(argc, argv);
 	std::vector<std::string> extra;
 	std::vector<char *> args;
@@ -391,6 +395,7 @@ int main(int argc, char **argv)
 
 	add_context(t, clk, cpu);
 	add_env_context(env);
+	benchmark::AddCustomContext("command_line", command_line);
 	rb_markers_init();
 	rb_register_families(t, clk, o);
 	benchmark::RunSpecifiedBenchmarks();

@@ -1,0 +1,279 @@
+"""The report's README.md: machine and target, headline tables, what did not run, how to reproduce.
+
+One run and a comparison share every section; a comparison only adds a
+column per run and the ratio columns.  Every number printed here is read
+from the JSON through model and tables; the wording around it is fixed.
+"""
+import math
+import os
+import re
+
+from . import model, names, tables
+
+MAPPINGS = {"wb": "WB (write-back, cached)", "uc": "UC (uncached)", "wc": "WC (write-combining)",
+            "trap": "trap (each access faults and is emulated)", "port": "port I/O"}
+KINDS = {"mmio": "MMIO", "pio": "port I/O"}
+COMMAND_KEYS = ("command_line", "regbench_command", "command")
+
+
+def md_table(head, rows):
+    """A GitHub Markdown table; | inside cells is escaped."""
+    esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")
+    lines = ["| " + " | ".join(map(esc, head)) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    lines += ["| " + " | ".join(map(esc, r)) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _ghz(hz):
+    return f"{hz / 1e9:.3f} GHz" if hz else None
+
+
+def _caches(run):
+    caches = run.context.get("caches")
+    if not isinstance(caches, list) or not caches:
+        return None
+    out = []
+    for c in caches:
+        try:
+            kind = {"Data": "d", "Instruction": "i"}.get(c.get("type"), "")
+            share = f" shared by {c['num_sharing']}" if c.get("num_sharing", 1) > 1 else ""
+            out.append(f"L{c['level']}{kind} {names.size_text(int(c['size']))}{share}")
+        except (KeyError, TypeError, ValueError, AttributeError):
+            continue
+    return ", ".join(out) or None
+
+
+def _vm(run):
+    for key in ("hypervisor", "virtualization", "vm"):
+        if run.ctx(key):
+            return str(run.ctx(key))
+    if run.ctx("accelerator"):
+        return f"yes: a QEMU guest ({run.ctx('accelerator')})"
+    if "hypervisor" in str(run.ctx("tsc_hz_source", "")).lower():
+        return "yes (the TSC frequency came from the hypervisor leaf)"
+    return "not recorded in the JSON"
+
+
+def _governor(run):
+    if run.ctx("governor"):
+        return str(run.ctx("governor"))
+    scaling = run.context.get("cpu_scaling_enabled")
+    if isinstance(scaling, bool):
+        return f"not recorded; frequency scaling {'enabled' if scaling else 'disabled'} (Google Benchmark's check)"
+    return "not recorded in the JSON"
+
+
+def machine_rows(run):
+    """(field, text) rows describing where a run was measured; fields the JSON lacks are left out."""
+    tsc, core = run.ctx_float("tsc_hz"), run.ctx_float("core_hz_estimate")
+    rows = [("host", run.ctx("host_name")),
+            ("CPU", run.ctx("cpu_model")),
+            ("CPUs", " ".join(x for x in (f"{run.ctx('num_cpus')} online;" if run.ctx("num_cpus") else "",
+                                           f"pinned to CPU {run.ctx('cpu')}" if run.ctx("cpu") else "") if x) or None),
+            ("topology", run.ctx("topology")),
+            ("caches", _caches(run)),
+            ("TSC", _ghz(tsc) and f"{_ghz(tsc)}, {'invariant' if run.ctx('invariant_tsc') == 'true' else 'NOT invariant'}"
+             f" — {run.ctx('tsc_hz_source', 'source not recorded')}"),
+            ("core clock", _ghz(core) and f"{_ghz(core)}" + (f" ({core / tsc:.2f} × TSC)" if tsc else "")
+             + f" — {run.ctx('core_hz_source', 'source not recorded')}"),
+            ("core cycles", run.ctx("core_cycles_source")),
+            ("timer", run.ctx("timer") and f"{run.ctx('timer')}: overhead {run.ctx('timer_overhead_cycles', '?')}, "
+             f"resolution {run.ctx('timer_resolution_cycles', '?')} TSC cycles"),
+            ("kernel", run.ctx("kernel")),
+            ("virtual machine", _vm(run)),
+            ("governor", _governor(run)),
+            ("load average", isinstance(run.context.get("load_avg"), list)
+             and " ".join(f"{x:.2f}" for x in run.context["load_avg"]) + " (at the start; other work slows results)"),
+            ("build", run.ctx("regbench_build_type") and f"regbench {run.ctx('regbench_version', '?')} "
+             f"{run.ctx('regbench_build_type')}; Google Benchmark library {run.ctx('library_build_type', '?')}"),
+            ("date", run.ctx("date"))]
+    return [(k, str(v)) for k, v in rows if v]
+
+
+def target_rows(run):
+    """(field, text) rows describing what a run measured."""
+    acc = run.ctx("accelerator")
+    acc_text = acc and (f"{acc}: QEMU's emulation, timings are emulation costs, not hardware" if acc == "tcg"
+                        else f"{acc}: a QEMU guest with hardware virtualization")
+    rows = [("spec", run.ctx("target") and f"`{run.ctx('target')}`"),
+            ("what", run.ctx("target_what")),
+            ("kind", KINDS.get(run.ctx("target_kind"), run.ctx("target_kind"))),
+            ("mapping", MAPPINGS.get(run.ctx("target_mapping"), run.ctx("target_mapping"))),
+            ("device", run.ctx("target_device")),
+            ("BAR", run.ctx("target_bar")),
+            ("window", run.ctx("target_len") and f"{run.ctx('target_len')} bytes"),
+            ("accelerator", acc_text)]
+    return [(k, str(v)) for k, v in rows if v]
+
+
+def context_table(runs, labels, rows_of):
+    """Rows from rows_of(run) with one column per run (a field absent in a run shows —)."""
+    per = [dict(rows_of(r)) for r in runs]
+    fields = []
+    for r in runs:
+        fields += [k for k, _ in rows_of(r) if k not in fields]
+    head = ["", *labels] if len(runs) > 1 else ["", ""]
+    return md_table(head, [[f, *(p.get(f, "—") for p in per)] for f in fields])
+
+
+def warnings(run):
+    """Environment warnings (env_* context keys) as text lines."""
+    return [f"{k[4:]}: {v}" for k, v in sorted(run.context.items()) if k.startswith("env_") and v]
+
+
+def command(run, override=None):
+    """The command line that reproduces a run, and whether it is exact."""
+    if override:
+        return override, True
+    for key in COMMAND_KEYS:
+        if run.ctx(key):
+            return str(run.ctx(key)), True
+    parts = [run.ctx("executable", "regbench")]
+    if run.ctx("target"):
+        parts.append(f"--target={run.ctx('target')}")
+    if run.ctx("cpu"):
+        parts.append(f"--cpu={run.ctx('cpu')}")
+    if run.repetitions > 1:
+        parts.append(f"--benchmark_repetitions={run.repetitions}")
+    parts += ["--benchmark_out=RESULT.json", "--benchmark_out_format=json"]
+    return " ".join(parts), False
+
+
+# --- headline tables ---------------------------------------------------------------------
+
+def render_table(t, runs, labels):
+    """A headline table: rows x columns for one run; one row per cell and a column per run otherwise."""
+    family = t.cells[next(iter(t.cells))][0].split("/")[0]
+    out = [f"### {t.title}", "", f"`{family}/`: {t.what}." + (f" Unit: {t.unit}." if t.unit else "")]
+    if len(runs) == 1:
+        rows = [[row, *(tables.cell_text(runs[0].measure(*t.cell(row, c)), t.scale) if t.cell(row, c) else "—"
+                      for c in t.cols)] for row in t.rows]
+        out += ["", md_table([t.row_head, *map(t.col_text, t.cols)], rows)]
+    else:
+        head = [t.row_head, t.col_head, *labels, *(f"{l} / {labels[0]}" for l in labels[1:])]
+        rows = []
+        for row in t.rows:
+            for c in t.cols:
+                if not t.cell(row, c):
+                    continue
+                ms = [r.measure(*t.cell(row, c)) for r in runs]
+                q = max(tables.quantum(r, *t.cell(row, c)) for r in runs)
+                ratios = [tables.verdict_text(tables.compare(ms[0], m, q)) for m in ms[1:]]
+                rows.append([row, t.col_text(c), *(tables.cell_text(m, t.scale) for m in ms), *ratios])
+        out += ["", md_table(head, rows)]
+    out += [f"\n{n}." for n in t.notes]
+    return "\n".join(out)
+
+
+def comparison_counts(runs):
+    """For each run after the first: (beyond, inside, unknown, largest (ratio, name, counter)).
+
+    Counted over each benchmark's main counter (cycles, or GB/s for copies):
+    min and max of lat/ are single samples, not results to compare.
+    """
+    out = []
+    cells = {c for t in tables.headline_tables(runs) for c in t.cells.values()
+             if c[1] in ("cycles", "bytes_per_second") and (c[1] == "bytes_per_second") == c[0].startswith("copy/")}
+    for r in runs[1:]:
+        beyond = inside = unknown = 0
+        largest = None
+        for name, counter in sorted(cells):
+            v = tables.compare(runs[0].measure(name, counter), r.measure(name, counter),
+                               max(tables.quantum(x, name, counter) for x in (runs[0], r)))
+            if v is None:
+                continue
+            if v.beyond is None:
+                unknown += 1
+            elif v.beyond:
+                beyond += 1
+                if v.ratio > 0 and (largest is None or abs(math.log(v.ratio)) > abs(math.log(largest[0]))):
+                    largest = (v.ratio, name, counter)
+            else:
+                inside += 1
+        out.append((beyond, inside, unknown, largest))
+    return out
+
+
+def headline(runs, labels):
+    """One line saying what the report found; the index quotes it."""
+    if len(runs) > 1:
+        parts = []
+        for label, (beyond, inside, unknown, largest) in zip(labels[1:], comparison_counts(runs)):
+            total = beyond + inside + unknown
+            text = f"{label} vs {labels[0]}: {beyond} of {total} results differ beyond the noise"
+            if unknown:
+                text += f" ({unknown} with noise unknown)"
+            if largest:
+                text += f", most {largest[1]} ({largest[2]}) at {tables.number(largest[0])}×"
+            parts.append(text)
+        return "; ".join(parts)
+    run = runs[0]
+    bits = [f"{run.ctx('target', '?')} ({str(run.ctx('target_mapping', '?')).upper()})"]
+    thrpt, chain = run.measure("thrpt/read32/relaxed"), run.measure("chain/read32/relaxed")
+    lat = run.measure("lat/read32/relaxed", "p50")
+    if lat.state == "ok":
+        bits.append(f"readl p50 {tables.number(lat.value)} TSC cycles, p99 "
+                    f"{tables.cell_text(run.measure('lat/read32/relaxed', 'p99'))}")
+    elif chain.state == "ok":
+        bits.append(f"readl {tables.number(chain.value)} TSC cycles dependent"
+                    + (f", {tables.number(thrpt.value)} back-to-back" if thrpt.state == "ok" else ""))
+    mf = run.measure("barrier/mfence")
+    if mf.state == "ok":
+        bits.append(f"mfence {tables.number(mf.value)}")
+    copies = [res.name for res in run.results.values() if res.name.family == "copy" and res.name.op == "toio"
+              and res.state == "ok" and res.name.param]
+    if copies:
+        size = max(n.param for n in copies)
+        gbs = lambda s: run.measure(f"copy/toio/{s}/{size}", "bytes_per_second")
+        at = [n.strategy for n in copies if n.param == size and n.strategy != "libc" and gbs(n.strategy).state == "ok"]
+        if at:
+            best = max(at, key=lambda s: gbs(s).value)
+            text = f"{names.size_text(size)} memcpy_toio fastest with {best} ({gbs(best).value / 1e9:.0f} GB/s"
+            v = tables.compare(gbs("libc"), gbs(best))
+            if v:
+                text += {True: f", {v.ratio:.2f}× libc", False: ", on par with libc (within noise)",
+                         None: f", {v.ratio:.2f}× libc, noise unknown"}[v.beyond]
+            bits.append(text + ")")
+    return "; ".join(bits)
+
+
+# --- what was not measured ---------------------------------------------------------------
+
+def not_measured(run):
+    """Markdown lines: skipped benchmarks grouped by reason, failed ones, and those below resolution."""
+    groups = {}
+    for key, res in run.results.items():
+        if res.state in ("skipped", "error", "below"):
+            reason = f"< {tables.number(res.bound)} TSC cycles" if res.state == "below" and res.bound is not None \
+                else res.reason
+            groups.setdefault((res.state, reason), []).append(key)
+    if not groups:
+        return ["Every benchmark in the file has numbers."]
+    heads = {"skipped": "Skipped", "error": "Failed", "below": "Below the timer's resolution"}
+    out = []
+    for state in ("error", "skipped", "below"):
+        items = sorted((reason, keys) for (s, reason), keys in groups.items() if s == state)
+        if not items:
+            continue
+        out.append(f"**{heads[state]}** ({sum(len(k) for _, k in items)}):")
+        for reason, keys in items:
+            out.append(f"- {reason} — {len(keys)}: " + ", ".join(f"`{p}`" for p in names.compact(keys)))
+        out.append("")
+    if any(s == "below" for s, _ in groups):
+        out.append("A result below the timer's resolution is not a number to quote: the access is cheaper than "
+                   "one step of the serialized TSC read. `chain/` and `thrpt/` measure such accesses in bulk.")
+    return out
+
+
+def noise_summary(run):
+    """One line on the repetition spread of the `cycles` counters, or why there is none."""
+    cvs = [(res.noise.get("cycles"), key) for key, res in run.results.items()
+           if res.state == "ok" and res.noise.get("cycles") is not None]
+    if not cvs:
+        return ("Noise: unknown — the run had no repetitions (run with `--benchmark_repetitions=5` to measure it); "
+                "tables quote single measurements.")
+    cvs.sort()
+    mid = cvs[len(cvs) // 2][0]
+    worst = cvs[-1]
+    return (f"Noise: {run.repetitions} repetitions; tables quote medians. Spread (CV) of `cycles` across "
+            f"repetitions: median {mid:.1%} over {len(cvs)} benchmarks, largest {worst[0]:.1%} (`{worst[1]}`).")

@@ -1,0 +1,116 @@
+"""Writes a report folder: README.md, the SVG charts beside the tables they illustrate, the raw JSON.
+
+The folder must read well on a code-hosting site and offline, so the README
+links only to files inside the folder, and the JSON it was made from sits
+beside it for anyone who wants other numbers than the tables quote.
+"""
+import os
+import shutil
+
+from . import charts, markdown, model, tables
+
+# Where charts sit: after the tables of their group.
+_GROUP_OF_TABLE = {"read": "read", "write": "write", "latency": "latency", "rep": "rep", "copy": "copy",
+                   "barrier": "barrier", "dispatch": "dispatch"}
+
+
+def _group(table):
+    return _GROUP_OF_TABLE.get(table.key.split("-")[0], table.key)
+
+
+def _copy_json(runs, out_dir):
+    """Copies the source files into out_dir under distinct names; returns those names."""
+    files = []
+    for r in runs:
+        for p in r.paths:
+            base = os.path.basename(p)
+            name, i = base, 2
+            while name in files:
+                stem, ext = os.path.splitext(base)
+                name, i = f"{stem}-{i}{ext}", i + 1
+            if os.path.abspath(p) != os.path.abspath(os.path.join(out_dir, name)):
+                shutil.copyfile(p, os.path.join(out_dir, name))
+            files.append(name)
+    return files
+
+
+def write(runs, out_dir, labels=None, title=None, command=None):
+    """Renders runs (one: a report; several: a comparison against the first) into out_dir.
+
+    Returns the path of the README.  command, when given, is the exact
+    command line of a single run (scripts/run knows it; the JSON may not).
+    """
+    os.makedirs(out_dir, exist_ok=True)
+    for old in os.listdir(out_dir):     # a folder is one report: no chart of an earlier rendering stays
+        if old.endswith(".svg") and os.path.splitext(old)[0].split("-")[0] in charts.FILE_STEMS:
+            os.remove(os.path.join(out_dir, old))
+    labels = labels or model.label_runs(runs)
+    compare = len(runs) > 1
+    files = _copy_json(runs, out_dir)
+    made = charts.all_charts(runs, labels, out_dir)
+    head = runs[0]
+    if not title:
+        title = (f"regbench comparison: {' vs '.join(labels)}" if compare else
+                 f"regbench on {head.ctx('target', '?')}: {head.ctx('cpu_model', 'unknown CPU')}")
+    md = [f"# {title}", "", f"> **Headline:** {markdown.headline(runs, labels)}", ""]
+    if compare:
+        md += [markdown.md_table(["run", "file", "target", "date", "regbench"],
+                                 [[l, f"[{f}]({f})", r.ctx("target", "?"), r.ctx("date", "?"),
+                                   r.ctx("regbench_version", "?")] for l, r, f in zip(labels, runs, files)]), ""]
+    else:
+        md += [f"Measured {head.ctx('date', 'on an unrecorded date')} with regbench "
+               f"{head.ctx('regbench_version', '(version not recorded)')}; raw results: "
+               + ", ".join(f"[{f}]({f})" for f in files) + ".", ""]
+    md += ["## Machine", "", markdown.context_table(runs, labels, markdown.machine_rows), "",
+           "## Target", "", markdown.context_table(runs, labels, markdown.target_rows), ""]
+    warn = [(l, w) for r, l in zip(runs, labels) for w in markdown.warnings(r)]
+    if warn:
+        md += ["**Environment warnings** recorded by regbench:", ""]
+        md += [f"- {(l + ': ') if compare else ''}{w}" for l, w in warn] + [""]
+    md += ["## Results", ""]
+    if compare:
+        md += [f"Each table has a column per run and the ratio of each later run to **{labels[0]}**. "
+               f"A ratio in **bold** differs beyond the noise: by more than {tables.NOISE_SIGMAS:g} standard "
+               "deviations of the repetitions (and more than one timer step for the sampled lat/ and flush/). "
+               "≈ marks a difference inside the noise; ? marks one whose noise is unknown because a run had no "
+               "repetitions. Smaller is better for cycles, larger for GB/s.", ""]
+    md += [markdown.noise_summary(r) if not compare else f"- {l}: " + markdown.noise_summary(r)
+           for r, l in zip(runs, labels)] + [""]
+    md += ["Cells: a number is the median; `< N` is below the timer's resolution of N TSC cycles; `skipped` and "
+           "`error` are explained under *Not measured*; — means the run has no such benchmark. TSC cycles are "
+           "ticks of the fixed-rate time-stamp counter, not core cycles (see the core clock above).", ""]
+    placed = set()
+    tabs = tables.headline_tables(runs)
+    for i, t in enumerate(tabs):
+        md += [markdown.render_table(t, runs, labels), ""]
+        group = _group(t)
+        last_of_group = i + 1 == len(tabs) or _group(tabs[i + 1]) != group
+        if last_of_group:
+            for c in made:
+                if c.group == group and c.file not in placed:
+                    md += [f"![{c.caption}]({c.file})", "", f"*{c.caption}*", ""]
+                    placed.add(c.file)
+    rest = [c for c in made if c.file not in placed]
+    if rest:
+        md += ["### More charts", ""]
+        for c in rest:
+            md += [f"![{c.caption}]({c.file})", "", f"*{c.caption}*", ""]
+    md += ["## Not measured", ""]
+    for r, l in zip(runs, labels):
+        if compare:
+            md += [f"### {l}", ""]
+        md += markdown.not_measured(r) + [""]
+    md += ["## Reproduce", ""]
+    for r, l in zip(runs, labels):
+        cmd, exact = markdown.command(r, command if not compare else None)
+        md += ([f"{l}:", ""] if compare else []) + ["```sh", cmd, "```", ""]
+        if not exact:
+            md += ["Reconstructed from the JSON context (target, pinned CPU, repetitions): regbench did not record "
+                   "its command line, so flags that leave no trace in the results (`--quick`, `--strategy`, "
+                   "`--benchmark_filter`, `--benchmark_min_time`) may be missing.", ""]
+    md += ["Render this report again with `scripts/report " + ("--compare " if compare else "")
+           + " ".join(files) + " -o DIR` (see the project README, *Reading a report*).", ""]
+    path = os.path.join(out_dir, "README.md")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(md).rstrip() + "\n")
+    return path
