@@ -15,6 +15,7 @@
 #include "iomap/strategy.h"
 #include "kernels.h"
 #include "regbench.h"
+#include "selfcheck.h"
 
 namespace {
 
@@ -96,25 +97,36 @@ double median(std::vector<double> &v)
 	return v[v.size() / 2];
 }
 
-// Per-call estimates of one unit's cost on both clocks; the medians are reported.
-struct Estimates {
-	std::vector<double> ticks, core;
+/*
+ * The fastest of many calls of one kernel, on both clocks.  Interference (an
+ * interrupt, the host running another guest, a busy SMT sibling) only ever
+ * adds time, so the fastest call is the cost of the accesses themselves and
+ * stays put from one repetition to the next where a median drifts with the
+ * machine's load.  Differences are taken between the fastest calls of each
+ * kernel, never as the fastest of per-call differences, which a disturbed
+ * shorter call would bias low.  (lat/ keeps every sample: the tail is there.)
+ */
+struct Fastest {
+	double ticks = INFINITY, core = 0;
 
-	void add(double t, double c)
+	void add(const rb_span &s)
 	{
-		if (ticks.size() < kMaxSamples) {
-			ticks.push_back(t);
-			core.push_back(c);
+		if ((double)s.ticks < ticks) {
+			ticks = (double)s.ticks;
+			core = (double)s.core;
 		}
 	}
 };
 
-// Core cycles: counted where the machine has a counter, else the TSC figure scaled by the estimate.
-double core_cycles(const Bench &b, double cycles, std::vector<double> &counted)
+/*
+ * Core cycles: counted where the machine has a counter.  Else the TSC figure
+ * over the TSC ticks of one dependent add (one core cycle), measured right
+ * after the benchmark: the core clock moves with turbo and load, so a ratio
+ * taken at start-up would not fit a benchmark run a minute later.
+ */
+double core_cycles(const Bench &b, double cycles, double counted)
 {
-	if (b.clk->core_fd >= 0 && !counted.empty())
-		return median(counted);
-	return cycles * b.clk->core_hz / b.clk->tsc_hz;
+	return b.clk->core_fd >= 0 ? counted : cycles / rb_primitive_ticks(RB_ADD_CHAIN, 9);
 }
 
 void report(benchmark::State &st, const Bench &b, double cycles, double core, double bytes)
@@ -140,8 +152,7 @@ void run_unrolled(benchmark::State &st, const Bench &b)
 {
 	const rb_kernel &k = *b.k;
 	rb_kernel_arg a = {window(b), nullptr, 0, kWriteValue, 0};
-	Estimates e;
-	std::vector<double> diff;
+	Fastest once, twice, base_once, base_twice;
 	uint64_t iters;
 
 	if (!calibrate(st, b, k.fn, a, &iters))
@@ -154,16 +165,16 @@ void run_unrolled(benchmark::State &st, const Bench &b)
 			return;
 		if (k.base && (!run(st, b, k.base, a, iters, &b1) || !run(st, b, k.base_twin, a, iters, &b2)))
 			return;
-		double d = ((double)s2.ticks - (double)s1.ticks) - ((double)b2.ticks - (double)b1.ticks);
-		double dc = ((double)s2.core - (double)s1.core) - ((double)b2.core - (double)b1.core);
-		e.add(d / units, dc / units);
-		if (diff.size() < kMaxSamples)
-			diff.push_back(d);
+		once.add(s1);
+		twice.add(s2);
+		base_once.add(b1);
+		base_twice.add(b2);
 	}
-	if (median(diff) <= b.clk->resolution)
+	double d = (twice.ticks - once.ticks) - (base_twice.ticks - base_once.ticks);
+	double dc = (twice.core - once.core) - (base_twice.core - base_once.core);
+	if (d <= b.clk->resolution)
 		return below_resolution(st, b.clk->resolution / units);
-	double cycles = median(e.ticks);
-	report(st, b, cycles, core_cycles(b, cycles, e.core), k.bytes);
+	report(st, b, d / units, core_cycles(b, d / units, dc / units), k.bytes);
 }
 
 /*
@@ -240,10 +251,8 @@ void run_sampled(benchmark::State &st, const Bench &b)
 	if (pct(0.5) < b.clk->resolution)
 		return below_resolution(st, b.clk->resolution);
 	double cycles = pct(0.5);
-	std::vector<double> counted;
-	if (b.clk->core_fd >= 0 && !ratio.empty())
-		counted.push_back(cycles * median(ratio));	// the live core/TSC ratio of these samples
-	report(st, b, cycles, core_cycles(b, cycles, counted), b.k->bytes);
+	// with a counter, the live core/TSC ratio of these samples converts the TSC figure
+	report(st, b, cycles, core_cycles(b, cycles, ratio.empty() ? 0 : cycles * median(ratio)), b.k->bytes);
 	st.counters["outliers"] = (double)outliers;
 	if (!strcmp(b.k->family, "lat")) {
 		st.counters["min"] = pct(0);
@@ -263,7 +272,7 @@ void run_batch(benchmark::State &st, const Bench &b)
 	Buffer mem(b.n * k.bytes);
 	rb_kernel_arg a = {window(b), mem.p, b.n, 0xa5, 0};
 	double units = rep ? (double)b.n : 1, bytes = rep ? k.bytes : (double)b.n;
-	Estimates e;
+	Fastest f;
 	uint64_t iters;
 
 	memset(mem.p, 0x3c, b.n * k.bytes);
@@ -274,11 +283,10 @@ void run_batch(benchmark::State &st, const Bench &b)
 
 		if (!run(st, b, k.fn, a, iters, &span))
 			return;
-		e.add(((double)span.ticks - b.clk->overhead) / ((double)iters * units),
-		      (double)span.core / ((double)iters * units));
+		f.add(span);
 	}
-	double cycles = median(e.ticks);
-	report(st, b, cycles, core_cycles(b, cycles, e.core), bytes);
+	double cycles = (f.ticks - b.clk->overhead) / ((double)iters * units);
+	report(st, b, cycles, core_cycles(b, cycles, f.core / ((double)iters * units)), bytes);
 }
 
 // --- hardware: the first read ------------------------------------------------------------------
@@ -463,7 +471,8 @@ void add(const rb_kernel &k, const iomap_target &t, const rb_clock &clk, size_t 
 	if (n)
 		name += "/" + std::to_string(n);
 	if (!why.empty()) {
-		benchmark::RegisterBenchmark(name.c_str(), skip, why);
+		// a skip says the same every time: once is enough, whatever --benchmark_repetitions says
+		benchmark::RegisterBenchmark(name.c_str(), skip, why)->Repetitions(1);
 		return;
 	}
 	benchmark::RegisterBenchmark(name.c_str(), run_bench, Bench{&k, &t, &clk, n, name});
