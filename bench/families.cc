@@ -471,8 +471,7 @@ void add(const rb_kernel &k, const iomap_target &t, const rb_clock &clk, size_t 
 	if (n)
 		name += "/" + std::to_string(n);
 	if (!why.empty()) {
-		// a skip says the same every time: once is enough, whatever --benchmark_repetitions says
-		benchmark::RegisterBenchmark(name.c_str(), skip, why)->Repetitions(1);
+		benchmark::RegisterBenchmark(name.c_str(), skip, why);
 		return;
 	}
 	benchmark::RegisterBenchmark(name.c_str(), run_bench, Bench{&k, &t, &clk, n, name});
