@@ -179,19 +179,23 @@ void run_unrolled(benchmark::State &st, const Bench &b)
 
 /*
  * A histogram of the kept samples for the JSON: linear bins of at least the
- * timer's resolution from the minimum to p99.9, and one last bin up to the
- * maximum, so the tail is counted without stretching the scale.
+ * timer's resolution from the minimum to above p99.9, and one last bin up to
+ * the maximum, so the tail (the samples above p99.9) is counted without
+ * stretching the scale.
  */
 std::string histogram_json(const std::vector<double> &s, double lo, double p999, double resolution)
 {
 	const size_t bins = 64;
 	double width = std::max(resolution, (p999 - lo) / bins);
+	// enough bins that the last one ends above p99.9: a sample equal to p99.9
+	// (timer steps make that common) is not part of the tail
+	size_t linear = (size_t)std::floor((p999 - lo) / width) + 1;
 	std::vector<double> edges;
 	std::vector<size_t> counts;
 	std::string out;
 
-	for (double e = lo; e < p999 + width && edges.size() <= bins; e += width)
-		edges.push_back(e);
+	for (size_t i = 0; i <= linear; i++)
+		edges.push_back(lo + (double)i * width);
 	if (s.back() >= edges.back())
 		edges.push_back(s.back() + 1);
 	counts.assign(edges.size() - 1, 0);
