@@ -205,9 +205,11 @@ def throughput_chart(runs, labels, out_dir):
         ax.set_yscale("log")
         _log_ticks(ax.yaxis)
     axes[0][0].set_ylabel(f"{TSC} per access (log scale)")
+    # both legends outside the last panel: inside, they cover bars (and each other with one panel)
     axes[0][-1].legend(handles=[Patch(color=shades(i / max(1, len(widths) - 1) * 0.85), label=f"{w}-bit")
-                                for i, w in enumerate(widths)], title="width", loc="upper left")
-    _run_legend(axes[0][0], labels, "bar")
+                                for i, w in enumerate(widths)], title="width", loc="upper left",
+                       bbox_to_anchor=(1.02, 1.0))
+    _run_legend(axes[0][-1], labels, "bar", loc="lower left", anchor=(1.02, 0.0))
     _finish(fig, out_dir, "throughput.svg", "Back-to-back accesses (thrpt/): what each ordering strategy costs",
             runs, labels)
     return Chart("throughput.svg", f"Cost per access in a stream of independent accesses, by strategy ({TSC}, "
@@ -216,8 +218,37 @@ def throughput_chart(runs, labels, out_dir):
 
 # --- distributions and curves ------------------------------------------------------------
 
+def split_tail(h):
+    """(edges, counts, tail) of a lat/ histogram: its linear bins, and the last bin apart when it is the tail.
+
+    regbench bins linearly from the minimum to just above p99.9 and adds one
+    last bin up to the maximum; that bin can be thousands of times wider than
+    the others.  tail is (samples, from, to) or None when the last bin is as
+    wide as the rest.
+    """
+    e, c = h.edges, h.counts
+    if len(c) >= 2 and e[-1] - e[-2] > 1.5 * (e[1] - e[0]):
+        return e[:-1], c[:-1], (c[-1], e[-2], e[-1])
+    return e, c, None
+
+
+def _axis_ticks(axis, lo, hi, log):
+    """Readable ticks: plain numbers; on a log axis 1-2-5 steps over up to three decades, else decades."""
+    if log:
+        subs = (1.0, 2.0, 5.0) if hi / lo <= 1e3 else (1.0,)
+        axis.set_major_locator(LogLocator(base=10, subs=subs))
+        axis.set_minor_formatter(NullFormatter())
+    axis.set_major_formatter(FuncFormatter(lambda v, _: tables.number(v)))
+
+
 def histogram_charts(runs, labels, out_dir):
-    """One chart per op+width: the lat/ sample histograms of every strategy, counts on a log scale."""
+    """One chart per op+width: the lat/ sample histograms of every strategy, a panel per run, counts on a log scale.
+
+    The x axis spans the linear bins (minimum to p99.9); the tail above p99.9
+    is a marker at the right edge at the height of its count, and the legend
+    says how many samples it holds and how far it reaches, so one preempted
+    sample does not stretch the axis over six decades.
+    """
     by_opw = {}
     for ri, r in enumerate(runs):
         for key, h in r.histograms.items():
@@ -226,24 +257,43 @@ def histogram_charts(runs, labels, out_dir):
     out = []
     for opw, items in sorted(by_opw.items(), key=lambda kv: (names.parse("x/" + kv[0]).op,
                                                              names.parse("x/" + kv[0]).width or 0)):
-        fig, ax = plt.subplots(figsize=(8, 4.4))
-        lo = min(max(e[0], 0.5) for _, _, h in items for e in [h.edges])
-        hi = max(h.edges[-1] for _, _, h in items)
-        for ri, s, h in sorted(items, key=lambda it: (names.strategy_key(it[1]), it[0])):
-            ax.stairs([max(c, 0) for c in h.counts], [max(e, lo) for e in h.edges], color=color(s),
-                      linestyle=LINESTYLES[ri % 4], linewidth=1.4, label=s if ri == 0 else None)
-        ax.set_yscale("log")
-        if hi / lo > 50:
-            ax.set_xscale("log")
-            _log_ticks(ax.xaxis)
-        unit = items[0][2].unit
-        ax.set_xlabel(f"latency ({'TSC cycles' if unit == 'cycles' else unit}{', log scale' if hi / lo > 50 else ''})")
-        ax.set_ylabel("samples (log scale)")
-        ax.legend(title="strategy", loc="upper right")
-        _run_legend(ax, labels, "line", loc="lower left", anchor=(1.0, 0.0))
+        panels = sorted({ri for ri, _, _ in items})
+        fig, axes = plt.subplots(1, len(panels), figsize=(4.2 + 4.2 * len(panels), 4.4), sharey=True, squeeze=False)
+        for ax, ri in zip(axes[0], panels):
+            mine = sorted(((s, split_tail(h), h.unit) for r, s, h in items if r == ri),
+                          key=lambda it: names.strategy_key(it[0]))
+            lo = min(e[0] for _, (e, _, _), _ in mine)
+            hi = max(e[-1] for _, (e, _, _), _ in mine)
+            log = lo > 0 and hi / lo > 8
+            res = runs[ri].ctx_float("timer_resolution_cycles")
+            if res and lo < res:
+                ax.axvspan(lo, min(res, hi), color="0.85", alpha=0.6, linewidth=0,
+                           label=f"below timer resolution (< {tables.number(res)})")
+            for s, (edges, counts, tail), _ in mine:
+                label = s
+                if tail:
+                    # regbench closes the last bin at the maximum + 1
+                    label += f" (+{tables.number(tail[0])} above p99.9, max {tables.number(tail[2] - 1)})"
+                ax.stairs([max(c, 0) for c in counts], edges, color=color(s), linewidth=1.4, label=label)
+                if tail and tail[0] > 0:
+                    ax.plot([1.0], [tail[0]], marker=">", markersize=7, color=color(s), linestyle="none",
+                            transform=ax.get_yaxis_transform(), clip_on=False)
+            ax.set_yscale("log")
+            ax.set_ylim(bottom=0.6)
+            if log:
+                ax.set_xscale("log")
+            ax.set_xlim(lo, hi)
+            _axis_ticks(ax.xaxis, lo, hi, log)
+            unit = mine[0][2]
+            ax.set_xlabel(f"latency ({TSC if unit == 'cycles' else unit}{', log scale' if log else ''})")
+            if len(panels) > 1:
+                ax.set_title(labels[ri])
+            ax.legend(title="strategy (▸ tail above p99.9)", loc="upper right", fontsize=8, title_fontsize=8)
+        axes[0][0].set_ylabel("samples (log scale)")
         file = f"histogram-{opw}.svg"
         _finish(fig, out_dir, file, f"lat/{opw}: distribution of single-access latency", runs, labels)
-        out.append(Chart(file, f"Every lat/{opw} sample, binned: the tail the percentiles summarise.", "latency"))
+        out.append(Chart(file, f"Every lat/{opw} sample, binned up to p99.9; ▸ at the right edge counts the tail "
+                         "above p99.9: the shape the percentiles summarise.", "latency"))
     return out
 
 
@@ -251,14 +301,17 @@ def _curves(ax, runs, pick, strategies):
     """Lines of pick(run, strategy) -> [(x, y)] per strategy and run; returns the x values drawn."""
     xs = set()
     for s in strategies:
+        labelled = False
         for ri, run in enumerate(runs):
             pts = sorted(pick(run, s))
             if not pts:
                 continue
             xs.update(x for x, _ in pts)
+            # the legend names each strategy once, from whichever run has it first
             ax.plot([x for x, _ in pts], [y for _, y in pts], color=color(s), linestyle=LINESTYLES[ri % 4],
                     marker=MARKERS[ri % 4], markersize=4, linewidth=2.2 if s == "libc" else 1.6,
-                    label=s if ri == 0 else None)
+                    label=None if labelled else s)
+            labelled = True
     return xs
 
 
@@ -290,7 +343,8 @@ def rep_chart(runs, labels, out_dir, op):
     for ax in axes[:, 0]:
         ax.set_ylabel(f"{TSC} per element")
     axes[0][-1].legend(title="strategy", loc="upper left", bbox_to_anchor=(1.02, 1.0))
-    _run_legend(axes[-1][-1], labels, "line", loc="lower left", anchor=(1.02, 0.0))
+    # on the last panel drawn: with an odd number of widths the grid's last cell is hidden
+    _run_legend(axes.flat[len(widths) - 1], labels, "line", loc="lower left", anchor=(1.02, 0.0))
     file = f"rep-{op}.svg"
     _finish(fig, out_dir, file, f"{op}_rep on one register: cost per element against count", runs, labels)
     return Chart(file, f"How the per-element cost of {op}_rep falls with the count ({TSC}, log scales).", "rep")
@@ -358,55 +412,116 @@ def barrier_chart(runs, labels, out_dir):
     return Chart("barriers.svg", f"The cost of each barrier by itself ({TSC}, linear).", "barrier")
 
 
-def port_mmio_pairs(runs, labels):
-    """[(operation, port Measure, MMIO Measure)] wherever the runs measured both sides.
+PORT_PANELS = {
+    "thrpt": "thrpt/: back-to-back, TSC cycles per access",
+    "chain": "chain/: dependent reads, TSC cycles per read",
+    "lat": "lat/: one serialized access (p50), TSC cycles",
+    "rep": "rep/: rep insX/outsX on ports against the relaxed loop on MMIO, TSC cycles per element",
+    "dispatch": "dispatch/: ioread32 through a port cookie and an MMIO cookie, TSC cycles per read",
+}
 
-    Within a run: _rep as rep insX/outsX on the port window against the relaxed
-    loop on MMIO, and the cookie ioread32 of each kind.  Across runs: the same
-    benchmark on a port target and on an MMIO one.
+
+def port_mmio_rows(runs, labels):
+    """[(panel, row, series, kind, Measure)] for every operation measured on port I/O and on MMIO.
+
+    Within a run: _rep as rep insX/outsX on the port window against the
+    relaxed loop on MMIO, and the cookie ioread32 of each kind.  Across runs:
+    the same benchmark on a port target and on an MMIO one, a series per run.
+    Rows come in reading order (family, op, width, strategy, count); a row
+    is kept only when it has both a port and an MMIO value.
     """
-    pairs = []
+    cells = {}          # (panel, sort key, row) -> {series: (kind, Measure)}
     for run, label in zip(runs, labels):
         tag = f" ({label})" if len(runs) > 1 else ""
         kind = run.ctx("target_kind")
-        for key, res in sorted(run.results.items()):
+        if kind == "pio":
+            continue
+        for key, res in run.results.items():
             n = res.name
-            if kind == "pio" or not n.on_port(kind) or res.state != "ok":
+            if not n.on_port(kind) or res.state != "ok":
                 continue
             other = {"rep": f"rep/{n.opw}/relaxed/{n.param}", "dispatch": f"dispatch/{n.opw}/cookie-mmio"}.get(n.family)
-            if other and run.measure(other).state == "ok":
-                what = f"{n.opw}_rep ×{n.param}" if n.family == "rep" else f"ioread32 cookie"
-                pairs.append((what + tag, run.measure(key), run.measure(other)))
+            if not other or run.measure(other).state != "ok":
+                continue
+            row = f"{n.opw}_rep ×{n.param}" if n.family == "rep" else f"{n.opw} cookie"
+            sort = (n.op, n.width or 0, n.param or 0)
+            port_what = "rep insX/outsX" if n.family == "rep" else "cookie-pio"
+            mmio_what = "relaxed loop" if n.family == "rep" else "cookie-mmio"
+            cell = cells.setdefault((n.family, sort, row), {})
+            cell[f"port I/O: {port_what}{tag}"] = ("port", run.measure(key))
+            cell[f"MMIO: {mmio_what}{tag}"] = ("mmio", run.measure(other))
     ports = [(r, l) for r, l in zip(runs, labels) if r.ctx("target_kind") == "pio"]
     mmios = [(r, l) for r, l in zip(runs, labels) if r.ctx("target_kind") == "mmio"]
-    for (p, pl), (m, ml) in ((p, m) for p in ports for m in mmios):
-        for key in sorted(set(p.results) & set(m.results)):
-            if names.parse(key).family in ("thrpt", "lat", "chain") and p.measure(key).state == "ok" \
-                    and m.measure(key).state == "ok":
-                pairs.append((f"{key} ({pl} / {ml})" if len(ports) * len(mmios) > 1 else key,
-                              p.measure(key), m.measure(key)))
-    return pairs
+    if ports and mmios:
+        keys = set().union(*(r.results for r, _ in ports)) & set().union(*(r.results for r, _ in mmios))
+        for key in keys:
+            n = names.parse(key)
+            if n.family not in ("thrpt", "lat", "chain"):
+                continue
+            counter = "p50" if n.family == "lat" else "cycles"
+            cell = {}
+            for side, group in (("port", ports), ("mmio", mmios)):
+                for r, l in group:
+                    m = r.measure(key, counter)
+                    if m.state == "ok":
+                        cell[f"{'port I/O' if side == 'port' else 'MMIO'}: {l}"] = (side, m)
+            sort = (n.op, n.width or 0, names.strategy_key(n.strategy))
+            cells.setdefault((n.family, sort, f"{n.opw} {n.strategy}"), {}).update(cell)
+    order = list(PORT_PANELS)
+    out = []
+    for (panel, _, row), series in sorted(cells.items(), key=lambda kv: (order.index(kv[0][0]), kv[0][1])):
+        if {k for k, _ in series.values()} == {"port", "mmio"}:
+            out += [(panel, row, name, k, m) for name, (k, m) in series.items()]
+    return out
 
 
 def port_mmio_chart(runs, labels, out_dir):
-    """Port I/O beside MMIO for the same operation, where both were measured."""
-    pairs = port_mmio_pairs(runs, labels)
-    if not pairs:
+    """Port I/O beside MMIO for the same operation: a dot per series on each row, a panel per family."""
+    rows = port_mmio_rows(runs, labels)
+    if not rows:
         return None
-    fig, ax = plt.subplots(figsize=(9, 0.5 * len(pairs) + 1.8))
-    for i, (what, p, m) in enumerate(pairs):
-        for j, (meas, col, lab) in enumerate(((p, _PALETTE[1], "port I/O"), (m, _PALETTE[0], "MMIO"))):
-            ax.barh(i - 0.2 + 0.4 * j, meas.value, 0.38, color=col, label=lab if i == 0 else None)
-            ax.text(meas.value, i - 0.2 + 0.4 * j, " " + tables.number(meas.value), va="center", fontsize=8)
-    ax.set_yticks(range(len(pairs)))
-    ax.set_yticklabels([w for w, _, _ in pairs])
-    ax.invert_yaxis()
-    ax.set_xscale("log")
-    _log_ticks(ax.xaxis)
-    ax.set_xlabel(f"{TSC} per access or element (log scale)")
-    ax.legend(loc="lower right")
+    panels = [p for p in PORT_PANELS if any(r[0] == p for r in rows)]
+    series = []
+    for _, _, name, kind, _ in rows:
+        if (name, kind) not in series:
+            series.append((name, kind))
+    ports = [n for n, k in series if k == "port"]
+    mmios = [n for n, k in series if k == "mmio"]
+    style = {}
+    for i, n in enumerate(ports):
+        style[n] = dict(color=plt.get_cmap("Oranges")(0.75 - 0.35 * i / max(1, len(ports) - 1)), marker="o^sD"[i % 4])
+    for i, n in enumerate(mmios):
+        # hollow, so that a port dot at the same value shows through
+        style[n] = dict(color=plt.get_cmap("Blues")(0.85 - 0.3 * i / max(1, len(mmios) - 1)), marker="sDo^"[i % 4],
+                        markerfacecolor="none", markeredgewidth=1.8)
+    counts = [len(dict.fromkeys(r[1] for r in rows if r[0] == p)) for p in panels]
+    fig, axes = plt.subplots(len(panels), 1, figsize=(10, 0.28 * sum(counts) + 1.1 * len(panels) + 0.8),
+                             squeeze=False, gridspec_kw={"height_ratios": [c + 2 for c in counts]})
+    for ax, panel in zip(axes[:, 0], panels):
+        mine = [r for r in rows if r[0] == panel]
+        names_ = list(dict.fromkeys(r[1] for r in mine))
+        values = [m.value for *_, m in mine]
+        for y, row in enumerate(names_):
+            vs = [m.value for p, r, _, _, m in mine if r == row]
+            ax.plot([min(vs), max(vs)], [y, y], color="0.75", linewidth=2, zorder=1)
+        for _, row, name, _, m in mine:
+            ax.plot(m.value, names_.index(row), linestyle="none", markersize=7, zorder=2, **style[name])
+        ax.set_yticks(range(len(names_)))
+        ax.set_yticklabels(names_, fontsize=9)
+        ax.set_ylim(len(names_) - 0.5, -0.5)
+        lo, hi = min(values), max(values)
+        if hi / lo > 10:
+            ax.set_xscale("log")
+            ax.set_xlim(lo / 1.5, hi * 1.5)
+        else:
+            ax.set_xlim(0, hi * 1.08)
+        _axis_ticks(ax.xaxis, lo, hi, hi / lo > 10)
+        ax.set_title(PORT_PANELS[panel] + (" (log scale)" if hi / lo > 10 else ""), fontsize=10, loc="left")
+    handles = [Line2D([], [], linestyle="none", markersize=7, label=n, **style[n]) for n, _ in series]
+    axes[0][0].legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="series")
     _finish(fig, out_dir, "port-vs-mmio.svg", "Port I/O against MMIO for the same operation", runs, labels)
-    return Chart("port-vs-mmio.svg", f"Port I/O and MMIO side by side ({TSC}, log scale).", "port")
+    return Chart("port-vs-mmio.svg", f"Port I/O (orange dots) and MMIO (blue outlines) for the same operation, a row "
+                 f"each; the grey bar spans the gap ({TSC}).", "port")
 
 
 def all_charts(runs, labels, out_dir):

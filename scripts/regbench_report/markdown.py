@@ -7,6 +7,7 @@ from the JSON through model and tables; the wording around it is fixed.
 import math
 import os
 import re
+import statistics
 
 from . import model, names, tables
 
@@ -44,7 +45,7 @@ def _caches(run):
 
 
 def _vm(run):
-    for key in ("hypervisor", "virtualization", "vm"):
+    for key in ("hypervisor", "virtualization", "vm", "env_vm"):
         if run.ctx(key):
             return str(run.ctx(key))
     if run.ctx("accelerator"):
@@ -55,8 +56,10 @@ def _vm(run):
 
 
 def _governor(run):
-    if run.ctx("governor"):
-        return str(run.ctx("governor"))
+    for key in ("governor", "env_governor"):
+        if run.ctx(key):
+            boost = run.ctx("env_boost")
+            return str(run.ctx(key)) + (f"; boost {boost}" if boost else "")
     scaling = run.context.get("cpu_scaling_enabled")
     if isinstance(scaling, bool):
         return f"not recorded; frequency scaling {'enabled' if scaling else 'disabled'} (Google Benchmark's check)"
@@ -84,6 +87,8 @@ def machine_rows(run):
             ("governor", _governor(run)),
             ("load average", isinstance(run.context.get("load_avg"), list)
              and " ".join(f"{x:.2f}" for x in run.context["load_avg"]) + " (at the start; other work slows results)"),
+            ("other CPUs busy", run.ctx("env_others_busy") and f"{run.ctx('env_others_busy')} (fraction, at the start)"
+             + (f"; SMT sibling {run.ctx('env_sibling_busy')}" if run.ctx("env_smt_siblings") else "")),
             ("build", run.ctx("regbench_build_type") and f"regbench {run.ctx('regbench_version', '?')} "
              f"{run.ctx('regbench_build_type')}; Google Benchmark library {run.ctx('library_build_type', '?')}"),
             ("date", run.ctx("date"))]
@@ -117,7 +122,13 @@ def context_table(runs, labels, rows_of):
 
 
 def warnings(run):
-    """Environment warnings (env_* context keys) as text lines."""
+    """Environment warnings as text lines: regbench's env_warnings ("; "-separated) when present.
+
+    The other env_* keys are readings (load, sibling busy, ...), shown in the
+    machine table; older files without env_warnings list every env_* key.
+    """
+    if "env_warnings" in run.context:
+        return [w.strip() for w in str(run.context["env_warnings"] or "").split("; ") if w.strip()]
     return [f"{k[4:]}: {v}" for k, v in sorted(run.context.items()) if k.startswith("env_") and v]
 
 
@@ -194,6 +205,32 @@ def comparison_counts(runs):
     return out
 
 
+def family_ratios(runs):
+    """For each run after the first: [(family, median cost ratio to the first run, results compared)].
+
+    Cost is the main counter (cycles; for copies the time per copy, the
+    inverse of GB/s), so every ratio reads "this run takes N times as long".
+    """
+    cells = {c for t in tables.headline_tables(runs) for c in t.cells.values()
+             if c[1] in ("cycles", "bytes_per_second") and (c[1] == "bytes_per_second") == c[0].startswith("copy/")}
+    out = []
+    for r in runs[1:]:
+        by = {}
+        for name, counter in cells:
+            a, b = runs[0].measure(name, counter), r.measure(name, counter)
+            if a.state == "ok" and b.state == "ok" and a.value and b.value:
+                ratio = b.value / a.value
+                by.setdefault(names.parse(name).family, []).append(1 / ratio if counter == "bytes_per_second" else ratio)
+        order = list(names.FAMILIES)
+        out.append([(f, statistics.median(v), len(v)) for f, v in
+                    sorted(by.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order))])
+    return out
+
+
+def ratio_text(x):
+    return f"{x:.2f}×" if 0.01 <= x < 10 else f"{x:.1f}×" if 10 <= x < 100 else f"{x:.0f}×" if x >= 100 else f"{x:.2g}×"
+
+
 def headline(runs, labels):
     """One line saying what the report found; the index quotes it."""
     if len(runs) > 1:
@@ -206,9 +243,19 @@ def headline(runs, labels):
             if largest:
                 text += f", most {largest[1]} ({largest[2]}) at {tables.number(largest[0])}×"
             parts.append(text)
+        if len(runs) == 2:
+            fams = family_ratios(runs)[0]
+            if fams:
+                parts.append("median cost ratio by family: " + ", ".join(f"{f}/ {ratio_text(x)}" for f, x, _ in fams))
         return "; ".join(parts)
     run = runs[0]
-    bits = [f"{run.ctx('target', '?')} ({str(run.ctx('target_mapping', '?')).upper()})"]
+    mapping = str(run.ctx('target_mapping', '?'))
+    where = str(run.ctx('target', '?')) + ("" if mapping == run.ctx('target') else f" ({mapping.upper()})")
+    if run.results and all(res.name.family == "copy" for res in run.results.values()):
+        winners = [w for w in (copy_winners(run, d) for d in COPY_OPS) if w]
+        if winners:
+            return f"{where}: " + "; ".join(winners) + " (fastest, or within the noise of the fastest; libc aside)"
+    bits = [where]
     thrpt, chain = run.measure("thrpt/read32/relaxed"), run.measure("chain/read32/relaxed")
     lat = run.measure("lat/read32/relaxed", "p50")
     if lat.state == "ok":
@@ -228,13 +275,53 @@ def headline(runs, labels):
         at = [n.strategy for n in copies if n.param == size and n.strategy != "libc" and gbs(n.strategy).state == "ok"]
         if at:
             best = max(at, key=lambda s: gbs(s).value)
-            text = f"{names.size_text(size)} memcpy_toio fastest with {best} ({gbs(best).value / 1e9:.0f} GB/s"
+            text = f"{names.size_text(size)} memcpy_toio fastest with {best} ({tables.number(gbs(best).value / 1e9)} GB/s"
             v = tables.compare(gbs("libc"), gbs(best))
             if v:
                 text += {True: f", {v.ratio:.2f}× libc", False: ", on par with libc (within noise)",
                          None: f", {v.ratio:.2f}× libc, noise unknown"}[v.beyond]
             bits.append(text + ")")
     return "; ".join(bits)
+
+
+COPY_OPS = {"toio": "memcpy_toio", "fromio": "memcpy_fromio", "set": "memset_io"}
+
+
+def copy_winners(run, direction):
+    """'memcpy_toio simd-512 at 64 B–64 KiB (30–111 GB/s)': which strategy to use at which size, libc aside.
+
+    At each size the winners are the fastest strategy and those within its
+    noise; neighbouring sizes that share a winner form one span, named after
+    the winners common to all its sizes.  None when nothing was measured.
+    """
+    gbs = lambda s, n: run.measure(f"copy/{direction}/{s}/{n}", "bytes_per_second")
+    sizes = sorted({res.name.param for res in run.results.values() if res.name.family == "copy"
+                    and res.name.op == direction and res.name.param and res.state == "ok"})
+    spans = []          # [common winners, first size, last size, [GB/s of the fastest at each size]]
+    for n in sizes:
+        ok = [res.name.strategy for res in run.results.values() if res.name.family == "copy"
+              and res.name.op == direction and res.name.param == n and res.name.strategy != "libc"
+              and gbs(res.name.strategy, n).state == "ok"]
+        if not ok:
+            continue
+        best = max(ok, key=lambda s: gbs(s, n).value)
+        tied = {s for s in ok if s == best or tables.compare(gbs(best, n), gbs(s, n)).beyond is False}
+        v = gbs(best, n).value / 1e9
+        if spans and spans[-1][0] & tied:
+            spans[-1][0] &= tied
+            spans[-1][2] = n
+            spans[-1][3].append(v)
+        else:
+            spans.append([tied, n, n, [v]])
+    if not spans:
+        return None
+
+    def span(winners, a, b, rates):
+        size = names.size_text(a) if a == b else f"{names.size_text(a)}–{names.size_text(b)}"
+        lo, hi = tables.number(min(rates)), tables.number(max(rates))
+        return f"{'/'.join(sorted(winners, key=names.strategy_key))} at {size} " \
+               f"({lo if lo == hi else lo + '–' + hi} GB/s)"
+    return f"{COPY_OPS.get(direction, direction)} " + ", ".join(span(*sp) for sp in spans)
 
 
 # --- what was not measured ---------------------------------------------------------------

@@ -76,6 +76,17 @@ def write(runs, out_dir, labels=None, title=None, command=None):
                "repetitions. Smaller is better for cycles, larger for GB/s.", ""]
     md += [markdown.noise_summary(r) if not compare else f"- {l}: " + markdown.noise_summary(r)
            for r, l in zip(runs, labels)] + [""]
+    if compare:
+        fams = markdown.family_ratios(runs)
+        fam_names = list(dict.fromkeys(f for per in fams for f, _, _ in per))
+        if fam_names:
+            md += ["### Summary by family", "",
+                   f"The median, over each family's results, of each run's cost divided by **{labels[0]}**'s "
+                   "(time per operation: cycles, or for copies the inverse of GB/s), with how many results "
+                   "it is taken over.", ""]
+            rows = [[f"`{f}/`", *(next((f"{markdown.ratio_text(x)} ({n})" for g, x, n in per if g == f), "—")
+                                  for per in fams)] for f in fam_names]
+            md += [markdown.md_table(["family", *(f"{l} / {labels[0]}" for l in labels[1:])], rows), ""]
     md += ["Cells: a number is the median; `< N` is below the timer's resolution of N TSC cycles; `skipped` and "
            "`error` are explained under *Not measured*; — means the run has no such benchmark. TSC cycles are "
            "ticks of the fixed-rate time-stamp counter, not core cycles (see the core clock above).", ""]

@@ -113,19 +113,125 @@ class ComparisonReport(unittest.TestCase):
         self.assertTrue({"single.json", "reps.json"} <= set(os.listdir(self.dir)))
 
 
+def drawn(fn, *args):
+    """Calls a chart function with charts._finish replaced; returns the matplotlib figures it made."""
+    from regbench_report import charts
+    figs, finish = [], charts._finish
+    charts._finish = lambda fig, *a, **k: figs.append(fig)
+    try:
+        fn(*args)
+    finally:
+        charts._finish = finish
+    return figs
+
+
 class PortAgainstMmio(unittest.TestCase):
-    def test_pairs_within_and_across_runs(self):
-        runs = [model.load(fixture.path(f)) for f in ("mmio-and-port.json", "port.json")]
+    def rows(self, files, labels):
         from regbench_report import charts
-        pairs = charts.port_mmio_pairs(runs, ["pci", "port"])
-        got = [(w, p.value, m.value) for w, p, m in pairs]
-        self.assertIn(("read32_rep ×8 (pci)", 900, 1200), got)
-        self.assertIn(("ioread32 cookie (pci)", 1500, 1100), got)
+        runs = [model.load(fixture.path(f)) for f in files]
+        return charts.port_mmio_rows(runs, labels)
+
+    def test_pairs_within_a_run(self):
+        got = {(p, r, s): m.value for p, r, s, _, m in self.rows(("mmio-and-port.json", "port.json"), ["pci", "port"])}
+        self.assertEqual(got[("rep", "read32_rep ×8", "port I/O: rep insX/outsX (pci)")], 900)
+        self.assertEqual(got[("rep", "read32_rep ×8", "MMIO: relaxed loop (pci)")], 1200)
+        self.assertEqual(got[("dispatch", "read32 cookie", "port I/O: cookie-pio (pci)")], 1500)
+        self.assertEqual(got[("dispatch", "read32 cookie", "MMIO: cookie-mmio (pci)")], 1100)
         out, md = rendered("mmio-and-port.json", "port.json")
         self.assertIn("port-vs-mmio.svg", os.listdir(out))
         target = table_after(md, "## Target")
         self.assertIn(["accelerator", "kvm: a QEMU guest with hardware virtualization",
                        "tcg: QEMU's emulation, timings are emulation costs, not hardware"], target)
+
+    def test_rows_across_runs_in_reading_order(self):
+        rows = self.rows(("single.json", "port.json"), ["ram", "port"])
+        self.assertEqual(list(dict.fromkeys((p, r) for p, r, *_ in rows)),
+                         [("thrpt", "read32 relaxed"), ("thrpt", "read32 fenced")])
+        got = {(r, s): (k, m.value) for _, r, s, k, m in rows}
+        self.assertEqual(got[("read32 relaxed", "MMIO: ram")][0], "mmio")
+        self.assertEqual(got[("read32 relaxed", "port I/O: port")][0], "port")
+
+    def test_counts_in_numeric_order(self):
+        from regbench_report import charts
+        run = model.load(fixture.path("mmio-and-port.json"))
+        for n in (64, 512):         # a text sort put x512 and x64 before x8
+            for s in ("relaxed", "string"):
+                res = run.results[f"rep/read32/{s}/8"]
+                run.results[f"rep/read32/{s}/{n}"] = model.Result(model.names.parse(f"rep/read32/{s}/{n}"), "ok",
+                                                                  dict(res.counters), dict(res.noise))
+        rows = charts.port_mmio_rows([run], ["pci"])
+        self.assertEqual(list(dict.fromkeys(r for p, r, *_ in rows)),
+                         ["read32_rep ×8", "read32_rep ×64", "read32_rep ×512", "read32 cookie"])
+
+
+class Histograms(unittest.TestCase):
+    def test_the_tail_bin_is_apart_and_does_not_stretch_the_axis(self):
+        from regbench_report import charts
+        h = model.Histogram("cycles", [52, 78, 104, 130, 155976], [10, 80, 9, 1])
+        edges, counts, tail = charts.split_tail(h)
+        self.assertEqual((edges, counts, tail), ([52, 78, 104, 130], [10, 80, 9], (1, 130, 155976)))
+        self.assertEqual(charts.split_tail(model.Histogram("cycles", [0, 26, 52], [4, 5]))[2], None)
+        run = model.load(fixture.path("single.json"))
+        run.histograms = {"lat/read32/fenced": h}
+        figs = drawn(charts.histogram_charts, [run], ["ram"], fixture.tmpdir())
+        self.assertEqual(len(figs), 1)
+        self.assertLessEqual(figs[0].axes[0].get_xlim()[1], 130)
+
+    def test_a_panel_per_run(self):
+        from regbench_report import charts
+        runs = [model.load(fixture.path("single.json")) for _ in range(2)]
+        figs = drawn(charts.histogram_charts, runs, ["a", "b"], fixture.tmpdir())
+        self.assertEqual([ax.get_title() for ax in figs[0].axes], ["a", "b"])
+
+
+class Legends(unittest.TestCase):
+    def test_a_strategy_only_a_later_run_has_is_in_the_legend(self):
+        from regbench_report import charts
+        runs = [model.load(fixture.path(f)) for f in ("mmio-and-port.json", "port.json")]
+        del runs[0].results["rep/read32/string/8"]
+        figs = drawn(charts.rep_chart, runs, ["pci", "port"], fixture.tmpdir(), "read")
+        legends = [a.get_legend() for a in figs[0].axes if a.get_legend()]
+        self.assertIn("string", [t.get_text() for lg in legends for t in lg.get_texts()])
+
+    def test_the_run_legend_is_on_a_visible_panel(self):
+        from matplotlib.legend import Legend
+        from regbench_report import charts
+        runs = [model.load(fixture.path("single.json")) for _ in range(2)]
+        for r in runs:      # three widths: a 2x2 grid whose last cell is hidden
+            for w in (8, 16):
+                res = r.results["rep/read32/relaxed/8"]
+                r.results[f"rep/read{w}/relaxed/8"] = model.Result(model.names.parse(f"rep/read{w}/relaxed/8"),
+                                                                     "ok", dict(res.counters), dict(res.noise))
+        figs = drawn(charts.rep_chart, runs, ["a", "b"], fixture.tmpdir(), "read")
+        titles = [c.get_title().get_text() for a in figs[0].axes if a.get_visible()
+                  for c in a.get_children() if isinstance(c, Legend)]
+        self.assertIn("run", titles)
+
+
+class Headlines(unittest.TestCase):
+    def test_a_copy_only_run_says_which_strategy_at_which_size(self):
+        from regbench_report import markdown
+        run = model.load(fixture.path("single.json"))
+        run.results = {k: r for k, r in run.results.items() if k.startswith("copy/")}
+        self.assertEqual(markdown.headline([run], ["ram"]),
+                         "ram (WB): memcpy_toio simd at 64 B–4 KiB (25–102 GB/s) "
+                         "(fastest, or within the noise of the fastest; libc aside)")
+
+    def test_a_two_run_comparison_gives_the_cost_ratio_by_family(self):
+        from regbench_report import markdown
+        runs = [model.load(fixture.path(f)) for f in ("single.json", "reps.json")]
+        self.assertIn("median cost ratio by family: ", markdown.headline(runs, ["a", "b"]))
+        fams = dict((f, x) for f, x, _ in markdown.family_ratios(runs)[0])
+        self.assertAlmostEqual(fams["barrier"], runs[1].measure("barrier/mfence").value
+                               / runs[0].measure("barrier/mfence").value)
+
+    def test_environment_warnings_are_regbench_s_list(self):
+        from regbench_report import markdown
+        run = model.load(fixture.path("single.json"))
+        run.context.update({"env_warnings": "running in a VM (KVMKVMKVM): the host shares the CPU; governor powersave",
+                            "env_others_busy": "0.000", "env_loadavg": "0.48"})
+        self.assertEqual(markdown.warnings(run), ["running in a VM (KVMKVMKVM): the host shares the CPU",
+                                                  "governor powersave"])
 
 
 class Index(unittest.TestCase):
