@@ -279,7 +279,6 @@ def histogram_charts(runs, labels, out_dir):
                     ax.plot([1.0], [tail[0]], marker=">", markersize=7, color=color(s), linestyle="none",
                             transform=ax.get_yaxis_transform(), clip_on=False)
             ax.set_yscale("log")
-            ax.set_ylim(bottom=0.6)
             if log:
                 ax.set_xscale("log")
             ax.set_xlim(lo, hi)
@@ -290,6 +289,9 @@ def histogram_charts(runs, labels, out_dir):
                 ax.set_title(labels[ri])
             ax.legend(title="strategy (▸ tail above p99.9)", loc="upper right", fontsize=8, title_fontsize=8)
         axes[0][0].set_ylabel("samples (log scale)")
+        # set, not autoscaled (the right-edge markers confuse it): two decades of headroom keep the legend clear
+        top = max(max(h.counts) for _, _, h in items)
+        axes[0][0].set_ylim(0.6, max(top, 1) * 100)
         file = f"histogram-{opw}.svg"
         _finish(fig, out_dir, file, f"lat/{opw}: distribution of single-access latency", runs, labels)
         out.append(Chart(file, f"Every lat/{opw} sample, binned up to p99.9; ▸ at the right edge counts the tail "

@@ -182,6 +182,9 @@ class Histograms(unittest.TestCase):
         runs = [model.load(fixture.path("single.json")) for _ in range(2)]
         figs = drawn(charts.histogram_charts, runs, ["a", "b"], fixture.tmpdir())
         self.assertEqual([ax.get_title() for ax in figs[0].axes], ["a", "b"])
+        # the count axis spans the counts with room for the legend, not twenty decades
+        top = max(max(h.counts) for h in runs[0].histograms.values())
+        self.assertLessEqual(figs[0].axes[0].get_ylim()[1], top * 1000)
 
 
 class Legends(unittest.TestCase):
