@@ -314,7 +314,7 @@ const char *device_not_responding(const iomap_target &t, const rb_clock &clk)
 		if (rb_guarded_run(rb_read_once, &a, 1, &clk, &span, fault, sizeof(fault))) {
 			snprintf(why, sizeof(why), "the first read faulted: %s", fault);
 			state = 2;
-		} else if (value == (w == 4 ? 0xffffffffull : w == 2 ? 0xffffull : 0xffull)) {
+		} else if (value == ~0ull >> (64 - 8 * w)) {	// all-ones of the width read
 			snprintf(why, sizeof(why), "device not responding: the first %zu-bit read returned all-ones "
 				 "(is it present, powered and decoding?)", w * 8);
 			state = 2;
