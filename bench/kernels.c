@@ -199,29 +199,24 @@ uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters)
 #define PIO IOMAP_SPACE_PIO
 
 /* The entries of SINGLE and REP above, named as MMIO names them in either space. */
-#define ENTRIES_SINGLE(sp, rd, wr, s, bits, name)				\
+#define ENTRIES_SINGLE(sp, rd, wr, s, name, bits)				\
 	E_OTHER("lat", RB_SAMPLED, "read" #bits, name, bits / 8, false, sp, lat_##rd##bits##_##s) \
 	E_OTHER("lat", RB_SAMPLED, "write" #bits, name, bits / 8, true, sp, lat_##wr##bits##_##s) \
 	E_CHAIN("read" #bits, name, bits / 8, sp, chain_##rd##bits##_##s, chain_##rd##base##bits##_##s) \
 	E_UNROLLED("thrpt", "read" #bits, name, bits / 8, false, sp, thrpt_##rd##bits##_##s) \
 	E_UNROLLED("thrpt", "write" #bits, name, bits / 8, true, sp, thrpt_##wr##bits##_##s) \
 	E_OTHER("flush", RB_SAMPLED, "write" #bits, name, bits / 8, true, sp, flush_##wr##bits##_##s)
-#define ENTRIES_REP(sp, rd, wr, s, bits, name)					\
+#define ENTRIES_REP(sp, rd, wr, s, name, bits)					\
 	E_OTHER("rep", RB_BATCH, "read" #bits, name, bits / 8, false, sp, rep_##rd##bits##_##s) \
 	E_OTHER("rep", RB_BATCH, "write" #bits, name, bits / 8, true, sp, rep_##wr##bits##_##s)
 
-#define ENTRIES_MMIO(s, name)							\
-	ENTRIES_SINGLE(MMIO, read, write, s, 8, name) ENTRIES_SINGLE(MMIO, read, write, s, 16, name) \
-	ENTRIES_SINGLE(MMIO, read, write, s, 32, name) ENTRIES_SINGLE(MMIO, read, write, s, 64, name)
-#define ENTRIES_PIO(s, name)							\
-	ENTRIES_SINGLE(PIO, in, out, s, 8, name) ENTRIES_SINGLE(PIO, in, out, s, 16, name)	\
-	ENTRIES_SINGLE(PIO, in, out, s, 32, name)
-#define ENTRIES_MMIO_REP(s, name)						\
-	ENTRIES_REP(MMIO, read, write, s, 8, name) ENTRIES_REP(MMIO, read, write, s, 16, name) \
-	ENTRIES_REP(MMIO, read, write, s, 32, name) ENTRIES_REP(MMIO, read, write, s, 64, name)
-#define ENTRIES_PIO_REP(s, name)						\
-	ENTRIES_REP(PIO, in, out, s, 8, name) ENTRIES_REP(PIO, in, out, s, 16, name)	\
-	ENTRIES_REP(PIO, in, out, s, 32, name)
+/* E(..., bits) for the widths of each space. */
+#define MMIO_WIDTHS(E, ...) E(__VA_ARGS__, 8) E(__VA_ARGS__, 16) E(__VA_ARGS__, 32) E(__VA_ARGS__, 64)
+#define PIO_WIDTHS(E, ...) E(__VA_ARGS__, 8) E(__VA_ARGS__, 16) E(__VA_ARGS__, 32)
+#define ENTRIES_MMIO(s, name) MMIO_WIDTHS(ENTRIES_SINGLE, MMIO, read, write, s, name)
+#define ENTRIES_PIO(s, name) PIO_WIDTHS(ENTRIES_SINGLE, PIO, in, out, s, name)
+#define ENTRIES_MMIO_REP(s, name) MMIO_WIDTHS(ENTRIES_REP, MMIO, read, write, s, name)
+#define ENTRIES_PIO_REP(s, name) PIO_WIDTHS(ENTRIES_REP, PIO, in, out, s, name)
 
 #define ENTRIES_COPY(s, name)							\
 	E_OTHER("copy", RB_BATCH, "fromio", name, 1, false, MMIO, copy_fromio_##s) \
@@ -235,9 +230,7 @@ const struct rb_kernel rb_kernels[] = {
 	PORT_SINGLE_STRATEGIES(ENTRIES_PIO)
 	REP_STRATEGIES(ENTRIES_MMIO_REP)
 	PORT_REP_STRATEGIES(ENTRIES_PIO_REP)
-	ENTRIES_REP(PIO, read, write, string, 8, "string")
-	ENTRIES_REP(PIO, read, write, string, 16, "string")
-	ENTRIES_REP(PIO, read, write, string, 32, "string")
+	PIO_WIDTHS(ENTRIES_REP, PIO, read, write, string, "string")
 	ENTRIES_COPY(libc, "libc")
 	ENTRIES_COPY(volatile, "volatile")
 	ENTRIES_COPY(relaxed, "relaxed")
