@@ -6,7 +6,7 @@
 
 #include "iomap/target.h"
 #include "kernels.h"
-#include "timer.h"
+#include "clock.h"
 
 static sigjmp_buf *armed;
 static volatile sig_atomic_t fault_signo;

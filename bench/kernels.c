@@ -3,8 +3,8 @@
 
 #include "iomap/io.h"
 #include "iomap/strategy.h"
+#include "clock.h"
 #include "kernels.h"
-#include "timer.h"
 
 #define UNROLL 8
 
@@ -12,14 +12,6 @@
 
 /* An identity the compiler cannot see through. */
 #define OPAQUE(x) __asm__ __volatile__("" : "+r" (x))
-
-/* X(strategy identifier, strategy name) for the single-access strategies. */
-#define SINGLE_STRATEGIES(X)							\
-	X(volatile, "volatile") X(relaxed, "relaxed") X(barriered, "barriered")	\
-	X(fenced, "fenced") X(locked, "locked")
-
-/* Y(bits) for every width, with the strategy passed through. */
-#define FOR_WIDTHS(Y, s) Y(s, 8) Y(s, 16) Y(s, 32) Y(s, 64)
 
 /*
  * The three kernel shapes, each one macro; setup must not contain a comma
@@ -112,43 +104,28 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 	BATCH(rep_##wr##bits##_##s, sp##_REG, iomap_##wr##bits##_rep_##s(sp##_AT(0), a->mem, a->n))
 
 /*
- * Port space runs the same families under the same names, so that a port
- * target (port:, a pci I/O BAR) compares directly with MMIO.  volatile has
- * no port form and x86 no 64-bit port instruction: neither exists there.
+ * Every strategy's kernels, from its line of IOMAP_STRATEGIES: its single
+ * accesses on MMIO (every width) and on ports (8 to 32 bits: x86 has no
+ * 64-bit port instruction), its _rep loops and port _rep, its copies.
  */
-#define MMIO_KERNELS(s, bits) SINGLE(MMIO, read, write, s, bits)
-#define PIO_KERNELS(s, bits) SINGLE(PIO, in, out, s, bits)
-#define MMIO_REP_KERNELS(s, bits) REP(MMIO, read, write, s, bits)
-#define PIO_REP_KERNELS(s, bits) REP(PIO, in, out, s, bits)
-#define FOR_PORT_WIDTHS(Y, s) Y(s, 8) Y(s, 16) Y(s, 32)
-#define PORT_SINGLE_STRATEGIES(X)						\
-	X(relaxed, "relaxed") X(barriered, "barriered") X(fenced, "fenced") X(locked, "locked")
-#define REP_STRATEGIES(X) X(volatile, "volatile") X(relaxed, "relaxed") X(barriered, "barriered")
-#define PORT_REP_STRATEGIES(X) X(relaxed, "relaxed") X(barriered, "barriered")
-
-#define DEFINE_MMIO(s, name) FOR_WIDTHS(MMIO_KERNELS, s)
-#define DEFINE_PIO(s, name) FOR_PORT_WIDTHS(PIO_KERNELS, s)
-#define DEFINE_MMIO_REP(s, name) FOR_WIDTHS(MMIO_REP_KERNELS, s)
-#define DEFINE_PIO_REP(s, name) FOR_PORT_WIDTHS(PIO_REP_KERNELS, s)
-SINGLE_STRATEGIES(DEFINE_MMIO)
-PORT_SINGLE_STRATEGIES(DEFINE_PIO)
-REP_STRATEGIES(DEFINE_MMIO_REP)
-PORT_REP_STRATEGIES(DEFINE_PIO_REP)
-
-/* Port _rep as the string instruction, under the MMIO names (string has no MMIO _rep). */
-#define PORT_STRING_REP(k, bits)						\
-	BATCH(rep_read##bits##_string, PIO_REG, ins##k(io, a->mem, a->n))	\
-	BATCH(rep_write##bits##_string, PIO_REG, outs##k(io, a->mem, a->n))
-PORT_STRING_REP(b, 8)
-PORT_STRING_REP(w, 16)
-PORT_STRING_REP(l, 32)
+#define MMIO_SINGLE(bits, type, k, reg, wreg, id) SINGLE(MMIO, read, write, id, bits)
+#define PIO_SINGLE(bits, type, k, id) SINGLE(PIO, in, out, id, bits)
+#define MMIO_REP(bits, type, k, reg, wreg, id) REP(MMIO, read, write, id, bits)
+#define PIO_REP(bits, type, k, id) REP(PIO, in, out, id, bits)
 
 /* copy: calls of one copy or set of n bytes between the window and mem. */
-#define COPY(s)									\
-	BATCH(copy_fromio_##s, , iomap_copy_fromio_##s(a->mem, a->io, a->n))	\
-	BATCH(copy_toio_##s, , iomap_copy_toio_##s(a->io, a->mem, a->n))	\
-	BATCH(copy_set_##s, , iomap_set_io_##s(a->io, (int)a->value, a->n))
-IOMAP_COPY_STRATEGIES(COPY)
+#define COPY(id)								\
+	BATCH(copy_fromio_##id, , iomap_copy_fromio_##id(a->mem, a->io, a->n))	\
+	BATCH(copy_toio_##id, , iomap_copy_toio_##id(a->io, a->mem, a->n))	\
+	BATCH(copy_set_##id, , iomap_set_io_##id(a->io, (int)a->value, a->n))
+
+#define STRATEGY_KERNELS(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+	IOMAP_HAS_##access(IOMAP_WIDTHS(MMIO_SINGLE, id))			\
+	IOMAP_HAS_##port(IOMAP_HAS_##access(IOMAP_PORT_WIDTHS(PIO_SINGLE, id)))	\
+	IOMAP_LOOP_##rep(IOMAP_WIDTHS(MMIO_REP, id))				\
+	IOMAP_HAS_##port(IOMAP_HAS_##rep(IOMAP_PORT_WIDTHS(PIO_REP, id)))	\
+	IOMAP_HAS_##copy(COPY(id))
+IOMAP_STRATEGIES(STRATEGY_KERNELS)
 
 /* The reference row: glibc's memcpy/memset on the same window, as a normal pointer. */
 BATCH(copy_fromio_libc, , memcpy(a->mem, (void __force *)a->io, a->n))
@@ -169,7 +146,7 @@ BARRIERS(BARRIER)
  */
 UNROLLED(dispatch_direct, void __iomem *io = a->io, (void)readl(io), 0)
 UNROLLED(dispatch_table, void __iomem *io = a->io;
-	 uint32_t (*read32)(const volatile void __iomem *) = iomap_strategy_find("relaxed")->read32,
+	 uint32_t (*read32)(const volatile void __iomem *) = iomap_strategy_kernel_single()->read32,
 	 (void)read32(io), 0)
 UNROLLED(dispatch_cookie, void __iomem *io = a->io, (void)ioread32(io), 0)
 UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
@@ -187,65 +164,74 @@ uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters)
 	return 0;
 }
 
-/* The table: walked by the wrapper to register benchmarks. */
-#define E_UNROLLED(fam, opname, sname, bytes_, wr, sp, f)			\
-	{ fam, opname, sname, RB_UNROLLED, bytes_, wr, sp, UNROLL, f, f##_2, NULL, NULL },
-#define E_CHAIN(opname, sname, bytes_, sp, f, b)				\
-	{ "chain", opname, sname, RB_UNROLLED, bytes_, false, sp, UNROLL, f, f##_2, b, b##_2 },
-#define E_OTHER(fam, shape, opname, sname, bytes_, wr, sp, f)			\
-	{ fam, opname, sname, shape, bytes_, wr, sp, 1, f, NULL, NULL, NULL },
+/*
+ * The table, walked by the harness to register benchmarks.  K() is one
+ * entry of family fam; what follows it sets the fields that differ from the
+ * defaults (an accessor strategy's row of mov accesses on MMIO).
+ */
+#define K(fam, op_, bits_, strategy_, ...)					\
+	{ .family = &rb_families[fam], .op = op_, .bits = bits_, .strategy = strategy_, __VA_ARGS__ },
+#define TWINS(f) .unroll = UNROLL, .fn = f, .twin = f##_2
+
+/* The entries of SINGLE and REP above, named as MMIO names them in either space. */
+#define ENTRIES_SINGLE(sp, rd, wr, id, name, bits)				\
+	K(RB_LAT, "read", bits, name, .bytes = bits / 8, .reads = true, .space = sp, .fn = lat_##rd##bits##_##id) \
+	K(RB_LAT, "write", bits, name, .bytes = bits / 8, .writes = true, .space = sp, .fn = lat_##wr##bits##_##id) \
+	K(RB_CHAIN, "read", bits, name, .bytes = bits / 8, .reads = true, .space = sp,	\
+	  TWINS(chain_##rd##bits##_##id), .base = chain_##rd##base##bits##_##id,	\
+	  .base_twin = chain_##rd##base##bits##_##id##_2)				\
+	K(RB_THRPT, "read", bits, name, .bytes = bits / 8, .reads = true, .space = sp, TWINS(thrpt_##rd##bits##_##id)) \
+	K(RB_THRPT, "write", bits, name, .bytes = bits / 8, .writes = true, .space = sp, TWINS(thrpt_##wr##bits##_##id)) \
+	K(RB_FLUSH, "write", bits, name, .bytes = bits / 8, .reads = true, .writes = true, .space = sp, \
+	  .fn = flush_##wr##bits##_##id)
+#define ENTRIES_REP(sp, rd, wr, id, name, bits)					\
+	K(RB_REP, "read", bits, name, .bytes = bits / 8, .reads = true, .space = sp, .fn = rep_##rd##bits##_##id) \
+	K(RB_REP, "write", bits, name, .bytes = bits / 8, .writes = true, .space = sp, .fn = rep_##wr##bits##_##id)
+#define ENTRIES_COPY(id, name, ...)						\
+	K(RB_COPY, "fromio", 0, name, .bytes = 1, .reads = true, .fn = copy_fromio_##id, __VA_ARGS__) \
+	K(RB_COPY, "toio", 0, name, .bytes = 1, .writes = true, .fn = copy_toio_##id, __VA_ARGS__) \
+	K(RB_COPY, "set", 0, name, .bytes = 1, .writes = true, .fn = copy_set_##id, __VA_ARGS__)
 
 #define MMIO IOMAP_SPACE_MMIO
 #define PIO IOMAP_SPACE_PIO
+#define E_MMIO_SINGLE(bits, type, k, reg, wreg, id, name) ENTRIES_SINGLE(MMIO, read, write, id, name, bits)
+#define E_PIO_SINGLE(bits, type, k, id, name) ENTRIES_SINGLE(PIO, in, out, id, name, bits)
+#define E_MMIO_REP(bits, type, k, reg, wreg, id, name) ENTRIES_REP(MMIO, read, write, id, name, bits)
+#define E_PIO_REP(bits, type, k, id, name) ENTRIES_REP(PIO, in, out, id, name, bits)
 
-/* The entries of SINGLE and REP above, named as MMIO names them in either space. */
-#define ENTRIES_SINGLE(sp, rd, wr, s, name, bits)				\
-	E_OTHER("lat", RB_SAMPLED, "read" #bits, name, bits / 8, false, sp, lat_##rd##bits##_##s) \
-	E_OTHER("lat", RB_SAMPLED, "write" #bits, name, bits / 8, true, sp, lat_##wr##bits##_##s) \
-	E_CHAIN("read" #bits, name, bits / 8, sp, chain_##rd##bits##_##s, chain_##rd##base##bits##_##s) \
-	E_UNROLLED("thrpt", "read" #bits, name, bits / 8, false, sp, thrpt_##rd##bits##_##s) \
-	E_UNROLLED("thrpt", "write" #bits, name, bits / 8, true, sp, thrpt_##wr##bits##_##s) \
-	E_OTHER("flush", RB_SAMPLED, "write" #bits, name, bits / 8, true, sp, flush_##wr##bits##_##s)
-#define ENTRIES_REP(sp, rd, wr, s, name, bits)					\
-	E_OTHER("rep", RB_BATCH, "read" #bits, name, bits / 8, false, sp, rep_##rd##bits##_##s) \
-	E_OTHER("rep", RB_BATCH, "write" #bits, name, bits / 8, true, sp, rep_##wr##bits##_##s)
-
-/* E(..., bits) for the widths of each space. */
-#define MMIO_WIDTHS(E, ...) E(__VA_ARGS__, 8) E(__VA_ARGS__, 16) E(__VA_ARGS__, 32) E(__VA_ARGS__, 64)
-#define PIO_WIDTHS(E, ...) E(__VA_ARGS__, 8) E(__VA_ARGS__, 16) E(__VA_ARGS__, 32)
-#define ENTRIES_MMIO(s, name) MMIO_WIDTHS(ENTRIES_SINGLE, MMIO, read, write, s, name)
-#define ENTRIES_PIO(s, name) PIO_WIDTHS(ENTRIES_SINGLE, PIO, in, out, s, name)
-#define ENTRIES_MMIO_REP(s, name) MMIO_WIDTHS(ENTRIES_REP, MMIO, read, write, s, name)
-#define ENTRIES_PIO_REP(s, name) PIO_WIDTHS(ENTRIES_REP, PIO, in, out, s, name)
-
-#define ENTRIES_COPY(s, name)							\
-	E_OTHER("copy", RB_BATCH, "fromio", name, 1, false, MMIO, copy_fromio_##s) \
-	E_OTHER("copy", RB_BATCH, "toio", name, 1, true, MMIO, copy_toio_##s)	\
-	E_OTHER("copy", RB_BATCH, "set", name, 1, true, MMIO, copy_set_##s)
-
-#define ENTRIES_BARRIER(name, insn) E_UNROLLED("barrier", #name, "", 0, false, MMIO, barrier_##name)
+/* Each section walks the strategies, so the table lists a family's benchmarks together. */
+#define SECTION_MMIO_SINGLE(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+	IOMAP_HAS_##access(IOMAP_WIDTHS(E_MMIO_SINGLE, id, name))
+#define SECTION_PIO_SINGLE(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+	IOMAP_HAS_##port(IOMAP_HAS_##access(IOMAP_PORT_WIDTHS(E_PIO_SINGLE, id, name)))
+#define SECTION_MMIO_REP(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+	IOMAP_LOOP_##rep(IOMAP_WIDTHS(E_MMIO_REP, id, name))
+#define SECTION_PIO_REP(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+	IOMAP_HAS_##port(IOMAP_HAS_##rep(IOMAP_PORT_WIDTHS(E_PIO_REP, id, name)))
+#define SECTION_COPY(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+	IOMAP_HAS_##copy(ENTRIES_COPY(id, name, .insn = (element) > 8 ? IOMAP_INSN_VECTOR : IOMAP_INSN_MOV, \
+				      .insn_bytes = element))
+#define ENTRY_BARRIER(name, insn) K(RB_BARRIER, #name, 0, "", .row = RB_VARIANT, TWINS(barrier_##name))
+#define DISPATCH(name, sp, f, help_, ...)					\
+	K(RB_DISPATCH, "read", 32, name, .row = RB_VARIANT, .help = help_, .bytes = 4, .reads = true, \
+	  .space = sp, TWINS(f), __VA_ARGS__)
 
 const struct rb_kernel rb_kernels[] = {
-	SINGLE_STRATEGIES(ENTRIES_MMIO)
-	PORT_SINGLE_STRATEGIES(ENTRIES_PIO)
-	REP_STRATEGIES(ENTRIES_MMIO_REP)
-	PORT_REP_STRATEGIES(ENTRIES_PIO_REP)
-	PIO_WIDTHS(ENTRIES_REP, PIO, read, write, string, "string")
-	ENTRIES_COPY(libc, "libc")
-	ENTRIES_COPY(volatile, "volatile")
-	ENTRIES_COPY(relaxed, "relaxed")
-	ENTRIES_COPY(barriered, "barriered")
-	ENTRIES_COPY(string, "string")
-	ENTRIES_COPY(string_wide, "string-wide")
-	ENTRIES_COPY(simd, "simd")
-	ENTRIES_COPY(simd_512, "simd-512")
-	ENTRIES_COPY(simd_nt, "simd-nt")
-	BARRIERS(ENTRIES_BARRIER)
-	E_UNROLLED("dispatch", "read32", "direct", 4, false, MMIO, dispatch_direct)
-	E_UNROLLED("dispatch", "read32", "direct", 4, false, PIO, dispatch_direct_pio)
-	E_UNROLLED("dispatch", "read32", "table", 4, false, MMIO, dispatch_table)
-	E_UNROLLED("dispatch", "read32", "cookie-mmio", 4, false, MMIO, dispatch_cookie)
-	E_UNROLLED("dispatch", "read32", "cookie-pio", 4, false, PIO, dispatch_cookie)
+	IOMAP_STRATEGIES(SECTION_MMIO_SINGLE)
+	IOMAP_STRATEGIES(SECTION_PIO_SINGLE)
+	IOMAP_STRATEGIES(SECTION_MMIO_REP)
+	IOMAP_STRATEGIES(SECTION_PIO_REP)
+	ENTRIES_COPY(libc, "libc", .row = RB_REFERENCE, .insn = IOMAP_INSN_ANY,
+		     .help = "glibc's memcpy/memset on the same window through a normal pointer: the reference")
+	IOMAP_STRATEGIES(SECTION_COPY)
+	BARRIERS(ENTRY_BARRIER)
+	DISPATCH("direct", MMIO, dispatch_direct, "readl, inline: one mov")
+	DISPATCH("direct", PIO, dispatch_direct_pio, "inl, inline: one in")
+	DISPATCH("table", MMIO, dispatch_table, "readl through the strategy table: an indirect call")
+	DISPATCH("cookie-mmio", MMIO, dispatch_cookie,
+		 "the generic ioread32 on an MMIO cookie: an out-of-line call that decodes it")
+	DISPATCH("cookie-pio", PIO, dispatch_cookie,
+		 "the generic ioread32 on a port cookie: an out-of-line call that decodes it", .pair = "cookie-mmio")
 };
 
 const size_t rb_nr_kernels = sizeof(rb_kernels) / sizeof(rb_kernels[0]);

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
+#include "family.h"
 #include "iomap/compiler.h"
 #include "iomap/target.h"
 
@@ -23,27 +25,31 @@ struct rb_kernel_arg {
 
 /*
  * A kernel owns its loop and runs `iters` iterations; the harness times it.
- * Its shape decides what one unit is:
- *   RB_UNROLLED  `unroll` accesses per iteration, with a twin of twice the
- *                accesses: (t(twin) - t(kernel)) / (iters * unroll) is the
- *                cost of one access with loop and timer cost cancelled
- *   RB_SAMPLED   times each of `iters` accesses itself into mem[i] (uint64_t)
- *   RB_BATCH     iters calls of n elements or bytes, timed as a whole
- * A chain kernel also has a baseline of the same shape without the access
+ * Its family's shape decides what one unit is (family.h): an RB_UNROLLED
+ * kernel runs `unroll` accesses per iteration and has a twin with twice as
+ * many; an RB_SAMPLED one times each of `iters` accesses itself into mem[i]
+ * (uint64_t); an RB_BATCH one makes `iters` calls of n elements or bytes.  A
+ * chain kernel also has a baseline of the same shape without the access
  * (the and/add that form the dependency), subtracted from it.
  */
 typedef uint64_t (*rb_kernel_fn)(const struct rb_kernel_arg *a, uint64_t iters);
 
-enum rb_shape { RB_UNROLLED, RB_SAMPLED, RB_BATCH };
+/* What a kernel's row is: an iomap strategy, a family's own variant (dispatch), or the reference (libc). */
+enum rb_row { RB_ACCESSOR, RB_VARIANT, RB_REFERENCE };
 
 struct rb_kernel {
-	const char *family;		/* lat, chain, thrpt, flush, rep, copy, barrier, dispatch */
-	const char *op;			/* read32, write8, fromio, mfence, ... */
+	const struct rb_family *family;
+	const char *op;			/* read, write, fromio, toio, set, mfence, ... */
+	unsigned int bits;		/* the access width the name carries (read32), 0 for none */
 	const char *strategy;		/* relaxed, libc, cookie-mmio, ... ("" for barrier) */
-	enum rb_shape shape;
+	enum rb_row row;
+	const char *help;		/* what a variant or reference row issues (accessors: the strategy's help) */
 	unsigned int bytes;		/* bytes per access (0 when nothing moves) */
-	bool writes;			/* stores to the target: needs a writable target */
+	bool reads, writes;		/* what it does to the target */
 	enum iomap_space space;		/* the target space it runs on */
+	enum iomap_insn insn;		/* what its accesses are made of */
+	unsigned int insn_bytes;	/* for vectors, their width */
+	const char *pair;		/* a port kernel beside MMIO: the MMIO strategy it compares with (NULL: the kernel's) */
 	unsigned int unroll;
 	rb_kernel_fn fn, twin;		/* twin: 2 x unroll (RB_UNROLLED only) */
 	rb_kernel_fn base, base_twin;	/* chain baseline, or NULL */
@@ -57,8 +63,6 @@ struct rb_span {
 	uint64_t ticks;
 	uint64_t core;
 };
-
-struct rb_clock;
 
 /*
  * Not timed: one read of a->n bytes (1, 2 or 4) at a->io through the generic

@@ -8,8 +8,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -19,8 +17,10 @@
 #include <likwid.h>
 #endif
 
+#include "contract.h"
 #include "env.h"
 #include "iomap/strategy.h"
+#include "output.h"
 #include "regbench.h"
 #include "selfcheck.h"
 
@@ -54,10 +54,10 @@ void usage()
 	       "                [--allow-write=OFF+LEN] [--force] [--list-targets] [--benchmark_...]\n"
 	       "\n"
 	       "  --target=SPEC     what to measure (default %s); --list-targets shows the kinds\n"
-	       "  --strategy=LIST   only these accessor strategies (the libc row stays):",
+	       "  --strategy=LIST   only these accessor strategies (the libc row stays), of:",
 	       IOMAP_DEFAULT_TARGET);
 	for (size_t i = 0; i < iomap_nr_strategies; i++)
-		printf(" %s", iomap_strategies[i].name);
+		printf("\n                      %-12s %s", iomap_strategies[i].name, iomap_strategies[i].help);
 	printf("\n"
 	       "  --cpu=N           pin to CPU N (default: the highest CPU this process may use)\n"
 	       "  --quick           fewer sizes and counts, short runs: the whole suite in seconds\n"
@@ -136,10 +136,20 @@ bool safety_flag(int argc, char **argv, int &i, rb_options &o)
 	o.permit.write_len = o_len;
 	return true;
 }
+
+// The library's reason a driver owns the device or ports, "... (unbind it first)", with the flag
+// that overrides it: "... (unbind it first, or --force to use it anyway)".
+std::string with_force_hint(const std::string &why)
+{
+	if (why.empty() || why.back() != ')')
+		return why + " (--force uses it anyway)";
+	return why.substr(0, why.size() - 1) + ", or --force to use it anyway)";
+}
 // --- end of hardware safety flags ---------------------------------------------------------------
 
-// Takes regbench's own flags out of argv; leaves the program name and the rest.
-rb_options parse(int &argc, char **argv)
+// Takes regbench's own flags, and the output flags it handles for Google Benchmark, out of argv;
+// leaves the program name and the rest.
+rb_options parse(int &argc, char **argv, rb_output *output)
 {
 	rb_options o;
 	int out = 1;
@@ -147,7 +157,9 @@ rb_options parse(int &argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		std::string v;
 
-		if (flag(argc, argv, i, "--target", &v)) {
+		if (rb_output_flag(argv[i], output)) {
+			continue;
+		} else if (flag(argc, argv, i, "--target", &v)) {
 			o.target = v;
 		} else if (flag(argc, argv, i, "--strategy", &v)) {
 			for (const std::string &s : split(v)) {
@@ -183,18 +195,18 @@ rb_options parse(int &argc, char **argv)
 
 void list_targets()
 {
-	for (size_t i = 0; i < iomap_nr_target_kinds; i++) {
-		const iomap_target_ops *ops = iomap_target_kinds[i];
+	for (size_t i = 0; i < iomap_target_kind_count(); i++) {
 		char why[200];
-		bool ok = iomap_target_probe(ops, why, sizeof(why)) == 0;
+		bool ok = iomap_target_kind_probe(i, why, sizeof(why)) == 0;
 
-		printf("%-5s %-14s %s\n      %s\n", ops->name, ok ? "available" : "not available", ops->grammar,
-		       ops->help);
+		printf("%-5s %-14s %s\n      %s\n", iomap_target_kind_name(i), ok ? "available" : "not available",
+		       iomap_target_kind_grammar(i), iomap_target_kind_help(i));
 		if (!ok)
 			printf("      why not: %s\n", why);
-		else if (ops->describe)
-			ops->describe(stdout);
+		else
+			iomap_target_kind_describe(i, stdout);
 	}
+	printf("\nA device bound to a driver, or ports a driver claims, can be used anyway with --force.\n");
 }
 
 // Pins to cpu, by default the highest CPU of the affinity mask (CPU 0 takes most interrupts).
@@ -253,13 +265,12 @@ void add_context(const iomap_target &t, const rb_clock &clk, int cpu)
 	uname(&u);
 	benchmark::AddCustomContext("regbench_version", REGBENCH_VERSION);
 	benchmark::AddCustomContext("regbench_build_type", REGBENCH_BUILD_TYPE);
-	benchmark::AddCustomContext("target", t.spec.text);
+	benchmark::AddCustomContext("target", t.spec);
 	benchmark::AddCustomContext("target_kind", iomap_space_name(t.space));
 	benchmark::AddCustomContext("target_mapping", iomap_mapping_name(t.mapping));
 	benchmark::AddCustomContext("target_what", t.what);
 	benchmark::AddCustomContext("target_device", t.device);
-	benchmark::AddCustomContext("target_bar", t.spec.ops && !strcmp(t.spec.ops->name, "pci")
-							  ? std::to_string(t.spec.bar) : "");
+	benchmark::AddCustomContext("target_bar", t.bar >= 0 ? std::to_string(t.bar) : "");
 	benchmark::AddCustomContext("target_len", std::to_string(t.len));
 	benchmark::AddCustomContext("tsc_hz", fmt(clk.tsc_hz));
 	benchmark::AddCustomContext("tsc_hz_source", clk.tsc_hz_source);
@@ -281,14 +292,13 @@ void add_context(const iomap_target &t, const rb_clock &clk, int cpu)
 
 // Google Benchmark flags regbench sets unless the command line does: a short
 // min_time (the TSC measurements need little), three repetitions so every
-// result has a median and a coefficient of variation, aggregates on screen.
+// result has a median and a coefficient of variation.
 void default_flags(int &argc, char **&argv, bool quick, std::vector<std::string> &store,
 		   std::vector<char *> &args)
 {
 	const std::pair<const char *, const char *> defaults[] = {
 		{"--benchmark_min_time", quick ? kQuickMinTime : kMinTime},
 		{"--benchmark_repetitions", "3"},
-		{"--benchmark_display_aggregates_only", "true"},
 	};
 
 	args.assign(argv, argv + argc);
@@ -304,41 +314,6 @@ void default_flags(int &argc, char **&argv, bool quick, std::vector<std::string>
 	argc = (int)args.size();
 	args.push_back(nullptr);
 	argv = args.data();
-}
-
-// The JSON file Google Benchmark writes, if any (--benchmark_out, JSON format).
-std::string json_out(int argc, char **argv)
-{
-	std::string file, format = "json";
-
-	for (int i = 1; i < argc; i++) {
-		if (!strncmp(argv[i], "--benchmark_out=", 16))
-			file = argv[i] + 16;
-		else if (!strncmp(argv[i], "--benchmark_out_format=", 23))
-			format = argv[i] + 23;
-	}
-	return format == "json" ? file : "";
-}
-
-/*
- * Finishes the JSON file: adds the lat/ histograms as a top-level
- * "histograms" object, and writes Google Benchmark's NaN (the coefficient
- * of variation of a counter that is 0 in every repetition) as null, which
- * JSON has and NaN is not.
- */
-void finish_json(const std::string &file)
-{
-	if (file.empty())
-		return;
-	std::ifstream in(file);
-	std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-	size_t end = text.rfind('}');
-
-	if (end == std::string::npos)
-		return;
-	text.insert(end, ",\n  \"histograms\": " + rb_histograms_json() + "\n");
-	text = std::regex_replace(text, std::regex(R"(: -?(NaN|nan|inf|Infinity)\b)"), ": null");
-	std::ofstream(file) << text;
 }
 
 void add_env_context(const rb_env &e)
@@ -362,7 +337,8 @@ int main(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++)
 		command_line += std::string(" ") + argv[i];
-	rb_options o = parse(argc, argv);
+	rb_output output;
+	rb_options o = parse(argc, argv, &output);
 	std::vector<std::string> extra;
 	std::vector<char *> args;
 	iomap_target t;
@@ -375,7 +351,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	default_flags(argc, argv, o.quick, extra, args);
-	std::string out = json_out(argc, argv);
 	benchmark::Initialize(&argc, argv);
 	if (argc > 1)
 		die(argv[1], "unknown flag", "regbench --help lists the flags");
@@ -386,7 +361,8 @@ int main(int argc, char **argv)
 	if (o.self_check)
 		return rb_selfcheck(stdout, &clk) ? 1 : 0;
 	if (iomap_target_open_permit(&t, o.target.c_str(), &o.permit, why, sizeof(why)))
-		die(why);	// already "target 'SPEC': why (what to try)"
+		die(errno == EBUSY ? with_force_hint(why) : why);	// already "target 'SPEC': why (what to try)"
+	rb_output_open(output);
 	if (!clk.invariant)
 		fprintf(stderr, "regbench: warning: the TSC is not invariant: cycle counts drift with the clock\n");
 	rb_env_read(&env, cpu);
@@ -398,10 +374,12 @@ int main(int argc, char **argv)
 	benchmark::AddCustomContext("command_line", command_line);
 	rb_markers_init();
 	rb_register_families(t, clk, o);
-	benchmark::RunSpecifiedBenchmarks();
+	rb_output_catch_signals();
+	int status = rb_output_run(output);
 	benchmark::Shutdown();
 	rb_markers_close();
-	finish_json(out);
 	iomap_target_close(&t);
-	return rb_any_error() ? 1 : 0;
+	if (rb_interrupted())
+		return 128 + rb_interrupted();
+	return status ? status : rb_any_error() ? 1 : 0;
 }

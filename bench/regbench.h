@@ -1,12 +1,15 @@
-// regbench.h: what the command line hands to the family registration
+// regbench.h: what the command line hands to registration, and what registration hands to the runner
 #ifndef REGBENCH_REGBENCH_H
 #define REGBENCH_REGBENCH_H
 
 #include <string>
 #include <vector>
 
+#include <benchmark/benchmark.h>
+
+#include "clock.h"
 #include "iomap/target.h"
-#include "timer.h"
+#include "kernels.h"
 
 struct rb_options {
 	std::string target = IOMAP_DEFAULT_TARGET;
@@ -20,18 +23,26 @@ struct rb_options {
 	iomap_permit permit{};			// --allow-write=OFF+LEN, --force
 };
 
-// Register every family x op x width x strategy that the target and the CPU
-// allow; those that cannot run here are registered as skipped, with the reason.
+// One registered benchmark: its kernel on the target, where it works, with n elements or bytes.
+struct rb_bench {
+	const rb_kernel *k;
+	const iomap_target *t;
+	const rb_clock *clk;
+	void __iomem *io;	// the register, FIFO or copy window in the kernel's space
+	size_t n;		// rep elements or copy bytes, else 0
+	std::string name;
+};
+
+// Register every family x op x width x strategy of the kernel table that the options select;
+// those that cannot run on this target or CPU are registered as skipped, with the reason.
 void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_options &o);
 
-// True once any benchmark ended with an error (a fault), not a skip.
-bool rb_any_error();
+// Run one benchmark (measure.cc), or report it skipped.
+void rb_run(benchmark::State &st, const rb_bench &b);
+void rb_skip(benchmark::State &st, const std::string &why);
 
 // likwid marker regions (a -DLIKWID_PERFMON build): set up only under likwid-perfctr.
 void rb_markers_init();
 void rb_markers_close();
-
-// The lat/ histograms measured so far, as a JSON object keyed by benchmark name.
-std::string rb_histograms_json();
 
 #endif

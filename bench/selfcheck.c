@@ -1,59 +1,10 @@
-/* selfcheck.c: published primitives (latencies, load/store rates, fences) measured beside their reference */
+/* selfcheck.c: the published figures of each CPU family, set beside what the primitives measure here */
 #include <cpuid.h>
 #include <math.h>
 #include <string.h>
 
+#include "primitives.h"
 #include "selfcheck.h"
-
-enum { ITERS = 1000, UNITS = 64 };
-
-/*
- * body is one unit; a kernel repeats it UNITS (or 2 x UNITS) times per loop
- * iteration with .rept, so the twin's extra time is exactly UNITS x ITERS
- * units: loop and timer cost cancel.
- */
-#define TIMED(count, body, ...) ({						\
-	uint64_t t0 = rb_tsc_start();						\
-	for (uint64_t i = 0; i < ITERS; i++)					\
-		__asm__ __volatile__(".rept " #count "\n\t" body "\n\t.endr" __VA_ARGS__); \
-	rb_tsc_stop() - t0; })
-#define PRIMITIVE(name, setup, body, ...)					\
-static uint64_t name(int twice)						\
-{									\
-	setup;								\
-	return twice ? TIMED(128, body, __VA_ARGS__) : TIMED(64, body, __VA_ARGS__); \
-}
-
-static void *volatile chase[8] __attribute__((aligned(64)));
-static uint64_t line[8] __attribute__((aligned(64)));
-
-PRIMITIVE(add_chain, uint64_t x = 0, "add $1, %[x]", : [x] "+r" (x))
-PRIMITIVE(imul_chain, uint64_t x = 1, "imul %[x], %[x]", : [x] "+r" (x))
-PRIMITIVE(l1_load_use, void *p = (void *)chase; chase[0] = (void *)chase, "mov (%[p]), %[p]", : [p] "+r" (p))
-PRIMITIVE(loads, , "mov (%[m]), %%rax", : : [m] "r" (line) : "rax")
-PRIMITIVE(stores, , "mov %%rax, (%[m])", : : [m] "r" (line), "a" (0) : "memory")
-PRIMITIVE(lfences, , "lfence", : : : "memory")
-PRIMITIVE(mfences, , "mfence", : : : "memory")
-PRIMITIVE(lockeds, , "lock orq $0, (%%rsp)", : : : "memory", "cc")
-
-static uint64_t (*const kernels[RB_NR_PRIMITIVES])(int) = {
-	add_chain, imul_chain, l1_load_use, loads, stores, lfences, mfences, lockeds,
-};
-
-double rb_primitive_ticks(enum rb_primitive p, int tries)
-{
-	double once = INFINITY, twice = INFINITY;
-
-	kernels[p](1);	/* warm up: caches, branch predictors, the clock */
-	/* Noise only adds time, so the fastest of each is the cleanest; the
-	 * difference of two minima, not the minimum of differences, which a
-	 * disturbed shorter run would bias low. */
-	for (int i = 0; i < tries; i++) {
-		once = fmin(once, (double)kernels[p](0));
-		twice = fmin(twice, (double)kernels[p](1));
-	}
-	return (twice - once) / (UNITS * ITERS);
-}
 
 /*
  * Published figures in core cycles (latencies, cycles per fence) or

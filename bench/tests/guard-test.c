@@ -7,8 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "iomap/strategy.h"
 #include "kernels.h"
-#include "timer.h"
+#include "clock.h"
 
 /*
  * A real device faults when its BAR goes away (hot unplug, a truncated
@@ -24,13 +25,17 @@ static void check(int ok, const char *what, const char *detail)
 	failures += !ok;
 }
 
-static const struct rb_kernel *kernel(const char *family, const char *op)
+/* The kernel of family fam, op and width in the strategy the kernel's readl is, on MMIO. */
+static const struct rb_kernel *kernel(enum rb_family_id fam, const char *op, unsigned int bits)
 {
+	const char *strategy = iomap_strategy_kernel_single()->name;
+
 	for (size_t i = 0; i < rb_nr_kernels; i++)
-		if (!strcmp(rb_kernels[i].family, family) && !strcmp(rb_kernels[i].op, op) &&
-		    !strcmp(rb_kernels[i].strategy, "relaxed") && rb_kernels[i].space == IOMAP_SPACE_MMIO)
+		if (rb_kernels[i].family == &rb_families[fam] && !strcmp(rb_kernels[i].op, op) &&
+		    rb_kernels[i].bits == bits && !strcmp(rb_kernels[i].strategy, strategy) &&
+		    rb_kernels[i].space == IOMAP_SPACE_MMIO)
 			return &rb_kernels[i];
-	fprintf(stderr, "guard-test: no kernel %s/%s/relaxed\n", family, op);
+	fprintf(stderr, "guard-test: no kernel %s/%s%u/%s\n", rb_families[fam].name, op, bits, strategy);
 	exit(2);
 }
 
@@ -58,7 +63,7 @@ static void *vanished_page(size_t page)
 int main(void)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	const struct rb_kernel *rd = kernel("thrpt", "read32"), *wr = kernel("thrpt", "write32");
+	const struct rb_kernel *rd = kernel(RB_THRPT, "read", 32), *wr = kernel(RB_THRPT, "write", 32);
 	void *gone = vanished_page(page), *ro, *none, *ram;
 	struct rb_kernel_arg a = { 0 };
 	struct rb_clock clk = { .core_fd = -1 };	/* TSC only: no core-cycle counter */

@@ -28,10 +28,22 @@ check() {	# check DESCRIPTION JQ-FILTER-THAT-PRINTS-OFFENDERS
 # GB prints a non-finite double as nan/inf, which is not JSON: jq rejects it above.
 grep -qiE '"[a-z_0-9]+": *-?(nan|inf)' "$out/r.json" && { echo "FAIL: NaN or Inf in the JSON"; fail=1; }
 
-check "every family is present" '
-  ["lat","chain","thrpt","flush","rep","copy","barrier","dispatch"] - [its | .name | split("/")[0]] | .[]'
-check "names are family/op+width/strategy[/param]" '
-  its | .name | select(test("^(lat|chain|thrpt|flush)/(read|write)(8|16|32|64)/[a-z0-9-]+$|^rep/(read|write)(8|16|32|64)/[a-z0-9-]+/[0-9]+$|^copy/(fromio|toio|set)/[a-z0-9-]+/[0-9]+$|^barrier/[a-z]+$|^dispatch/read32/[a-z-]+$") | not)'
+check "every GB benchmark has its entry in the regbench object, and no entry is extra" '
+  ([its | .run_name] | unique) as $gb | (.regbench.benchmarks | keys) as $meta
+  | ($gb - $meta | map("no metadata: \(.)")) + ($meta - $gb | map("metadata only: \(.)")) | .[]'
+check "every family of the order is present" '
+  .regbench.order.families - [.regbench.benchmarks[] | .family] | .[]'
+check "each name is made of its fields: family/op+width/strategy[/param]" '
+  .regbench.benchmarks | to_entries[] | .value as $m
+  | select(.key != ([$m.family, $m.op + ($m.width // "" | tostring), $m.strategy, ($m.param // "" | tostring)]
+                    | map(select(. != "")) | join("/"))) | .key'
+check "every field of the contract has a value of its kind" '
+  .regbench.order as $o | .regbench.benchmarks | to_entries[] | .value as $m
+  | select(($m.state | IN("measured", "below_resolution", "skipped", "error") | not)
+           or ($m.space | IN("mmio", "pio") | not) or ($m.family | IN($o.families[]) | not)
+           or ($m.strategy != "" and ($m.strategy | IN($o.strategies[]) | not))
+           or (($m.state == "measured") != ($m.reason == ""))
+           or (($m.state == "below_resolution") != ($m.bound != null))) | "\(.key): \($m)"'
 check "the context has every key" '
   ["target","target_kind","target_mapping","target_device","target_bar","tsc_hz","tsc_hz_source","invariant_tsc",
    "core_hz_estimate","cpu","cpu_model","kernel","timer","timer_overhead_cycles","timer_resolution_cycles",
@@ -39,36 +51,55 @@ check "the context has every key" '
 check "the context describes $target" '
   .context | select(.target != "'"$target"'" or .target_kind != "mmio" or .target_mapping != "'"$mapping"'"
                     or (.tsc_hz | tonumber) < 1e8 or (.timer_overhead_cycles | tonumber) <= 0) | tostring'
-check "every result has cycles > 0 and ns > 0, or says it is below resolution" '
-  its | select(.error_occurred | not)
-  | select(((.cycles // 0) > 0 and (.ns // 0) > 0) or ((.label // "") | startswith("below timer resolution")) | not)
-  | .name'
+check "the state says how each benchmark ended, as Google Benchmark reported its repetitions" '
+  .regbench.benchmarks as $m | [its] | group_by(.run_name)[] | $m[.[0].run_name] as $b
+  | select(any(.[]; .error_occurred // false) != ($b.state | IN("skipped", "error"))
+           or ($b.state == "skipped" and any(.[]; .error_message | startswith("skipped: ") | not))
+           or (any(.[]; (.label // "") | startswith("below timer resolution")) != ($b.state == "below_resolution")))
+  | "\(.[0].run_name): \($b.state) \(map(.error_message // .label // "") | unique)"'
+check "every measured result has cycles > 0 and ns > 0" '
+  .regbench.benchmarks as $m | its | select($m[.run_name].state == "measured" or (.label // "") == "")
+  | select(.error_occurred | not)
+  | select(((.cycles // 0) > 0 and (.ns // 0) > 0) | not) | .name'
 check "no counter is negative" '
-  .benchmarks[] | . as $b | ["cycles","core_cycles","ns","bytes_per_second","min","p50","p90","p99","p999","max","outliers"][]
+  .benchmarks[] | . as $b | ["cycles","core_cycles","ns","bytes_per_second","min","p50","p90","p99","p999","max",
+                             "outliers","below_overhead"][]
   | select(($b[.] // 0) < 0) | "\($b.name) \(.)"'
 check "lat results carry min <= p50 <= p90 <= p99 <= max" '
-  its | select(.name | startswith("lat/")) | select(.cycles != null)
+  .regbench.benchmarks as $m | its | select($m[.run_name].family == "lat") | select(.cycles != null)
   | select((.min <= .p50 and .p50 <= .p90 and .p90 <= .p99 and .p99 <= .p999 and .p999 <= .max) | not) | .name'
 check "every skipped benchmark carries a reason" '
-  its | select(.error_occurred) | select((.error_message // "") | test("^skipped: .{10,}") | not)
-  | "\(.name): \(.error_message)"'
-check "the copy family has the libc reference row beside each strategy" '
-  [its | .name | select(startswith("copy/fromio/libc/"))] | select(length == 0) | "no libc row"'
-check "a relaxed 64-bit read and write are measured" '
-  ["thrpt/read64/relaxed","thrpt/write64/relaxed","chain/read64/relaxed"] - [its | select(.cycles > 0) | .name] | .[]'
+  .regbench.benchmarks | to_entries[] | select(.value.state == "skipped" and (.value.reason | length) < 10)
+  | "\(.key): \(.value.reason)"'
+check "the copy family has the reference row beside each strategy" '
+  [.regbench.benchmarks[] | select(.family == "copy" and .strategy == "libc")]
+  | select(length == 0) | "no libc row"'
+check "the 64-bit read and write of the kernel's strategy are measured" '
+  .regbench.kernel_strategies.single as $s | .regbench.benchmarks as $m
+  | [["thrpt","read"],["thrpt","write"],["chain","read"]][] as [$f, $op]
+  | select([$m[] | select(.family == $f and .op == $op and .width == 64 and .strategy == $s
+                          and .state == "measured")] | length != 1) | "\($f)/\($op)64/\($s)"'
 check "core cycles come with every TSC figure" '
   its | select(.cycles != null and (.core_cycles // 0) <= 0) | .name'
 check "repetitions give a median and a coefficient of variation" '
-  [.benchmarks[] | select(.run_name == "thrpt/read64/relaxed") | .aggregate_name // empty] as $a
+  (.regbench.benchmarks | to_entries | map(select(.value.state == "measured" and .value.family == "thrpt"))[0].key) as $n
+  | [.benchmarks[] | select(.run_name == $n) | .aggregate_name // empty] as $a
   | ["median","cv"] - $a | .[]'
-check "every lat/ benchmark has a histogram whose counts add up" '
-  [its | select(.name | startswith("lat/")) | select(.error_occurred | not) | .name] - (.histograms | keys) | .[]'
-check "histogram edges rise and there is one more edge than counts" '
-  .histograms | to_entries[] | .value as $h
-  | select(($h.edges | length) != ($h.counts | length) + 1 or ($h.edges != ($h.edges | sort)) or ($h.counts | add) <= 0)
+check "every lat/ benchmark that ran has a histogram" '
+  [.regbench.benchmarks | to_entries[] | select(.value.family == "lat" and (.value.state | IN("measured", "below_resolution")))
+   | .key] - (.regbench.histograms | keys) | .[]'
+check "histogram edges rise, there is one more edge than counts, no bin lies below 0" '
+  .regbench.histograms | to_entries[] | .value as $h
+  | select(($h.edges | length) != ($h.counts | length) + 1 or ($h.edges != ($h.edges | sort))
+           or ($h.counts | add) <= 0 or $h.edges[0] < 0)
   | .key'
+check "histogram edges are whole timer steps" '
+  (.context.timer_resolution_cycles | tonumber) as $step
+  | .regbench.histograms | to_entries[] | select(any(.value.edges[]; (. / $step) != ((. / $step) | floor)))
+  | "\(.key): \(.value.edges[0:4]) (step \($step))"'
 check "p99.9 lies inside a linear bin: the last bin holds only the tail above p99.9" '
-  .histograms as $h | [its | select(.name | startswith("lat/"))] | group_by(.name)[]
+  .regbench.histograms as $h | .regbench.benchmarks as $m
+  | [its | select($m[.run_name].family == "lat")] | group_by(.name)[]
   | max_by(.repetition_index) | select(.p999 != null)   # the histogram is the last repetition'"'"'s
   | . as $r | $h[$r.name] as $g | ($g.edges[1] - $g.edges[0]) as $w
   | select([range(0; $g.counts | length) | select($g.edges[.] <= $r.p999 and $r.p999 < $g.edges[. + 1]
@@ -77,12 +108,19 @@ check "p99.9 lies inside a linear bin: the last bin holds only the tail above p9
 check "the environment check is in the context" '
   ["env_governor","env_boost","env_vm","env_warnings","topology","core_cycles_source"] - (.context | keys) | .[]'
 if [ "$target" = trap ]; then
-	check "the port window runs rep insX/outsX and the port cookie" '
-  ["rep/read32/string/8","rep/write32/string/8","dispatch/read32/cookie-pio"] - [its | select(.cycles > 0) | .name] | .[]'
-	check "every copy strategy is measured on the copy window" '
-  its | select(.name | test("^copy/[a-z]+/(volatile|relaxed|barriered|string|string-wide|simd|simd-512|simd-nt)/"))
-  | select(.error_occurred) | "\(.name): \(.error_message)"'
-	check "the libc row is skipped with the reason" '
-  its | select(.name | startswith("copy/fromio/libc/")) | select((.error_message // "") | test("^skipped: .*glibc") | not) | .name'
+	check "the port window runs rep insX/outsX and the port cookie, each paired with its MMIO form" '
+  .regbench.benchmarks as $m
+  | ["rep","dispatch"][] as $f
+  | select([$m[] | select(.family == $f and .space == "pio" and .state == "measured" and ($m[.pair].space == "mmio"))]
+           | length == 0) | "no measured port \($f) benchmark with an MMIO pair"'
+	check "every accessor copy strategy is measured on the copy window" '
+  .regbench.strategies as $s | .regbench.benchmarks | to_entries[]
+  | select(.value.family == "copy" and $s[.value.strategy].kind == "accessor" and (.value.state | IN("measured") | not)
+           and (.value.reason | test("CPU|AVX|signal frame") | not))
+  | "\(.key): \(.value.state) \(.value.reason)"'
+	check "the reference copy row is skipped with the reason" '
+  .regbench.strategies as $s | .regbench.benchmarks | to_entries[]
+  | select(.value.family == "copy" and $s[.value.strategy].kind == "reference"
+           and (.value.state != "skipped" or (.value.reason | test("outside libiomap") | not))) | .key'
 fi
 exit $fail

@@ -1,13 +1,74 @@
-/* backends.h: the target backends' ops instances, for the table in target.c */
-#ifndef IOMAP_BACKENDS_H
-#define IOMAP_BACKENDS_H
+/* backends.h (private): what a target backend provides, and the helpers the backends share */
+#ifndef IOMAP_SRC_BACKENDS_H
+#define IOMAP_SRC_BACKENDS_H
 
 #include "iomap/target.h"
 
-extern const struct iomap_target_ops iomap_target_ram;
-extern const struct iomap_target_ops iomap_target_trap;
-extern const struct iomap_target_ops iomap_target_pci;
-extern const struct iomap_target_ops iomap_target_port;
+/*
+ * One instance per backend file (target-ram.c, ...), ending the file, and its
+ * name in IOMAP_TARGET_KINDS below.  A backend owns its part of the spec:
+ * parse() reads what follows the kind's name (args, starting with the ':' or
+ * ',' the user wrote, or "" when nothing follows) into its config of
+ * config_size bytes, zeroed before; format() writes the config back in its
+ * canonical form.  probe() says whether the kind can work on this machine at
+ * all; open() maps the config into *t.  parse, probe and open return 0, or
+ * -1 with a one-line reason in why ("cause (what to try)"; target.c puts
+ * "target 'SPEC': " before it) and errno.  Optional: close(); why_not() says
+ * why an open target cannot take accesses made of an instruction kind, NULL
+ * when it can; fault() emulates a fault on the target's windows from a
+ * signal handler and returns 1, or 0 when the fault is not the target's;
+ * describe() prints what the kind can reach here, indented.
+ */
+struct iomap_target_kind {
+	const char *name;			/* the spec's kind: "ram" */
+	const char *grammar;			/* "ram[:SIZE][,huge]" */
+	const char *help;			/* one line */
+	size_t config_size;
+	int (*parse)(void *config, const char *args, char *why, size_t whylen);
+	void (*format)(const void *config, char *out, size_t outlen);
+	int (*probe)(char *why, size_t whylen);
+	int (*open)(struct iomap_target *t, const void *config, char *why, size_t whylen);
+	void (*close)(struct iomap_target *t);
+	const char *(*why_not)(const struct iomap_target *t, enum iomap_insn insn, unsigned int bytes);
+	int (*fault)(int signo, siginfo_t *si, void *uc);
+	void (*describe)(FILE *out);
+};
+
+/*
+ * Every kind, in the order listings show them: each is the instance
+ * iomap_target_KIND that ends target-KIND.c.  A new kind is a new file and a
+ * word here.
+ */
+#define IOMAP_TARGET_KINDS(X) X(ram) X(trap) X(pci) X(port)
+
+#define IOMAP_DECLARE_KIND(k) extern const struct iomap_target_kind iomap_target_##k;
+IOMAP_TARGET_KINDS(IOMAP_DECLARE_KIND)
+#undef IOMAP_DECLARE_KIND
+
+/*
+ * The spec grammar's pieces (spec.c), for the backends' parsers.  Each
+ * returns 0, or -1 when s is not one.
+ *   iomap_parse_number  a whole unsigned number: base 0 is decimal or 0x hex
+ *                       (never octal), units allows a k/m/g/t suffix (binary)
+ *   iomap_parse_widths  8+16+32: access widths in bits, as IOMAP_WIDTH_* bits
+ *   iomap_next_option   the next ','-separated option of *rest into opt
+ *                       (at most optlen bytes with its NUL); 0 at the end
+ */
+int iomap_parse_number(const char *s, int base, int units, uint64_t *out);
+int iomap_parse_widths(const char *s, unsigned int *out);
+int iomap_next_option(const char **rest, char *opt, size_t optlen);
+/* Appends ",widths=8+16" for a set of widths (nothing for none), for format(). */
+void iomap_format_widths(unsigned int widths, char *out, size_t outlen);
+/* Writes a one-line reason into why and sets errno; returns -1. */
+int iomap_fail(char *why, size_t whylen, int err, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * The kind called name, or NULL (target.c); a spec parsed into its kind and
+ * a new config (spec.c; free() it): 0, or -1 with errno and the reason.
+ */
+const struct iomap_target_kind *iomap_find_kind(const char *name);
+int iomap_spec_parse(const char *text, const struct iomap_target_kind **kind, void **config, char *why,
+		     size_t whylen);
 
 /*
  * Port I/O permission (target-port.c), shared by the port target and the

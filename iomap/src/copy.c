@@ -6,10 +6,11 @@
 /*
  * What each strategy issues on the device side (the trap target's access log
  * proves it):
- *   volatile, relaxed, barriered  naturally aligned accesses of 1, 2, 4 and 8
- *                                 bytes: the widest that the device address
- *                                 and the remaining length allow, so 8-byte
- *                                 accesses with a rising head and falling tail
+ *   copy column loop              naturally aligned accesses of 1, 2, 4 and 8
+ *   (volatile, relaxed,           bytes, each the strategy's single access:
+ *   barriered)                    the widest that the device address and the
+ *                                 remaining length allow, so 8-byte accesses
+ *                                 with a rising head and falling tail
  *   string                        rep movsb / rep stosb: byte elements
  *   string-wide                   byte head until the device address is 8-byte
  *                                 aligned, rep movsq / rep stosq, byte tail
@@ -83,9 +84,10 @@ void iomap_set_io_##s(volatile void __iomem *dst, int c, size_t n)	\
 		}							\
 	}								\
 }
-IOMAP_BUILD_COPY_LOOP(volatile)
-IOMAP_BUILD_COPY_LOOP(relaxed)
-IOMAP_BUILD_COPY_LOOP(barriered)
+#define IOMAP_COPY_LOOPS(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+	IOMAP_LOOP_##copy(IOMAP_BUILD_COPY_LOOP(id))
+IOMAP_STRATEGIES(IOMAP_COPY_LOOPS)
+#undef IOMAP_COPY_LOOPS
 #undef IOMAP_BUILD_COPY_LOOP
 
 /* String instructions; the ABI guarantees the direction flag is clear on entry. */
@@ -236,18 +238,18 @@ IOMAP_BUILD_COPY_SIMD(simd_512, 64, avx512_from, avx512_to, avx512_set)
 IOMAP_BUILD_COPY_SIMD(simd_nt, 32, nt_from, nt_to, nt_set)
 #undef IOMAP_BUILD_COPY_SIMD
 
-/* The kernel's names use the kernel's x86 shape: string elements with a byte head and tail. */
+/* The kernel's names are the strategy that x86 Linux issues (IOMAP_KERNEL_COPY). */
 void memcpy_fromio(void *dst, const volatile void __iomem *src, size_t n)
 {
-	iomap_copy_fromio_string_wide(dst, src, n);
+	IOMAP_CAT(iomap_copy_fromio_, IOMAP_KERNEL_COPY)(dst, src, n);
 }
 
 void memcpy_toio(volatile void __iomem *dst, const void *src, size_t n)
 {
-	iomap_copy_toio_string_wide(dst, src, n);
+	IOMAP_CAT(iomap_copy_toio_, IOMAP_KERNEL_COPY)(dst, src, n);
 }
 
 void memset_io(volatile void __iomem *dst, int c, size_t n)
 {
-	iomap_set_io_string_wide(dst, c, n);
+	IOMAP_CAT(iomap_set_io_, IOMAP_KERNEL_COPY)(dst, c, n);
 }

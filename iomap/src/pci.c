@@ -192,7 +192,7 @@ struct iomap_pci_dev *iomap_pci_get_slot(int domain, int bus, int dev, int fn, u
 	struct iomap_pci_dev *d = get(match_slot, key, flags, why, whylen);
 
 	if (!d && errno == ENODEV)
-		snprintf(why, whylen, "no PCI device at %04x:%02x:%02x.%d (regbench --list-targets lists them)",
+		snprintf(why, whylen, "no PCI device at %04x:%02x:%02x.%d (lspci lists the devices)",
 			 domain, bus, dev, fn);
 	return d;
 }
@@ -204,7 +204,7 @@ struct iomap_pci_dev *iomap_pci_get_device(unsigned int vendor, unsigned int dev
 	struct iomap_pci_dev *d = get(match_ids, key, flags, why, whylen);
 
 	if (!d && errno == ENODEV)
-		snprintf(why, whylen, "no PCI device %04x:%04x (regbench --list-targets lists them)", vendor, device);
+		snprintf(why, whylen, "no PCI device %04x:%04x (lspci -nn lists the devices with their ids)", vendor, device);
 	return d;
 }
 
@@ -278,7 +278,7 @@ const char *iomap_pci_why_not(const struct iomap_pci_dev *dev, int bar, enum iom
 		reason(buf, len, "%s decoding disabled (enable the device: echo 1 > %s/%s/enable)",
 		       port ? "I/O" : "memory", SYSFS_DEVICES, dev->slot);
 	if (dev->driver[0] && !(dev->flags & IOMAP_PCI_FORCE))
-		reason(buf, len, "bound to driver %s (unbind it, or --force)", dev->driver);
+		reason(buf, len, "bound to driver %s (unbind it first)", dev->driver);
 	return buf[0] ? buf : NULL;
 }
 
@@ -301,7 +301,12 @@ void __iomem *iomap_pci_map(struct iomap_pci_dev *dev, int bar, enum iomap_pci_m
 	int fd;
 
 	if (iomap_pci_why_not(dev, bar, kind, why, whylen)) {
-		errno = EPERM;
+		struct iomap_pci_dev forced = *dev;
+		char ignored[8];
+
+		/* EBUSY when only the bound driver stands in the way, which IOMAP_PCI_FORCE overrides */
+		forced.flags |= IOMAP_PCI_FORCE;
+		errno = iomap_pci_why_not(&forced, bar, kind, ignored, sizeof(ignored)) ? EPERM : EBUSY;
 		return NULL;
 	}
 	b = &dev->bar[bar];

@@ -1,4 +1,4 @@
-/* spec.c: the target spec parser (ram, trap, pci, port), with one-line errors */
+/* spec.c: the target spec: its kind, handed to the kind's own parser, and the grammar pieces the parsers share */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -6,32 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iomap/target.h"
+#include "backends.h"
 
-#define RAM_DEFAULT_SIZE (64u * 1024)
-
-/* Every error reads: target 'SPEC': what is wrong (what to try). */
-static int fail(const struct iomap_spec *spec, char *why, size_t whylen, const char *fmt, ...)
+int iomap_fail(char *why, size_t whylen, int err, const char *fmt, ...)
 {
-	int n = snprintf(why, whylen, "target '%s': ", spec->text);
 	va_list ap;
 
-	if (n >= 0 && (size_t)n < whylen) {
-		va_start(ap, fmt);
-		vsnprintf(why + n, whylen - n, fmt, ap);
-		va_end(ap);
-	}
-	errno = EINVAL;
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+	errno = err;
 	return -1;
 }
 
 /*
- * A whole-string unsigned number: base 0 means decimal or 0x hex (never
- * octal: ram:010 is ten bytes), with k/m/g/t (binary) if units.  strtoull
- * alone would also take leading blanks and a sign, so the first character
- * must be a digit.
+ * strtoull alone would also take leading blanks and a sign, so the first
+ * character must be a digit; base 0 is decimal or 0x hex, never octal
+ * (ram:010 is ten bytes).
  */
-static int parse_number(const char *s, int base, int units, uint64_t *out)
+int iomap_parse_number(const char *s, int base, int units, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
@@ -60,85 +53,7 @@ static int parse_number(const char *s, int base, int units, uint64_t *out)
 	return 0;
 }
 
-/*
- * args follows the kind's ':' or ','; only a ':' can be followed by the size.
- * The caller has cut the kind off in its copy, so the separator is read from
- * the spec's own text.
- */
-static int parse_ram(struct iomap_spec *spec, char *args, char *why, size_t whylen)
-{
-	char *opt, *save = NULL;
-
-	spec->size = RAM_DEFAULT_SIZE;
-	if (!args)
-		return 0;
-	for (opt = strtok_r(args, ",", &save); opt; opt = strtok_r(NULL, ",", &save)) {
-		uint64_t v;
-
-		if (!strcmp(opt, "huge")) {
-			spec->huge = true;
-		} else if (opt == args && spec->text[sizeof("ram") - 1] == ':') {
-			if (parse_number(opt, 0, 1, &v) || v == 0 || v > (1ULL << 40))
-				return fail(spec, why, whylen,
-					    "bad size '%s' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)", opt);
-			spec->size = v;
-		} else {
-			return fail(spec, why, whylen,
-				    "unknown option '%s' (ram takes a size and huge: ram:2m,huge)", opt);
-		}
-	}
-	return 0;
-}
-
-static int parse_trap(struct iomap_spec *spec, char *args, char *why, size_t whylen)
-{
-	const char *m = args && *args ? args : "default";
-
-	if (strlen(m) >= sizeof(spec->model) || strspn(m, "abcdefghijklmnopqrstuvwxyz0123456789-_") != strlen(m))
-		return fail(spec, why, whylen, "bad model name '%s' (letters, digits, - and _, e.g. trap:default)", m);
-	strcpy(spec->model, m);
-	return 0;
-}
-
-/* [[domain:]bus:]dev.fn in hex, as lspci -s takes it. */
-static int parse_slot(struct iomap_spec *spec, char *sel)
-{
-	uint64_t domain = 0, bus = 0, dev, fn;
-	char *devfn = strrchr(sel, ':'), *dot;
-
-	if (devfn) {
-		char *colon;
-
-		*devfn++ = '\0';
-		colon = strchr(sel, ':');
-		if (colon) {
-			*colon = '\0';
-			if (parse_number(sel, 16, 0, &domain))
-				return -1;
-			sel = colon + 1;
-		}
-		if (parse_number(sel, 16, 0, &bus))
-			return -1;
-	} else {
-		devfn = sel;
-	}
-	dot = strchr(devfn, '.');
-	if (!dot)
-		return -1;
-	*dot = '\0';
-	if (parse_number(devfn, 16, 0, &dev) || parse_number(dot + 1, 16, 0, &fn))
-		return -1;
-	if (domain > 0xffff || bus > 0xff || dev > 0x1f || fn > 7)
-		return -1;
-	spec->domain = (int)domain;
-	spec->bus = (int)bus;
-	spec->dev = (int)dev;
-	spec->fn = (int)fn;
-	return 0;
-}
-
-/* widths=8+16+32: the access widths a device accepts, as IOMAP_WIDTH_* bits. */
-static int parse_widths(const char *s, unsigned int *out)
+int iomap_parse_widths(const char *s, unsigned int *out)
 {
 	unsigned int set = 0;
 
@@ -151,7 +66,7 @@ static int parse_widths(const char *s, unsigned int *out)
 			return -1;
 		memcpy(one, s, n);
 		one[n] = '\0';
-		if (parse_number(one, 10, 0, &bits) || (bits != 8 && bits != 16 && bits != 32 && bits != 64))
+		if (iomap_parse_number(one, 10, 0, &bits) || (bits != 8 && bits != 16 && bits != 32 && bits != 64))
 			return -1;
 		set |= (unsigned int)bits / 8;
 		s += n;
@@ -160,130 +75,82 @@ static int parse_widths(const char *s, unsigned int *out)
 	return 0;
 }
 
-static int parse_pci(struct iomap_spec *spec, char *args, char *why, size_t whylen)
+void iomap_format_widths(unsigned int widths, char *out, size_t outlen)
 {
-	char *slash, *opts, *opt, *save = NULL;
-	char sel[sizeof(spec->text)];		/* the selector as given: parsing cuts args up */
-	uint64_t v;
+	size_t n = strlen(out);
+	const char *sep = ",widths=";
 
-	if (!args || !*args)
-		return fail(spec, why, whylen,
-			    "no device (pci:SLOT/BAR or pci:VENDOR:DEVICE/BAR, e.g. pci:00:04.0/0)");
-	opts = strchr(args, ',');
-	if (opts)
-		*opts++ = '\0';
-	slash = strchr(args, '/');
-	if (!slash)
-		return fail(spec, why, whylen, "no BAR given (add /N, e.g. pci:%s/0)", args);
-	*slash = '\0';
-	if (parse_number(slash + 1, 10, 0, &v) || v > 5)
-		return fail(spec, why, whylen, "bad BAR '%s' (a BAR index 0 to 5)", slash + 1);
-	spec->bar = (int)v;
-	strcpy(sel, args);
-
-	if (strchr(args, '.')) {
-		if (parse_slot(spec, args))
-			return fail(spec, why, whylen,
-				    "bad slot '%s' ([[domain:]bus:]dev.fn in hex, as lspci -s takes it)", sel);
-	} else {
-		char *colon = strchr(args, ':');
-		uint64_t ven, dev;
-
-		if (!colon || (*colon = '\0', parse_number(args, 16, 0, &ven)) ||
-		    parse_number(colon + 1, 16, 0, &dev) || ven > 0xffff || dev > 0xffff)
-			return fail(spec, why, whylen,
-				    "bad device '%s' (a slot like 00:04.0 or ids like 1234:11e8, as lspci prints them)",
-				    sel);
-		spec->by_id = true;
-		spec->vendor = (unsigned int)ven;
-		spec->device = (unsigned int)dev;
-	}
-
-	for (opt = opts ? strtok_r(opts, ",", &save) : NULL; opt; opt = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(opt, "wc")) {
-			spec->wc = true;
-		} else if (!strncmp(opt, "off=", 4)) {
-			if (parse_number(opt + 4, 0, 1, &spec->off))
-				return fail(spec, why, whylen, "bad offset '%s' (off=N, e.g. off=0x100)", opt + 4);
-			spec->has_off = true;
-		} else if (!strncmp(opt, "len=", 4)) {
-			if (parse_number(opt + 4, 0, 1, &spec->len) || !spec->len)
-				return fail(spec, why, whylen, "bad length '%s' (len=N, N > 0, e.g. len=4k)", opt + 4);
-			spec->has_len = true;
-		} else if (!strncmp(opt, "widths=", 7)) {
-			if (parse_widths(opt + 7, &spec->widths))
-				return fail(spec, why, whylen, "bad widths '%s' (bits joined by +, e.g. widths=32 or widths=8+16)",
-					    opt + 7);
-		} else {
-			return fail(spec, why, whylen,
-				    "unknown option '%s' (pci takes wc, off=N, len=N and widths=W)", opt);
-		}
-	}
-	return 0;
-}
-
-static int parse_port(struct iomap_spec *spec, char *args, char *why, size_t whylen)
-{
-	char *plus, *opts;
-	uint64_t base, len = 1;
-
-	if (!args || !*args)
-		return fail(spec, why, whylen, "no port given (port:BASE[+LEN], e.g. port:0xc000+256)");
-	opts = strchr(args, ',');
-	if (opts) {
-		*opts++ = '\0';
-		if (strncmp(opts, "widths=", 7) || parse_widths(opts + 7, &spec->widths) ||
-		    (spec->widths & IOMAP_WIDTH_64))
-			return fail(spec, why, whylen,
-				    "bad option '%s' (port takes widths= of 8, 16 and 32, e.g. port:0xc000+4,widths=32)",
-				    opts);
-	}
-	plus = strchr(args, '+');
-	if (plus)
-		*plus++ = '\0';
-	if (parse_number(args, 0, 0, &base) || base > 0xffff)
-		return fail(spec, why, whylen,
-			    "bad port base '%s' (0 to 0xffff, hex with 0x, e.g. port:0xc000+256)", args);
-	if (plus && (parse_number(plus, 0, 0, &len) || len == 0 || len > 0x10000 - base))
-		return fail(spec, why, whylen,
-			    "bad port count '%s' (1 or more, and BASE+LEN at most 0x10000)", plus);
-	spec->port_base = (unsigned int)base;
-	spec->port_len = (unsigned int)len;
-	return 0;
-}
-
-static const struct {
-	const char *kind;
-	int (*parse)(struct iomap_spec *spec, char *args, char *why, size_t whylen);
-} parsers[] = {
-	{ "ram", parse_ram }, { "trap", parse_trap }, { "pci", parse_pci }, { "port", parse_port },
-};
-
-int iomap_spec_parse(const char *text, struct iomap_spec *spec, char *why, size_t whylen)
-{
-	char buf[sizeof(spec->text)], *args;
-	size_t kindlen;
-
-	memset(spec, 0, sizeof(*spec));
-	if (strlen(text) >= sizeof(spec->text)) {
-		snprintf(why, whylen, "target spec too long (at most %zu characters)", sizeof(spec->text) - 1);
-		errno = EINVAL;
-		return -1;
-	}
-	strcpy(spec->text, text);
-	strcpy(buf, text);
-	kindlen = strcspn(buf, ":,");
-	args = buf[kindlen] ? buf + kindlen + 1 : NULL;
-	buf[kindlen] = '\0';
-
-	for (size_t i = 0; i < iomap_nr_target_kinds; i++) {
-		if (strcmp(buf, iomap_target_kinds[i]->name))
+	for (unsigned int b = 1; b <= 8 && n < outlen; b *= 2) {
+		if (!(widths & b))
 			continue;
-		spec->ops = iomap_target_kinds[i];
-		for (size_t j = 0; j < sizeof(parsers) / sizeof(parsers[0]); j++)
-			if (!strcmp(buf, parsers[j].kind))
-				return parsers[j].parse(spec, args, why, whylen);
+		n += (size_t)snprintf(out + n, outlen - n, "%s%u", sep, b * 8);
+		sep = "+";
 	}
-	return fail(spec, why, whylen, "unknown target kind '%s' (regbench --list-targets shows the kinds)",
-		    buf);
+}
+
+int iomap_next_option(const char **rest, char *opt, size_t optlen)
+{
+	size_t n;
+
+	if (!*rest)
+		return 0;
+	n = strcspn(*rest, ",");
+	snprintf(opt, optlen, "%.*s", (int)n, *rest);
+	*rest = (*rest)[n] ? *rest + n + 1 : NULL;
+	return 1;
+}
+
+/* The kinds' names as a list for people: "ram, trap, pci, port". */
+static void kind_names(char *out, size_t len)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < iomap_target_kind_count() && n < len; i++)
+		n += (size_t)snprintf(out + n, len - n, "%s%s", i ? ", " : "", iomap_target_kind_name(i));
+}
+
+int iomap_spec_parse(const char *text, const struct iomap_target_kind **kind, void **config, char *why,
+		     size_t whylen)
+{
+	char name[32], reason[200], kinds[100];
+	size_t kindlen = strcspn(text, ":,");
+	void *cfg;
+
+	*config = NULL;
+	if (strlen(text) >= sizeof(((struct iomap_target *)0)->spec))
+		return iomap_fail(why, whylen, EINVAL, "target spec too long (at most %zu characters)",
+				  sizeof(((struct iomap_target *)0)->spec) - 1);
+	if (strcspn(text, "\n\r\t") != strlen(text))
+		return iomap_fail(why, whylen, EINVAL, "target spec with a control character (give it on one line)");
+	snprintf(name, sizeof(name), "%.*s", (int)kindlen, text);
+	*kind = kindlen < sizeof(name) ? iomap_find_kind(name) : NULL;
+	if (!*kind) {
+		kind_names(kinds, sizeof(kinds));
+		return iomap_fail(why, whylen, EINVAL, "target '%s': unknown target kind '%s' (the kinds: %s)", text, name,
+				  kinds);
+	}
+	cfg = calloc(1, (*kind)->config_size ? (*kind)->config_size : 1);
+	if (!cfg)
+		return iomap_fail(why, whylen, ENOMEM, "target '%s': out of memory", text);
+	if ((*kind)->parse(cfg, text + kindlen, reason, sizeof(reason))) {
+		int e = errno;
+
+		free(cfg);
+		return iomap_fail(why, whylen, e, "target '%s': %s", text, reason);
+	}
+	*config = cfg;
+	return 0;
+}
+
+int iomap_spec_canonical(const char *text, char *out, size_t outlen, char *why, size_t whylen)
+{
+	const struct iomap_target_kind *kind;
+	void *config;
+
+	if (iomap_spec_parse(text, &kind, &config, why, whylen))
+		return -1;
+	kind->format(config, out, outlen);
+	free(config);
+	return 0;
 }

@@ -31,6 +31,134 @@ static const char *bar_kind(const struct iomap_pci_bar *b)
 	return b->prefetch ? "MMIO 32-bit prefetchable" : "MMIO 32-bit non-prefetchable";
 }
 
+/*
+ * pci:SLOT/BAR or pci:VENDOR:DEVICE/BAR, then options: the device, the BAR,
+ * and the window inside it.
+ */
+struct pci_config {
+	bool by_id;			/* VENDOR:DEVICE rather than a slot */
+	int domain, bus, dev, fn;
+	unsigned int vendor, device;
+	int bar;			/* 0..5 */
+	bool wc;			/* map resourceN_wc */
+	bool has_off, has_len;
+	uint64_t off, len;
+	unsigned int widths;		/* allowed access widths (IOMAP_WIDTH_*), 0: all */
+};
+
+/* [[domain:]bus:]dev.fn in hex, as lspci -s takes it. */
+static int parse_slot(struct pci_config *c, char *sel)
+{
+	uint64_t domain = 0, bus = 0, dev, fn;
+	char *devfn = strrchr(sel, ':'), *dot;
+
+	if (devfn) {
+		char *colon;
+
+		*devfn++ = '\0';
+		colon = strchr(sel, ':');
+		if (colon) {
+			*colon = '\0';
+			if (iomap_parse_number(sel, 16, 0, &domain))
+				return -1;
+			sel = colon + 1;
+		}
+		if (iomap_parse_number(sel, 16, 0, &bus))
+			return -1;
+	} else {
+		devfn = sel;
+	}
+	dot = strchr(devfn, '.');
+	if (!dot)
+		return -1;
+	*dot = '\0';
+	if (iomap_parse_number(devfn, 16, 0, &dev) || iomap_parse_number(dot + 1, 16, 0, &fn))
+		return -1;
+	if (domain > 0xffff || bus > 0xff || dev > 0x1f || fn > 7)
+		return -1;
+	c->domain = (int)domain;
+	c->bus = (int)bus;
+	c->dev = (int)dev;
+	c->fn = (int)fn;
+	return 0;
+}
+
+static int pci_parse(void *config, const char *args, char *why, size_t whylen)
+{
+	struct pci_config *c = config;
+	const char *rest = args[0] == ':' ? args + 1 : NULL;
+	char sel[128], buf[128], opt[128], *slash;
+	uint64_t v;
+
+	if (!iomap_next_option(&rest, sel, sizeof(sel)) || !sel[0])
+		return iomap_fail(why, whylen, EINVAL,
+				  "no device (pci:SLOT/BAR or pci:VENDOR:DEVICE/BAR, e.g. pci:00:04.0/0)");
+	slash = strchr(sel, '/');
+	if (!slash)
+		return iomap_fail(why, whylen, EINVAL, "no BAR given (add /N, e.g. pci:%s/0)", sel);
+	*slash = '\0';
+	if (iomap_parse_number(slash + 1, 10, 0, &v) || v > 5)
+		return iomap_fail(why, whylen, EINVAL, "bad BAR '%s' (a BAR index 0 to 5)", slash + 1);
+	c->bar = (int)v;
+	snprintf(buf, sizeof(buf), "%s", sel);
+	if (strchr(sel, '.')) {
+		if (parse_slot(c, buf))
+			return iomap_fail(why, whylen, EINVAL,
+					  "bad slot '%s' ([[domain:]bus:]dev.fn in hex, as lspci -s takes it)", sel);
+	} else {
+		char *colon = strchr(buf, ':');
+		uint64_t ven, dev;
+
+		if (!colon || (*colon = '\0', iomap_parse_number(buf, 16, 0, &ven)) ||
+		    iomap_parse_number(colon + 1, 16, 0, &dev) || ven > 0xffff || dev > 0xffff)
+			return iomap_fail(why, whylen, EINVAL, "bad device '%s' (a slot like 00:04.0 or ids like "
+					  "1234:11e8, as lspci prints them)", sel);
+		c->by_id = true;
+		c->vendor = (unsigned int)ven;
+		c->device = (unsigned int)dev;
+	}
+	while (iomap_next_option(&rest, opt, sizeof(opt))) {
+		if (!strcmp(opt, "wc")) {
+			c->wc = true;
+		} else if (!strncmp(opt, "off=", 4)) {
+			if (iomap_parse_number(opt + 4, 0, 1, &c->off))
+				return iomap_fail(why, whylen, EINVAL, "bad offset '%s' (off=N, e.g. off=0x100)", opt + 4);
+			c->has_off = true;
+		} else if (!strncmp(opt, "len=", 4)) {
+			if (iomap_parse_number(opt + 4, 0, 1, &c->len) || !c->len)
+				return iomap_fail(why, whylen, EINVAL, "bad length '%s' (len=N, N > 0, e.g. len=4k)",
+						  opt + 4);
+			c->has_len = true;
+		} else if (!strncmp(opt, "widths=", 7)) {
+			if (iomap_parse_widths(opt + 7, &c->widths))
+				return iomap_fail(why, whylen, EINVAL, "bad widths '%s' (bits joined by +, "
+						  "e.g. widths=32 or widths=8+16)", opt + 7);
+		} else {
+			return iomap_fail(why, whylen, EINVAL,
+					  "unknown option '%s' (pci takes wc, off=N, len=N and widths=W)", opt);
+		}
+	}
+	return 0;
+}
+
+static void pci_format(const void *config, char *out, size_t outlen)
+{
+	const struct pci_config *c = config;
+	size_t n;
+
+	if (c->by_id)
+		n = (size_t)snprintf(out, outlen, "pci:%04x:%04x/%d", c->vendor, c->device, c->bar);
+	else
+		n = (size_t)snprintf(out, outlen, "pci:%04x:%02x:%02x.%d/%d", c->domain, c->bus, c->dev, c->fn, c->bar);
+	if (n < outlen)
+		n += (size_t)snprintf(out + n, outlen - n, "%s", c->wc ? ",wc" : "");
+	if (n < outlen && c->has_off)
+		n += (size_t)snprintf(out + n, outlen - n, ",off=0x%llx", (unsigned long long)c->off);
+	if (n < outlen && c->has_len)
+		n += (size_t)snprintf(out + n, outlen - n, ",len=0x%llx", (unsigned long long)c->len);
+	iomap_format_widths(c->widths, out, outlen);
+}
+
 static int stop(struct iomap_pci_dev *d, void *arg)
 {
 	(void)d;
@@ -94,9 +222,9 @@ static void pci_describe(FILE *out)
 		fprintf(out, "      cannot list PCI devices: %s\n", why);
 }
 
-static int pci_open(struct iomap_target *t, char *why, size_t whylen)
+static int pci_open(struct iomap_target *t, const void *config, char *why, size_t whylen)
 {
-	const struct iomap_spec *s = &t->spec;
+	const struct pci_config *s = config;
 	unsigned int flags = t->permit.force ? IOMAP_PCI_FORCE : 0;
 	struct iomap_pci_dev *d = s->by_id ? iomap_pci_get_device(s->vendor, s->device, flags, why, whylen)
 					   : iomap_pci_get_slot(s->domain, s->bus, s->dev, s->fn, flags, why, whylen);
@@ -108,8 +236,9 @@ static int pci_open(struct iomap_target *t, char *why, size_t whylen)
 	if (!d)
 		return -1;
 	b = &d->bar[s->bar];
+	errno = EINVAL;
 	if (!b->present) {
-		snprintf(why, whylen, "%s has no BAR %d (regbench --list-targets shows its BARs)", d->slot, s->bar);
+		snprintf(why, whylen, "%s has no BAR %d (lspci -v -s %s shows its BARs)", d->slot, s->bar, d->slot);
 		goto fail;
 	}
 	if (s->wc && (b->io || !b->prefetch)) {
@@ -130,6 +259,11 @@ static int pci_open(struct iomap_target *t, char *why, size_t whylen)
 			 human(b->size, size, sizeof(size)), (unsigned long long)b->size);
 		goto fail;
 	}
+	if (b->io && s->widths && !(s->widths & ~IOMAP_WIDTH_64)) {
+		snprintf(why, whylen, "BAR %d of %s is an I/O BAR and x86 has no 64-bit port access: widths= leaves "
+			 "none (give 8, 16 or 32)", s->bar, d->slot);
+		goto fail;
+	}
 	kind = b->io ? IOMAP_PCI_PORT : s->wc ? IOMAP_PCI_WC : IOMAP_PCI_UC;
 	t->base = iomap_pci_map(d, s->bar, kind, s->off, len, t->permit.write_len != 0, why, whylen);
 	if (!t->base)
@@ -140,8 +274,8 @@ static int pci_open(struct iomap_target *t, char *why, size_t whylen)
 	t->space = b->io ? IOMAP_SPACE_PIO : IOMAP_SPACE_MMIO;
 	t->mapping = b->io ? IOMAP_MAP_PORT : s->wc ? IOMAP_MAP_WC : IOMAP_MAP_UC;
 	t->hardware = true;
-	t->widths = (s->widths ? s->widths : IOMAP_WIDTHS_ALL) & (b->io ? IOMAP_WIDTHS_ALL & ~IOMAP_WIDTH_64
-									 : IOMAP_WIDTHS_ALL);
+	t->widths = (s->widths ? s->widths : IOMAP_WIDTHS_ALL) & (b->io ? ~IOMAP_WIDTH_64 : IOMAP_WIDTHS_ALL);
+	t->bar = s->bar;
 	t->priv = d;
 	snprintf(t->device, sizeof(t->device), "%04x:%04x %s", d->vendor, d->device, d->slot);
 	if (b->io)
@@ -156,7 +290,6 @@ static int pci_open(struct iomap_target *t, char *why, size_t whylen)
 	return 0;
 fail:
 	iomap_pci_put(d);
-	errno = errno ? errno : EINVAL;
 	return -1;
 }
 
@@ -166,10 +299,13 @@ static void pci_close(struct iomap_target *t)
 	t->priv = NULL;
 }
 
-const struct iomap_target_ops iomap_target_pci = {
+const struct iomap_target_kind iomap_target_pci = {
 	.name = "pci",
 	.grammar = "pci:SLOT/BAR[,wc][,off=N][,len=N][,widths=W] | pci:VENDOR:DEVICE/BAR[,...]",
 	.help = "a PCI BAR through sysfs resourceN (UC) or resourceN_wc (WC); I/O BARs through ioperm",
+	.config_size = sizeof(struct pci_config),
+	.parse = pci_parse,
+	.format = pci_format,
 	.probe = pci_probe,
 	.open = pci_open,
 	.close = pci_close,

@@ -111,6 +111,48 @@ static int port_probe(char *why, size_t whylen)
 	return iomap_port_usable(why, whylen);
 }
 
+/* port:BASE[+LEN][,widths=W] */
+struct port_config {
+	unsigned int base, len;
+	unsigned int widths;	/* allowed access widths, IOMAP_WIDTH_*; 0: 8, 16 and 32 */
+};
+
+static int port_parse(void *config, const char *args, char *why, size_t whylen)
+{
+	struct port_config *c = config;
+	const char *rest = args[0] == ':' ? args + 1 : NULL;
+	char range[128], opt[128], *plus;
+	uint64_t base, len = 1;
+
+	if (!iomap_next_option(&rest, range, sizeof(range)) || !range[0])
+		return iomap_fail(why, whylen, EINVAL, "no port given (port:BASE[+LEN], e.g. port:0xc000+256)");
+	while (iomap_next_option(&rest, opt, sizeof(opt)))
+		if (strncmp(opt, "widths=", 7) || iomap_parse_widths(opt + 7, &c->widths) ||
+		    (c->widths & IOMAP_WIDTH_64))
+			return iomap_fail(why, whylen, EINVAL, "bad option '%s' (port takes widths= of 8, 16 and 32, "
+					  "e.g. port:0xc000+4,widths=32)", opt);
+	plus = strchr(range, '+');
+	if (plus)
+		*plus++ = '\0';
+	if (iomap_parse_number(range, 0, 0, &base) || base > 0xffff)
+		return iomap_fail(why, whylen, EINVAL,
+				  "bad port base '%s' (0 to 0xffff, hex with 0x, e.g. port:0xc000+256)", range);
+	if (plus && (iomap_parse_number(plus, 0, 0, &len) || len == 0 || len > 0x10000 - base))
+		return iomap_fail(why, whylen, EINVAL,
+				  "bad port count '%s' (1 or more, and BASE+LEN at most 0x10000)", plus);
+	c->base = (unsigned int)base;
+	c->len = (unsigned int)len;
+	return 0;
+}
+
+static void port_format(const void *config, char *out, size_t outlen)
+{
+	const struct port_config *c = config;
+
+	snprintf(out, outlen, "port:0x%04x+%u", c->base, c->len);
+	iomap_format_widths(c->widths, out, outlen);
+}
+
 /*
  * Who owns ports [base, base+n) according to /proc/ioports: the first
  * overlapping entry that is a claim by a driver or the kernel ("rtc0",
@@ -145,17 +187,15 @@ static int claimed(unsigned int base, unsigned int n, char *owner, size_t len)
 	return found;
 }
 
-static int port_open(struct iomap_target *t, char *why, size_t whylen)
+static int port_open(struct iomap_target *t, const void *config, char *why, size_t whylen)
 {
-	unsigned int base = t->spec.port_base, n = t->spec.port_len;
+	const struct port_config *c = config;
+	unsigned int base = c->base, n = c->len;
 	char owner[100];
 
-	if (!t->permit.force && claimed(base, n, owner, sizeof(owner))) {
-		snprintf(why, whylen, "ports 0x%04x-0x%04x overlap %s, claimed in /proc/ioports "
-			 "(a driver owns them: --force uses them anyway)", base, base + n - 1, owner);
-		errno = EBUSY;
-		return -1;
-	}
+	if (!t->permit.force && claimed(base, n, owner, sizeof(owner)))
+		return iomap_fail(why, whylen, EBUSY, "ports 0x%04x-0x%04x overlap %s, claimed in /proc/ioports "
+				  "(a driver owns them: choose other ports)", base, base + n - 1, owner);
 	if (iomap_port_request(base, n, why, whylen))
 		return -1;
 	t->base = ioport_map(base, n);
@@ -163,7 +203,7 @@ static int port_open(struct iomap_target *t, char *why, size_t whylen)
 	t->space = IOMAP_SPACE_PIO;
 	t->mapping = IOMAP_MAP_PORT;
 	t->hardware = true;
-	t->widths = t->spec.widths ? t->spec.widths : IOMAP_WIDTH_8 | IOMAP_WIDTH_16 | IOMAP_WIDTH_32;
+	t->widths = c->widths ? c->widths : IOMAP_WIDTH_8 | IOMAP_WIDTH_16 | IOMAP_WIDTH_32;
 	snprintf(t->what, sizeof(t->what), "ports 0x%04x-0x%04x through ioperm, exact-width in/out",
 		 base, base + n - 1);
 	return 0;
@@ -171,13 +211,18 @@ static int port_open(struct iomap_target *t, char *why, size_t whylen)
 
 static void port_close(struct iomap_target *t)
 {
-	iomap_port_release(t->spec.port_base, t->spec.port_len);
+	const struct port_config *c = t->config;
+
+	iomap_port_release(c->base, c->len);
 }
 
-const struct iomap_target_ops iomap_target_port = {
+const struct iomap_target_kind iomap_target_port = {
 	.name = "port",
 	.grammar = "port:BASE[+LEN][,widths=W]",
 	.help = "port I/O through ioperm on exactly BASE..BASE+LEN-1, exact width (in/out, rep ins/outs)",
+	.config_size = sizeof(struct port_config),
+	.parse = port_parse,
+	.format = port_format,
 	.probe = port_probe,
 	.open = port_open,
 	.close = port_close,

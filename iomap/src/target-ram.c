@@ -1,5 +1,6 @@
 /* target-ram.c: anonymous write-back memory, the baseline that shows each strategy's CPU-side cost */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -8,12 +9,42 @@
 #include "backends.h"
 
 #define HUGE_PAGE (2UL << 20)
+#define DEFAULT_SIZE (64u * 1024)
 
-static int ram_probe(char *why, size_t whylen)
+struct ram_config {
+	uint64_t size;		/* bytes */
+	bool huge;		/* 2 MiB pages */
+};
+
+/* ram[:SIZE][,huge]: the size only right after the ':', huge anywhere after it. */
+static int ram_parse(void *config, const char *args, char *why, size_t whylen)
 {
-	(void)why;
-	(void)whylen;
+	struct ram_config *c = config;
+	const char *rest = *args ? args + 1 : NULL;
+	bool first = true;
+	char opt[128];
+
+	c->size = DEFAULT_SIZE;
+	for (; iomap_next_option(&rest, opt, sizeof(opt)); first = false) {
+		if (!strcmp(opt, "huge")) {
+			c->huge = true;
+		} else if (first && args[0] == ':') {
+			if (iomap_parse_number(opt, 0, 1, &c->size) || c->size == 0 || c->size > (1ULL << 40))
+				return iomap_fail(why, whylen, EINVAL,
+						  "bad size '%s' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)", opt);
+		} else {
+			return iomap_fail(why, whylen, EINVAL,
+					  "unknown option '%s' (ram takes a size and huge: ram:2m,huge)", opt);
+		}
+	}
 	return 0;
+}
+
+static void ram_format(const void *config, char *out, size_t outlen)
+{
+	const struct ram_config *c = config;
+
+	snprintf(out, outlen, "ram:%llu%s", (unsigned long long)c->size, c->huge ? ",huge" : "");
 }
 
 static size_t round_up(size_t n, size_t to)
@@ -64,19 +95,20 @@ static void *map_huge(size_t len, const char **how)
 	return aligned;
 }
 
-static int ram_open(struct iomap_target *t, char *why, size_t whylen)
+static int ram_open(struct iomap_target *t, const void *config, char *why, size_t whylen)
 {
+	const struct ram_config *c = config;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t maplen = round_up(t->spec.size, t->spec.huge ? HUGE_PAGE : page);
+	size_t maplen = round_up(c->size, c->huge ? HUGE_PAGE : page);
 	const char *how = "4 KiB pages";
 	void *p;
 
-	if (t->spec.huge)
+	if (c->huge)
 		p = map_huge(maplen, &how);
 	else
 		p = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!p || p == MAP_FAILED) {
-		if (t->spec.huge)
+		if (c->huge)
 			snprintf(why, whylen, "no huge pages: none reserved and transparent huge pages off "
 				 "(reserve some in /proc/sys/vm/nr_hugepages)");
 		else
@@ -87,7 +119,7 @@ static int ram_open(struct iomap_target *t, char *why, size_t whylen)
 	memset(p, 0, maplen);
 
 	t->base = (void __iomem __force *)p;
-	t->len = t->spec.size;
+	t->len = c->size;
 	t->space = IOMAP_SPACE_MMIO;
 	t->mapping = IOMAP_MAP_WB;
 	t->writable = true;
@@ -101,11 +133,13 @@ static void ram_close(struct iomap_target *t)
 	munmap((void __force *)t->base, (size_t)t->priv);
 }
 
-const struct iomap_target_ops iomap_target_ram = {
+const struct iomap_target_kind iomap_target_ram = {
 	.name = "ram",
 	.grammar = "ram[:SIZE][,huge]",
 	.help = "anonymous write-back memory: the CPU-side cost of each strategy (default 64k)",
-	.probe = ram_probe,
+	.config_size = sizeof(struct ram_config),
+	.parse = ram_parse,
+	.format = ram_format,
 	.open = ram_open,
 	.close = ram_close,
 };

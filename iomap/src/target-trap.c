@@ -10,7 +10,6 @@
 
 #include "backends.h"
 #include "iomap/io.h"
-#include "iomap/strategy.h"
 #include "trap-dev.h"
 
 /*
@@ -22,9 +21,14 @@ static size_t dev_maplen;
 static struct sigaction previous;	/* the SIGSEGV disposition before ours */
 static volatile sig_atomic_t emulating;	/* a fault while emulating is not the device's */
 
+/* trap[:MODEL]: the layout the device starts from. */
+struct trap_config {
+	char model[32];
+};
+
 struct trap_dev *trap_dev_of(const struct iomap_target *t)
 {
-	return t && t->spec.ops == &iomap_target_trap && t->priv && t->priv == dev ? dev : NULL;
+	return t && t->kind == &iomap_target_trap && t->priv && t->priv == dev ? dev : NULL;
 }
 
 /* The target hook (iomap_target_fault): ours when the faulting access is to the device. */
@@ -76,11 +80,23 @@ static void on_sigsegv(int signo, siginfo_t *si, void *uc)
 	pass_on(signo, si, uc);
 }
 
-static int trap_probe(char *why, size_t whylen)
+static int trap_parse(void *config, const char *args, char *why, size_t whylen)
 {
-	(void)why;
-	(void)whylen;
+	struct trap_config *c = config;
+	const char *m = args[0] && args[1] ? args + 1 : "default";
+
+	if (args[0] == ',')
+		return iomap_fail(why, whylen, EINVAL, "unknown option '%s' (trap takes a model: trap:MODEL)", m);
+	if (strlen(m) >= sizeof(c->model) || strspn(m, "abcdefghijklmnopqrstuvwxyz0123456789-_") != strlen(m))
+		return iomap_fail(why, whylen, EINVAL,
+				  "bad model name '%s' (letters, digits, - and _, e.g. trap:default)", m);
+	strcpy(c->model, m);
 	return 0;
+}
+
+static void trap_format(const void *config, char *out, size_t outlen)
+{
+	snprintf(out, outlen, "trap:%s", ((const struct trap_config *)config)->model);
 }
 
 /*
@@ -109,8 +125,9 @@ static void trap_close(struct iomap_target *t)
 	t->priv = NULL;
 }
 
-static int trap_open(struct iomap_target *t, char *why, size_t whylen)
+static int trap_open(struct iomap_target *t, const void *config, char *why, size_t whylen)
 {
+	const struct trap_config *c = config;
 	size_t maplen = sizeof(struct trap_dev) + IOMAP_TRAP_MMIO_LEN + IOMAP_TRAP_PORT_LEN;
 	struct trap_dev *d;
 	struct sigaction sa;
@@ -138,7 +155,7 @@ static int trap_open(struct iomap_target *t, char *why, size_t whylen)
 		.base = IOMAP_TRAP_PORT_BASE, .len = IOMAP_TRAP_PORT_LEN,
 		.store = (unsigned char *)(d + 1) + IOMAP_TRAP_MMIO_LEN,
 	};
-	if (trap_layout_apply(d, t->spec.model, why, whylen)) {
+	if (trap_layout_apply(d, c->model, why, whylen)) {
 		munmap(window, IOMAP_TRAP_MMIO_LEN);
 		munmap(d, maplen);
 		return -1;
@@ -183,29 +200,30 @@ static int trap_open(struct iomap_target *t, char *why, size_t whylen)
 }
 
 /*
- * Strategies whose instructions the device cannot take: vector widths whose
- * registers the signal frame does not carry, and glibc's memcpy/memset, which
- * pick their instructions at run time (masked AVX-512 stores among them).
+ * Accesses the device cannot take: vector widths whose registers the signal
+ * frame does not carry, and code not built on libiomap, which may pick any
+ * instruction at run time (glibc's memcpy issues masked AVX-512 stores).
  */
-static const char *trap_why_not(const struct iomap_target *t, const char *strategy)
+static const char *trap_why_not(const struct iomap_target *t, enum iomap_insn insn, unsigned int bytes)
 {
-	const struct iomap_strategy *s = iomap_strategy_find(strategy);
 	struct trap_dev *d = trap_dev_of(t);
 
-	if (!strcmp(strategy, "libc"))
-		return "glibc's memcpy/memset choose their instructions at run time; the trap target "
-		       "emulates libiomap's accesses only";
-	if (d && s && s->copy_element > 8)
-		return trap_vector_why_not(&d->xs, (unsigned int)s->copy_element);
+	if (insn == IOMAP_INSN_ANY)
+		return "it emulates the instructions libiomap issues (mov, string, whole-register vector moves); "
+		       "code outside libiomap may pick others at run time, such as masked vector stores";
+	if (d && insn == IOMAP_INSN_VECTOR)
+		return trap_vector_why_not(&d->xs, bytes);
 	return NULL;
 }
 
-const struct iomap_target_ops iomap_target_trap = {
+const struct iomap_target_kind iomap_target_trap = {
 	.name = "trap",
 	.grammar = "trap[:MODEL]",
 	.help = "emulated device: every access faults, is decoded (Zydis), emulated and logged; "
 		"models: default, scratch",
-	.probe = trap_probe,
+	.config_size = sizeof(struct trap_config),
+	.parse = trap_parse,
+	.format = trap_format,
 	.open = trap_open,
 	.close = trap_close,
 	.why_not = trap_why_not,

@@ -1,20 +1,62 @@
-/* target.c: the table of target kinds, in listing order, and opening a target from its spec */
+/* target.c: the table of target kinds, in listing order, and opening, checking and closing a target */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backends.h"
 #include "iomap/io.h"
 
-/* Every kind, in the order --list-targets shows them. */
-const struct iomap_target_ops *const iomap_target_kinds[] = {
-	&iomap_target_ram, &iomap_target_trap, &iomap_target_pci, &iomap_target_port,
-};
-const size_t iomap_nr_target_kinds = sizeof(iomap_target_kinds) / sizeof(iomap_target_kinds[0]);
+#define ENTRY(k) &iomap_target_##k,
+static const struct iomap_target_kind *const kinds[] = { IOMAP_TARGET_KINDS(ENTRY) };
+#undef ENTRY
 
-int iomap_target_probe(const struct iomap_target_ops *ops, char *why, size_t whylen)
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+size_t iomap_target_kind_count(void)
 {
-	return ops->probe(why, whylen);
+	return NKINDS;
+}
+
+const char *iomap_target_kind_name(size_t i)
+{
+	return i < NKINDS ? kinds[i]->name : NULL;
+}
+
+const char *iomap_target_kind_grammar(size_t i)
+{
+	return i < NKINDS ? kinds[i]->grammar : NULL;
+}
+
+const char *iomap_target_kind_help(size_t i)
+{
+	return i < NKINDS ? kinds[i]->help : NULL;
+}
+
+int iomap_target_kind_probe(size_t i, char *why, size_t whylen)
+{
+	if (i >= NKINDS)
+		return iomap_fail(why, whylen, EINVAL, "no target kind %zu", i);
+	return kinds[i]->probe ? kinds[i]->probe(why, whylen) : 0;
+}
+
+void iomap_target_kind_describe(size_t i, FILE *out)
+{
+	if (i < NKINDS && kinds[i]->describe)
+		kinds[i]->describe(out);
+}
+
+const struct iomap_target_kind *iomap_find_kind(const char *name)
+{
+	for (size_t i = 0; i < NKINDS; i++)
+		if (!strcmp(kinds[i]->name, name))
+			return kinds[i];
+	return NULL;
+}
+
+const char *iomap_target_kind_of(const struct iomap_target *t)
+{
+	return t->kind ? t->kind->name : "";
 }
 
 int iomap_target_open(struct iomap_target *t, const char *text, char *why, size_t whylen)
@@ -46,63 +88,66 @@ static int check_hardware(const struct iomap_target *t, char *why, size_t whylen
 	unsigned int w = widest(t);
 
 	if (p->write_len && (p->write_off < t->off || p->write_off + p->write_len > t->off + t->len ||
-			     p->write_off + p->write_len < p->write_off)) {
-		snprintf(why, whylen, "--allow-write=0x%llx+%llu lies outside the target's window 0x%llx+%zu "
-			 "(offsets count from the start of the BAR or port range)",
-			 (unsigned long long)p->write_off, (unsigned long long)p->write_len,
-			 (unsigned long long)t->off, t->len);
-		errno = EINVAL;
-		return -1;
-	}
-	if (at % w) {
-		snprintf(why, whylen, "%s 0x%llx is not aligned for %u-bit accesses "
-			 "(align it to %u bytes, or allow narrower accesses with widths=)",
-			 t->space == IOMAP_SPACE_PIO ? "port" : "offset",
-			 (unsigned long long)(t->space == IOMAP_SPACE_PIO ? at : t->off), w * 8, w);
-		errno = EINVAL;
-		return -1;
-	}
+			     p->write_off + p->write_len < p->write_off))
+		return iomap_fail(why, whylen, EINVAL,
+				  "the write window 0x%llx+%llu lies outside the target's window 0x%llx+%zu "
+				  "(offsets count from the start of the BAR or port range)",
+				  (unsigned long long)p->write_off, (unsigned long long)p->write_len,
+				  (unsigned long long)t->off, t->len);
+	if (at % w)
+		return iomap_fail(why, whylen, EINVAL, "%s 0x%llx is not aligned for %u-bit accesses "
+				  "(align it to %u bytes, or allow narrower accesses with widths=)",
+				  t->space == IOMAP_SPACE_PIO ? "port" : "offset",
+				  (unsigned long long)(t->space == IOMAP_SPACE_PIO ? at : t->off), w * 8, w);
 	return 0;
 }
 
 int iomap_target_open_permit(struct iomap_target *t, const char *text, const struct iomap_permit *p,
 			     char *why, size_t whylen)
 {
-	char reason[200];
+	const struct iomap_target_kind *kind;
+	char reason[300];
+	void *config;
 
 	memset(t, 0, sizeof(*t));
+	t->bar = -1;
 	if (p)
 		t->permit = *p;
-	if (iomap_spec_parse(text, &t->spec, why, whylen))
+	if (iomap_spec_parse(text, &kind, &config, why, whylen))
 		return -1;
-	if (t->spec.ops->open(t, reason, sizeof(reason))) {
-		snprintf(why, whylen, "target '%s': %s", text, reason);
-		return -1;
-	}
-	if (t->hardware && check_hardware(t, reason, sizeof(reason))) {
+	snprintf(t->spec, sizeof(t->spec), "%s", text);
+	t->kind = kind;
+	t->config = config;
+	if (kind->open(t, config, reason, sizeof(reason)) ||
+	    (t->hardware && check_hardware(t, reason, sizeof(reason)))) {
 		int e = errno;
 
 		iomap_target_close(t);
-		snprintf(why, whylen, "target '%s': %s", text, reason);
-		errno = e;
-		return -1;
+		return iomap_fail(why, whylen, e ? e : EINVAL, "target '%s': %s", text, reason);
 	}
 	if (!t->copy_len && t->copy_off < t->len && t->space == IOMAP_SPACE_MMIO)
 		t->copy_len = t->len - t->copy_off;
 	return 0;
 }
 
-const char *iomap_target_why_not(const struct iomap_target *t, const char *strategy)
+void iomap_target_close(struct iomap_target *t)
 {
-	const struct iomap_target_ops *ops = t->spec.ops;
+	if (t->kind && t->kind->close && t->base)
+		t->kind->close(t);
+	free(t->config);
+	t->config = NULL;
+	t->base = NULL;
+}
 
-	return ops && ops->why_not ? ops->why_not(t, strategy) : NULL;
+const char *iomap_target_why_not(const struct iomap_target *t, enum iomap_insn insn, unsigned int bytes)
+{
+	return t->kind && t->kind->why_not ? t->kind->why_not(t, insn, bytes) : NULL;
 }
 
 int iomap_target_fault(int signo, siginfo_t *si, void *uc)
 {
-	for (size_t i = 0; i < iomap_nr_target_kinds; i++)
-		if (iomap_target_kinds[i]->fault && iomap_target_kinds[i]->fault(signo, si, uc))
+	for (size_t i = 0; i < NKINDS; i++)
+		if (kinds[i]->fault && kinds[i]->fault(signo, si, uc))
 			return 1;
 	return 0;
 }
@@ -122,13 +167,6 @@ bool iomap_target_may_write(const struct iomap_target *t, uint64_t off, uint64_t
 bool iomap_target_allows_width(const struct iomap_target *t, unsigned int bytes)
 {
 	return (t->widths ? t->widths : IOMAP_WIDTHS_ALL) & bytes;
-}
-
-void iomap_target_close(struct iomap_target *t)
-{
-	if (t->spec.ops && t->spec.ops->close && t->base)
-		t->spec.ops->close(t);
-	t->base = NULL;
 }
 
 const char *iomap_space_name(enum iomap_space s)

@@ -106,19 +106,19 @@ static void run_copier(const struct copier *c)
 	printf("%-22s %s\n", c->name, check_failed == failed_before ? "ok" : "FAILED");
 }
 
-/* Copy support in the table is all three operations or none, and none only with a reason. */
+/* Copy support in the table is all three operations or none, as its flag says, and none only with a reason. */
 static void check_table_entry(const struct iomap_strategy *s)
 {
 	int n = !!s->copy_fromio + !!s->copy_toio + !!s->set_io;
 
 	check_context("strategy %s", s->name);
-	CHECK(n == 0 || n == 3);
-	CHECK((n == 0) == (s->why_no_copy != NULL));
+	CHECK(n == (s->copy ? 3 : 0));
+	CHECK(n || *s->lacks);
 	if (n)
 		CHECK(s->copy_element == 1 || s->copy_element == 8 || s->copy_element == 32 ||
 		      s->copy_element == 64);
 	/* a strategy that needs a CPU feature is a vector copy of that width */
-	if (s->cpu_feature)
+	if (s->feature != IOMAP_FEATURE_none)
 		CHECK(s->copy_element >= 32);
 }
 

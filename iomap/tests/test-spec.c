@@ -5,66 +5,60 @@
 #include "check.h"
 #include "iomap/target.h"
 
-/* Every field of a parsed spec is checked; fields a case does not name must be zero. */
+/* Every good spec parses, and its canonical form spells out everything it means. */
 struct good {
 	const char *text;
-	const char *kind;
-	struct iomap_spec want;		/* text and ops are checked separately */
+	const char *canonical;
 };
 
-#define K 1024ULL
 static const struct good goods[] = {
-	{ "ram", "ram", { .size = 64 * K } },
-	{ "ram:64k", "ram", { .size = 64 * K } },
-	{ "ram:2m,huge", "ram", { .size = 2 * K * K, .huge = true } },
-	{ "ram,huge", "ram", { .size = 64 * K, .huge = true } },
-	{ "ram:huge", "ram", { .size = 64 * K, .huge = true } },
-	{ "ram:4096", "ram", { .size = 4096 } },
-	{ "ram:0x1000", "ram", { .size = 4096 } },
-	{ "ram:1", "ram", { .size = 1 } },
-	{ "ram:010", "ram", { .size = 10 } },		/* decimal, never octal */
-	{ "ram:1t", "ram", { .size = K * K * K * K } },	/* the largest, as the message says */
-	{ "ram:1024G", "ram", { .size = K * K * K * K } },
-	{ "trap", "trap", { .model = "default" } },
-	{ "trap:default", "trap", { .model = "default" } },
-	{ "trap:fifo-2_b", "trap", { .model = "fifo-2_b" } },
-	{ "pci:0000:00:04.0/0", "pci", { .dev = 4 } },
-	{ "pci:00:04.0/2,wc", "pci", { .dev = 4, .bar = 2, .wc = true } },
-	{ "pci:04.0/0", "pci", { .dev = 4 } },
-	{ "pci:a.1/3", "pci", { .dev = 0xa, .fn = 1, .bar = 3 } },	/* hex, as lspci prints */
-	{ "pci:ffff:ff:1f.7/5", "pci", { .domain = 0xffff, .bus = 0xff, .dev = 0x1f, .fn = 7, .bar = 5 } },
-	{ "pci:1234:11e8/0", "pci", { .by_id = true, .vendor = 0x1234, .device = 0x11e8 } },
-	{ "pci:1af4:1110/2,wc", "pci", { .by_id = true, .vendor = 0x1af4, .device = 0x1110, .bar = 2, .wc = true } },
-	{ "pci:00:04.0/0,off=0x100,len=4k", "pci",
-	  { .dev = 4, .has_off = true, .off = 0x100, .has_len = true, .len = 4096 } },
-	{ "pci:00:04.0/0,off=0", "pci", { .dev = 4, .has_off = true } },
-	{ "port:0xc000+256", "port", { .port_base = 0xc000, .port_len = 256 } },
-	{ "port:0x80", "port", { .port_base = 0x80, .port_len = 1 } },
-	{ "port:0xffff+1", "port", { .port_base = 0xffff, .port_len = 1 } },
-	{ "port:0+0x10000", "port", { .port_base = 0, .port_len = 0x10000 } },
+	{ "ram", "ram:65536" },
+	{ "ram:64k", "ram:65536" },
+	{ "ram:2m,huge", "ram:2097152,huge" },
+	{ "ram,huge", "ram:65536,huge" },
+	{ "ram:huge", "ram:65536,huge" },
+	{ "ram:4096", "ram:4096" },
+	{ "ram:0x1000", "ram:4096" },
+	{ "ram:1", "ram:1" },
+	{ "ram:010", "ram:10" },			/* decimal, never octal */
+	{ "ram:1t", "ram:1099511627776" },		/* the largest, as the message says */
+	{ "ram:1024G", "ram:1099511627776" },
+	{ "trap", "trap:default" },
+	{ "trap:", "trap:default" },
+	{ "trap:default", "trap:default" },
+	{ "trap:fifo-2_b", "trap:fifo-2_b" },
+	{ "pci:0000:00:04.0/0", "pci:0000:00:04.0/0" },
+	{ "pci:00:04.0/2,wc", "pci:0000:00:04.0/2,wc" },
+	{ "pci:04.0/0", "pci:0000:00:04.0/0" },
+	{ "pci:a.1/3", "pci:0000:00:0a.1/3" },		/* hex, as lspci prints */
+	{ "pci:ffff:ff:1f.7/5", "pci:ffff:ff:1f.7/5" },
+	{ "pci:1234:11e8/0", "pci:1234:11e8/0" },
+	{ "pci:1af4:1110/2,wc", "pci:1af4:1110/2,wc" },
+	{ "pci:00:04.0/0,off=0x100,len=4k", "pci:0000:00:04.0/0,off=0x100,len=0x1000" },
+	{ "pci:00:04.0/0,off=0", "pci:0000:00:04.0/0,off=0x0" },
+	{ "pci:00:04.0/0,widths=32+8", "pci:0000:00:04.0/0,widths=8+32" },
+	{ "port:0xc000+256", "port:0xc000+256" },
+	{ "port:0x80", "port:0x0080+1" },
+	{ "port:0xffff+1", "port:0xffff+1" },
+	{ "port:0+0x10000", "port:0x0000+65536" },
+	{ "port:0xc000+4,widths=16+32", "port:0xc000+4,widths=16+32" },
 };
-
-#define SPEC_FIELDS(X) X(size) X(huge) X(by_id) X(domain) X(bus) X(dev) X(fn) X(vendor) X(device) \
-	X(bar) X(wc) X(has_off) X(off) X(has_len) X(len) X(port_base) X(port_len)
 
 static void test_good(const struct good *g)
 {
-	struct iomap_spec spec;
-	char why[256] = "";
+	char why[256] = "", out[160];
 
-	memset(&spec, 0x5a, sizeof(spec));	/* the parser must clear what it does not set */
+	memset(out, 0x5a, sizeof(out));
 	check_context("'%s'", g->text);
-	if (!CHECK_EQ(iomap_spec_parse(g->text, &spec, why, sizeof(why)), 0)) {
+	if (!CHECK_EQ(iomap_spec_canonical(g->text, out, sizeof(out), why, sizeof(why)), 0)) {
 		fprintf(stderr, "    why: %s\n", why);
 		return;
 	}
-	CHECK_STREQ(spec.text, g->text);
-	CHECK(spec.ops != NULL);
-	CHECK_STREQ(spec.ops ? spec.ops->name : NULL, g->kind);
-	CHECK_STREQ(spec.model, g->want.model);
-#define SAME(f) CHECK_EQ(spec.f, g->want.f);
-	SPEC_FIELDS(SAME)
-#undef SAME
+	CHECK_STREQ(out, g->canonical);
+	/* the canonical form is a spec of its own, and means the same */
+	check_context("'%s' again", out);
+	if (CHECK_EQ(iomap_spec_canonical(g->canonical, out, sizeof(out), why, sizeof(why)), 0))
+		CHECK_STREQ(out, g->canonical);
 }
 
 struct bad {
@@ -85,9 +79,13 @@ static const struct bad bads[] = {
 	{ "ram:64k,fast", "target 'ram:64k,fast': unknown option 'fast' (ram takes a size and huge: ram:2m,huge)" },
 	{ "ram,64k", "target 'ram,64k': unknown option '64k' (ram takes a size and huge: ram:2m,huge)" },
 	{ "ram:huge,2m", "target 'ram:huge,2m': unknown option '2m' (ram takes a size and huge: ram:2m,huge)" },
-	{ "rom:64k", "target 'rom:64k': unknown target kind 'rom' (regbench --list-targets shows the kinds)" },
-	{ "", "target '': unknown target kind '' (regbench --list-targets shows the kinds)" },
-	{ "RAM", "target 'RAM': unknown target kind 'RAM' (regbench --list-targets shows the kinds)" },
+	{ "ram:", "target 'ram:': bad size '' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)" },
+	{ "ram:64k,", "target 'ram:64k,': unknown option '' (ram takes a size and huge: ram:2m,huge)" },
+	{ "rom:64k", "target 'rom:64k': unknown target kind 'rom' (the kinds: ram, trap, pci, port)" },
+	{ "", "target '': unknown target kind '' (the kinds: ram, trap, pci, port)" },
+	{ "RAM", "target 'RAM': unknown target kind 'RAM' (the kinds: ram, trap, pci, port)" },
+	{ "ram:64k\n", "target spec with a control character (give it on one line)" },
+	{ "trap,scratch", "target 'trap,scratch': unknown option 'scratch' (trap takes a model: trap:MODEL)" },
 	{ "trap:Fifo!", "target 'trap:Fifo!': bad model name 'Fifo!' (letters, digits, - and _, e.g. trap:default)" },
 	{ "pci", "target 'pci': no device (pci:SLOT/BAR or pci:VENDOR:DEVICE/BAR, e.g. pci:00:04.0/0)" },
 	{ "pci:00:04.0", "target 'pci:00:04.0': no BAR given (add /N, e.g. pci:00:04.0/0)" },
@@ -125,12 +123,11 @@ static const struct bad bads[] = {
 
 static void test_bad(const char *text, const char *want)
 {
-	struct iomap_spec spec;
-	char why[256] = "";
+	char why[256] = "", out[160];
 
 	check_context("'%s'", text);
 	errno = 0;
-	CHECK_EQ(iomap_spec_parse(text, &spec, why, sizeof(why)), -1);
+	CHECK_EQ(iomap_spec_canonical(text, out, sizeof(out), why, sizeof(why)), -1);
 	CHECK_EQ(errno, EINVAL);
 	CHECK_STREQ(why, want);
 }
@@ -138,24 +135,27 @@ static void test_bad(const char *text, const char *want)
 /* The text field holds 127 characters: 127 parse (and are kept whole), 128 are refused. */
 static void test_length(void)
 {
-	char text[129];
-	struct iomap_spec spec;
+	char text[129], out[160];
+	struct iomap_target t;
 	char why[256] = "";
 
 	memset(text, '0', sizeof(text));
 	memcpy(text, "ram:", 4);
 	memcpy(text + 123, "4096", 5);		/* 127 characters: ram:000...0004096 */
 	check_context("a spec of 127 characters");
-	if (CHECK_EQ(iomap_spec_parse(text, &spec, why, sizeof(why)), 0)) {
-		CHECK_EQ(spec.size, 4096);
-		CHECK_STREQ(spec.text, text);
+	if (CHECK_EQ(iomap_spec_canonical(text, out, sizeof(out), why, sizeof(why)), 0))
+		CHECK_STREQ(out, "ram:4096");
+	if (CHECK_EQ(iomap_target_open(&t, text, why, sizeof(why)), 0)) {
+		CHECK_EQ(t.len, 4096);
+		CHECK_STREQ(t.spec, text);
+		iomap_target_close(&t);
 	}
 	memcpy(text + 124, "4096", 5);		/* 128 */
 	test_bad(text, "target spec too long (at most 127 characters)");
 
 	/* a short buffer gets the start of the message, terminated */
 	check_context("a 16-byte why buffer");
-	CHECK_EQ(iomap_spec_parse("ram:12q", &spec, why, 16), -1);
+	CHECK_EQ(iomap_spec_canonical("ram:12q", out, sizeof(out), why, 16), -1);
 	CHECK_STREQ(why, "target 'ram:12q");
 }
 
@@ -165,18 +165,18 @@ static void test_kinds(void)
 	char why[256];
 
 	check_context("target kinds");
-	CHECK_EQ(iomap_nr_target_kinds, sizeof(names) / sizeof(names[0]));
-	for (size_t i = 0; i < iomap_nr_target_kinds && i < sizeof(names) / sizeof(names[0]); i++) {
-		const struct iomap_target_ops *k = iomap_target_kinds[i];
+	CHECK_EQ(iomap_target_kind_count(), sizeof(names) / sizeof(names[0]));
+	for (size_t i = 0; i < iomap_target_kind_count() && i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *grammar = iomap_target_kind_grammar(i), *help = iomap_target_kind_help(i);
 
-		CHECK_STREQ(k->name, names[i]);
-		CHECK(k->grammar && !strncmp(k->grammar, names[i], strlen(names[i])));
-		CHECK(k->help && *k->help);
-		/* every kind can say whether it is available, and open */
-		CHECK(k->open != NULL && k->probe != NULL);
+		CHECK_STREQ(iomap_target_kind_name(i), names[i]);
+		CHECK(grammar && !strncmp(grammar, names[i], strlen(names[i])));
+		CHECK(help && *help);
 	}
-	CHECK_EQ(iomap_target_probe(iomap_target_kinds[0], why, sizeof(why)), 0);
-	CHECK_EQ(iomap_target_probe(iomap_target_kinds[1], why, sizeof(why)), 0);
+	CHECK(iomap_target_kind_name(iomap_target_kind_count()) == NULL);
+	CHECK_EQ(iomap_target_kind_probe(0, why, sizeof(why)), 0);
+	CHECK_EQ(iomap_target_kind_probe(1, why, sizeof(why)), 0);
+	CHECK_EQ(iomap_target_kind_probe(iomap_target_kind_count(), why, sizeof(why)), -1);
 	CHECK_STREQ(iomap_space_name(IOMAP_SPACE_MMIO), "mmio");
 	CHECK_STREQ(iomap_space_name(IOMAP_SPACE_PIO), "pio");
 	CHECK_STREQ(iomap_mapping_name(IOMAP_MAP_WB), "wb");
@@ -204,7 +204,9 @@ static void test_open(void)
 	CHECK_EQ(t.space, IOMAP_SPACE_MMIO);
 	CHECK(t.writable);
 	CHECK(t.port == NULL && t.port_len == 0);	/* ram has no port window */
-	CHECK_STREQ(t.spec.text, "ram:64k");
+	CHECK_STREQ(t.spec, "ram:64k");
+	CHECK_STREQ(iomap_target_kind_of(&t), "ram");
+	CHECK_EQ(t.bar, -1);
 	CHECK(strstr(t.what, "65536 bytes") != NULL);
 	{
 		/* all of it is there and zeroed: write and read the first and last byte */
@@ -227,7 +229,7 @@ static void test_open(void)
 	/* huge pages may be unavailable here; either way the answer must be consistent */
 	check_context("open 'ram:2m,huge'");
 	if (!iomap_target_open(&t, "ram:2m,huge", why, sizeof(why))) {
-		CHECK_EQ(t.len, 2 * K * K);
+		CHECK_EQ(t.len, 2u << 20);
 		CHECK(strstr(t.what, "huge") != NULL);
 		iomap_target_close(&t);
 	} else {

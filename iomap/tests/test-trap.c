@@ -81,9 +81,10 @@ struct single {
 #define INLINE_STRATEGY(s, bits)						\
 	static uint64_t rd_##s##bits(const volatile void __iomem *a) { return iomap_read##bits##_##s(a); } \
 	static void wr_##s##bits(uint64_t v, volatile void __iomem *a) { iomap_write##bits##_##s((uint##bits##_t)v, a); }
+#define EACH_SINGLE(id, name, access, order, port, rep, copy, element, feature, help, lacks, X, ...) \
+	IOMAP_HAS_##access(X(id, __VA_ARGS__))
 #define INLINE_WIDTH(bits, type, k, reg, wreg)					\
-	INLINE_STRATEGY(raw, bits) INLINE_STRATEGY(relaxed, bits) INLINE_STRATEGY(volatile, bits) \
-	INLINE_STRATEGY(barriered, bits) INLINE_STRATEGY(fenced, bits) INLINE_STRATEGY(locked, bits) \
+	INLINE_STRATEGY(raw, bits) IOMAP_STRATEGIES(EACH_SINGLE, INLINE_STRATEGY, bits) \
 	static uint64_t rd_read##k(const volatile void __iomem *a) { return read##k(a); } \
 	static uint64_t rd_read##k##_relaxed(const volatile void __iomem *a) { return read##k##_relaxed(a); } \
 	static uint64_t rd___raw_read##k(const volatile void __iomem *a) { return __raw_read##k(a); } \
@@ -101,14 +102,12 @@ IOMAP_WIDTHS(INLINE_WIDTH)
 BE(16) BE(32) BE(64)
 #undef BE
 
-#define S(s, bits) { #s, bits / 8, rd_##s##bits, wr_##s##bits, 0 }
+#define S(s, bits) { #s, bits / 8, rd_##s##bits, wr_##s##bits, 0 },
 #define K(k, bits) { "read" #k "/write" #k, bits / 8, rd_read##k, wr_write##k, 0 },	\
 	{ "read" #k "_relaxed", bits / 8, rd_read##k##_relaxed, wr_write##k##_relaxed, 0 },	\
 	{ "__raw_read" #k, bits / 8, rd___raw_read##k, wr___raw_write##k, 0 },		\
 	{ "ioread" #bits, bits / 8, rd_ioread##bits, wr_iowrite##bits, 0 }
-#define WIDTH(bits, k)								\
-	S(raw, bits), S(relaxed, bits), S(volatile, bits), S(barriered, bits),	\
-	S(fenced, bits), S(locked, bits), K(k, bits)
+#define WIDTH(bits, k) S(raw, bits) IOMAP_STRATEGIES(EACH_SINGLE, S, bits) K(k, bits)
 static const struct single singles[] = {
 	WIDTH(8, b), WIDTH(16, w), WIDTH(32, l), WIDTH(64, q),
 	{ "ioread16be", 2, rd_ioread16be, wr_iowrite16be, 1 },
@@ -384,7 +383,8 @@ static void test_status(void)
 		const struct iomap_strategy *s = &iomap_strategies[i];
 		unsigned char buf[8];
 
-		if (!s->copy_fromio || iomap_strategy_cpu_missing(s) || iomap_target_why_not(&t, s->name))
+		if (!s->copy_fromio || iomap_strategy_cpu_missing(s) ||
+		    iomap_target_why_not(&t, s->copy_element > 8 ? IOMAP_INSN_VECTOR : IOMAP_INSN_MOV, s->copy_element))
 			continue;
 		check_context("copy %s: read-to-clear", s->name);
 		set_bytes(MMIO, rc, 0x0102030405060708ull);
@@ -407,7 +407,7 @@ __attribute__((target("avx512f"))) static void test_vectors(void)
 	unsigned char win[64], out[64], ones[64];
 
 	avx512 = iomap_strategy_find("simd-512");
-	if (iomap_strategy_cpu_missing(avx512) || iomap_target_why_not(&t, "simd-512")) {
+	if (iomap_strategy_cpu_missing(avx512) || iomap_target_why_not(&t, IOMAP_INSN_VECTOR, 64)) {
 		check_skip("vector registers: no AVX-512 here");
 		return;
 	}
@@ -520,8 +520,9 @@ int main(void)
 	CHECK_EQ(t.mapping, IOMAP_MAP_TRAP);
 	CHECK(t.port != NULL && t.port_len == IOMAP_TRAP_PORT_LEN);
 	CHECK_EQ(iomap_target_open(&(struct iomap_target){ 0 }, "trap", why, sizeof(why)), -1);
-	CHECK(iomap_target_why_not(&t, "libc") != NULL);
-	CHECK(iomap_target_why_not(&t, "relaxed") == NULL);
+	CHECK(iomap_target_why_not(&t, IOMAP_INSN_ANY, 0) != NULL);
+	CHECK(iomap_target_why_not(&t, IOMAP_INSN_MOV, 8) == NULL);
+	CHECK(iomap_target_why_not(&t, IOMAP_INSN_STRING, 8) == NULL);
 
 	test_singles();
 	test_table();

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "iomap/compiler.h"
+#include "iomap/strategies.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,14 +40,14 @@ static __always_inline void iomap_locked_mb(void)
 /*
  * Every sized accessor is generated from one macro per operation, invoked once
  * per width: X(bits, C type, kernel suffix, value register constraint,
- * store source constraint).  8-bit values need a byte-addressable register
+ * store source constraint, and whatever follows X in the call).  8-bit values need a byte-addressable register
  * ("q"); a 64-bit store immediate must fit a sign-extended 32-bit field ("e").
  */
-#define IOMAP_WIDTHS(X)					\
-	X(8,  uint8_t,  b, "q", "qi")			\
-	X(16, uint16_t, w, "r", "ri")			\
-	X(32, uint32_t, l, "r", "ri")			\
-	X(64, uint64_t, q, "r", "re")
+#define IOMAP_WIDTHS(X, ...)					\
+	X(8,  uint8_t,  b, "q", "qi", ##__VA_ARGS__)		\
+	X(16, uint16_t, w, "r", "ri", ##__VA_ARGS__)		\
+	X(32, uint32_t, l, "r", "ri", ##__VA_ARGS__)		\
+	X(64, uint64_t, q, "r", "re", ##__VA_ARGS__)
 
 /* The access instruction itself: exactly one mov of the width, optionally a compiler barrier. */
 #define IOMAP_MOV_READ(type, k, reg, addr, ...) ({				\
@@ -60,45 +61,55 @@ static __always_inline void iomap_locked_mb(void)
 			     : wreg ((type)(val)) __VA_ARGS__)
 
 /*
- * Single-access strategies (see DESIGN.md):
- *   raw        one mov, no compiler barrier (the kernel's __raw_readl)
- *   volatile   a C volatile dereference of the exact-width type
- *   relaxed    one mov with a "memory" clobber (the kernel's readl on x86)
- *   barriered  the portable driver's ordering: read then lfence, sfence then write
- *   fenced     mfence before and after the access (a full mb() around it)
- *   locked     a locked no-op before and after the access
+ * How a strategy issues one access (the access column of strategies.h):
+ * IOMAP_READ_<access>(type, k, reg, addr) is the value read,
+ * IOMAP_WRITE_<access>(type, k, wreg, v, addr) the store.
  */
-#define IOMAP_BUILD_READ(bits, type, k, reg, wreg)				\
+#define IOMAP_READ_mov(type, k, reg, addr) IOMAP_MOV_READ(type, k, reg, addr, : "memory")
+#define IOMAP_WRITE_mov(type, k, wreg, v, addr) IOMAP_MOV_WRITE(type, k, wreg, v, addr, : "memory")
+#define IOMAP_READ_deref(type, k, reg, addr) (*(const volatile type __force *)(addr))
+#define IOMAP_WRITE_deref(type, k, wreg, v, addr) (*(volatile type __force *)(addr) = (type)(v))
+
+/*
+ * What a strategy puts around its access (the order column), the same for
+ * MMIO and ports: IOMAP_ORDER_R_<order>(type, access) is the value read,
+ * IOMAP_ORDER_W_<order>(access) the write as a statement.
+ *   none     the access alone
+ *   rmb_wmb  the portable driver's ordering: read then lfence (rmb), sfence
+ *            (wmb) then write
+ *   mb       mfence before and after (a full mb() around the access)
+ *   locked   a locked no-op before and after
+ */
+#define IOMAP_ORDER_R_none(type, acc) (acc)
+#define IOMAP_ORDER_W_none(acc) do { acc; } while (0)
+#define IOMAP_ORDER_R_rmb_wmb(type, acc) ({ type __iomap_v = (acc); rmb(); __iomap_v; })
+#define IOMAP_ORDER_W_rmb_wmb(acc) do { wmb(); acc; } while (0)
+#define IOMAP_ORDER_R_mb(type, acc) ({ type __iomap_v; mb(); __iomap_v = (acc); mb(); __iomap_v; })
+#define IOMAP_ORDER_W_mb(acc) do { mb(); acc; mb(); } while (0)
+#define IOMAP_ORDER_R_locked(type, acc)						\
+	({ type __iomap_v; iomap_locked_mb(); __iomap_v = (acc); iomap_locked_mb(); __iomap_v; })
+#define IOMAP_ORDER_W_locked(acc) do { iomap_locked_mb(); acc; iomap_locked_mb(); } while (0)
+
+/* __raw_readl and friends: one mov, not even a compiler barrier. */
+#define IOMAP_BUILD_RAW(bits, type, k, reg, wreg)				\
 static __always_inline type iomap_read##bits##_raw(const volatile void __iomem *addr) \
 { return IOMAP_MOV_READ(type, k, reg, addr); }				\
-static __always_inline type iomap_read##bits##_relaxed(const volatile void __iomem *addr) \
-{ return IOMAP_MOV_READ(type, k, reg, addr, : "memory"); }		\
-static __always_inline type iomap_read##bits##_volatile(const volatile void __iomem *addr) \
-{ return *(const volatile type __force *)addr; }			\
-static __always_inline type iomap_read##bits##_barriered(const volatile void __iomem *addr) \
-{ type v = iomap_read##bits##_relaxed(addr); rmb(); return v; }		\
-static __always_inline type iomap_read##bits##_fenced(const volatile void __iomem *addr) \
-{ type v; mb(); v = iomap_read##bits##_relaxed(addr); mb(); return v; }	\
-static __always_inline type iomap_read##bits##_locked(const volatile void __iomem *addr) \
-{ type v; iomap_locked_mb(); v = iomap_read##bits##_relaxed(addr); iomap_locked_mb(); return v; }
-IOMAP_WIDTHS(IOMAP_BUILD_READ)
-#undef IOMAP_BUILD_READ
-
-#define IOMAP_BUILD_WRITE(bits, type, k, reg, wreg)				\
 static __always_inline void iomap_write##bits##_raw(type v, volatile void __iomem *addr) \
-{ IOMAP_MOV_WRITE(type, k, wreg, v, addr); }				\
-static __always_inline void iomap_write##bits##_relaxed(type v, volatile void __iomem *addr) \
-{ IOMAP_MOV_WRITE(type, k, wreg, v, addr, : "memory"); }		\
-static __always_inline void iomap_write##bits##_volatile(type v, volatile void __iomem *addr) \
-{ *(volatile type __force *)addr = v; }					\
-static __always_inline void iomap_write##bits##_barriered(type v, volatile void __iomem *addr) \
-{ wmb(); iomap_write##bits##_relaxed(v, addr); }			\
-static __always_inline void iomap_write##bits##_fenced(type v, volatile void __iomem *addr) \
-{ mb(); iomap_write##bits##_relaxed(v, addr); mb(); }			\
-static __always_inline void iomap_write##bits##_locked(type v, volatile void __iomem *addr) \
-{ iomap_locked_mb(); iomap_write##bits##_relaxed(v, addr); iomap_locked_mb(); }
-IOMAP_WIDTHS(IOMAP_BUILD_WRITE)
-#undef IOMAP_BUILD_WRITE
+{ IOMAP_MOV_WRITE(type, k, wreg, v, addr); }
+IOMAP_WIDTHS(IOMAP_BUILD_RAW)
+#undef IOMAP_BUILD_RAW
+
+/* iomap_readN_<id>/iomap_writeN_<id> of every strategy with a single access. */
+#define IOMAP_BUILD_SINGLE(bits, type, k, reg, wreg, id, access, order)	\
+static __always_inline type iomap_read##bits##_##id(const volatile void __iomem *addr) \
+{ return IOMAP_ORDER_R_##order(type, IOMAP_READ_##access(type, k, reg, addr)); } \
+static __always_inline void iomap_write##bits##_##id(type v, volatile void __iomem *addr) \
+{ IOMAP_ORDER_W_##order(IOMAP_WRITE_##access(type, k, wreg, v, addr)); }
+#define IOMAP_SINGLES(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+	IOMAP_HAS_##access(IOMAP_WIDTHS(IOMAP_BUILD_SINGLE, id, access, order))
+IOMAP_STRATEGIES(IOMAP_SINGLES)
+#undef IOMAP_SINGLES
+#undef IOMAP_BUILD_SINGLE
 
 /*
  * _rep: the same register, count times (a FIFO), never a range.  x86 has no
@@ -125,32 +136,31 @@ static __always_inline void iomap_##wr##bits##_rep_##s(wtype addr, const void *b
 		iomap_##wr##bits##_##s(v, addr);			\
 	}								\
 }
-#define IOMAP_MMIO_REP(s, bits, type)						\
-	IOMAP_BUILD_REP_LOOP(read, write, const volatile void __iomem *, volatile void __iomem *, s, bits, type)
-#define IOMAP_BUILD_REP(bits, type, k, reg, wreg)				\
-	IOMAP_MMIO_REP(volatile, bits, type)					\
-	IOMAP_MMIO_REP(relaxed, bits, type)					\
-	IOMAP_MMIO_REP(barriered, bits, type)
-IOMAP_WIDTHS(IOMAP_BUILD_REP)
-#undef IOMAP_BUILD_REP
-#undef IOMAP_MMIO_REP
+#define IOMAP_BUILD_MMIO_REP(bits, type, k, reg, wreg, id)			\
+	IOMAP_BUILD_REP_LOOP(read, write, const volatile void __iomem *, volatile void __iomem *, id, bits, type)
+#define IOMAP_MMIO_REPS(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+	IOMAP_LOOP_##rep(IOMAP_WIDTHS(IOMAP_BUILD_MMIO_REP, id))
+IOMAP_STRATEGIES(IOMAP_MMIO_REPS)
+#undef IOMAP_MMIO_REPS
+#undef IOMAP_BUILD_MMIO_REP
 
 /*
  * The kernel's names.  On x86 an uncached access is already strongly ordered,
- * so readl() is readl_relaxed(): one mov with a compiler barrier.  The
- * portable ordering of asm-generic is the `barriered` strategy.
+ * so readl() is readl_relaxed(): one mov with a compiler barrier
+ * (IOMAP_KERNEL_SINGLE).  The portable ordering of asm-generic is the
+ * `barriered` strategy.
  */
 #define IOMAP_BUILD_KERNEL_NAMES(bits, type, k, reg, wreg)			\
 static __always_inline type read##k(const volatile void __iomem *addr)	\
-{ return iomap_read##bits##_relaxed(addr); }				\
+{ return IOMAP_CAT(iomap_read##bits##_, IOMAP_KERNEL_SINGLE)(addr); }	\
 static __always_inline type read##k##_relaxed(const volatile void __iomem *addr) \
-{ return iomap_read##bits##_relaxed(addr); }				\
+{ return IOMAP_CAT(iomap_read##bits##_, IOMAP_KERNEL_SINGLE)(addr); }	\
 static __always_inline type __raw_read##k(const volatile void __iomem *addr) \
 { return iomap_read##bits##_raw(addr); }				\
 static __always_inline void write##k(type v, volatile void __iomem *addr) \
-{ iomap_write##bits##_relaxed(v, addr); }				\
+{ IOMAP_CAT(iomap_write##bits##_, IOMAP_KERNEL_SINGLE)(v, addr); }	\
 static __always_inline void write##k##_relaxed(type v, volatile void __iomem *addr) \
-{ iomap_write##bits##_relaxed(v, addr); }				\
+{ IOMAP_CAT(iomap_write##bits##_, IOMAP_KERNEL_SINGLE)(v, addr); }	\
 static __always_inline void __raw_write##k(type v, volatile void __iomem *addr) \
 { iomap_write##bits##_raw(v, addr); }
 IOMAP_WIDTHS(IOMAP_BUILD_KERNEL_NAMES)
@@ -160,12 +170,13 @@ IOMAP_WIDTHS(IOMAP_BUILD_KERNEL_NAMES)
  * Port I/O.  The kernel's argument order: out*(value, port).  These fault
  * (#GP, SIGSEGV) unless the process holds I/O permission for the port; the
  * port target obtains it, the trap target emulates the fault.  glibc's
- * <sys/io.h> defines the same names: do not include both.
+ * <sys/io.h> defines the same names: do not include both.  x86 has no 64-bit
+ * port instruction, so ports have three widths.
  */
-#define IOMAP_PORT_WIDTHS(X)				\
-	X(8,  uint8_t,  b)				\
-	X(16, uint16_t, w)				\
-	X(32, uint32_t, l)
+#define IOMAP_PORT_WIDTHS(X, ...)				\
+	X(8,  uint8_t,  b, ##__VA_ARGS__)			\
+	X(16, uint16_t, w, ##__VA_ARGS__)			\
+	X(32, uint32_t, l, ##__VA_ARGS__)
 
 #define IOMAP_BUILD_PORT(bits, type, k)						\
 static __always_inline type in##k(uint16_t port)				\
@@ -180,44 +191,31 @@ IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT)
 #undef IOMAP_BUILD_PORT
 
 /*
- * Port accesses in the single-access strategies, so that the same families
- * run on port targets: relaxed is one in/out of the exact width, barriered,
- * fenced and locked put the MMIO strategies' ordering around it.  volatile
- * has no port form (C cannot dereference a port) and x86 has no 64-bit port
- * instruction: both are absent, not substituted.
+ * Port forms of the strategies that have them (port column 1), so that the
+ * same families run on port targets: one in/out of the exact width under the
+ * strategy's ordering; their _rep as a loop of it, or rep insX/outsX for the
+ * string strategy.  A strategy without them is absent here, not substituted.
  */
-#define IOMAP_BUILD_PORT_IN(bits, type, k)					\
-static __always_inline type iomap_in##bits##_relaxed(uint16_t port)		\
-{ return in##k(port); }							\
-static __always_inline type iomap_in##bits##_barriered(uint16_t port)		\
-{ type v = in##k(port); rmb(); return v; }				\
-static __always_inline type iomap_in##bits##_fenced(uint16_t port)		\
-{ type v; mb(); v = in##k(port); mb(); return v; }			\
-static __always_inline type iomap_in##bits##_locked(uint16_t port)		\
-{ type v; iomap_locked_mb(); v = in##k(port); iomap_locked_mb(); return v; }
-IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT_IN)
-#undef IOMAP_BUILD_PORT_IN
-
-#define IOMAP_BUILD_PORT_OUT(bits, type, k)					\
-static __always_inline void iomap_out##bits##_relaxed(type v, uint16_t port)	\
-{ out##k(v, port); }							\
-static __always_inline void iomap_out##bits##_barriered(type v, uint16_t port) \
-{ wmb(); out##k(v, port); }						\
-static __always_inline void iomap_out##bits##_fenced(type v, uint16_t port)	\
-{ mb(); out##k(v, port); mb(); }					\
-static __always_inline void iomap_out##bits##_locked(type v, uint16_t port)	\
-{ iomap_locked_mb(); out##k(v, port); iomap_locked_mb(); }
-IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT_OUT)
-#undef IOMAP_BUILD_PORT_OUT
-
-/* Port _rep as loops of single accesses; the string strategy is insX/outsX above. */
-#define IOMAP_PORT_REP(s, bits, type) IOMAP_BUILD_REP_LOOP(in, out, uint16_t, uint16_t, s, bits, type)
-#define IOMAP_BUILD_PORT_REP(bits, type, k)					\
-	IOMAP_PORT_REP(relaxed, bits, type)					\
-	IOMAP_PORT_REP(barriered, bits, type)
-IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT_REP)
-#undef IOMAP_BUILD_PORT_REP
-#undef IOMAP_PORT_REP
+#define IOMAP_BUILD_PORT_SINGLE(bits, type, k, id, order)			\
+static __always_inline type iomap_in##bits##_##id(uint16_t port)		\
+{ return IOMAP_ORDER_R_##order(type, in##k(port)); }			\
+static __always_inline void iomap_out##bits##_##id(type v, uint16_t port)	\
+{ IOMAP_ORDER_W_##order(out##k(v, port)); }
+#define IOMAP_BUILD_PORT_REP_loop(bits, type, k, id)				\
+	IOMAP_BUILD_REP_LOOP(in, out, uint16_t, uint16_t, id, bits, type)
+#define IOMAP_BUILD_PORT_REP_string(bits, type, k, id)				\
+static __always_inline void iomap_in##bits##_rep_##id(uint16_t port, void *buf, unsigned long count) \
+{ ins##k(port, buf, count); }						\
+static __always_inline void iomap_out##bits##_rep_##id(uint16_t port, const void *buf, unsigned long count) \
+{ outs##k(port, buf, count); }
+#define IOMAP_PORTS(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+	IOMAP_HAS_##port(IOMAP_HAS_##access(IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT_SINGLE, id, order)) \
+			 IOMAP_HAS_##rep(IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT_REP_##rep, id)))
+IOMAP_STRATEGIES(IOMAP_PORTS)
+#undef IOMAP_PORTS
+#undef IOMAP_BUILD_PORT_SINGLE
+#undef IOMAP_BUILD_PORT_REP_loop
+#undef IOMAP_BUILD_PORT_REP_string
 #undef IOMAP_BUILD_REP_LOOP
 
 /*
@@ -279,19 +277,16 @@ typedef void (*iomap_warn_fn)(const char *msg);
 iomap_warn_fn iomap_set_warn_handler(iomap_warn_fn fn);
 
 /*
- * Range copies in every copy strategy (copy.c says what each issues).  The
- * kernel's memcpy_fromio/memcpy_toio/memset_io are the string-wide strategy:
- * byte head and tail, the widest string element in between.
+ * Range copies of every strategy with a copy column (copy.c says what each
+ * issues).  The kernel's memcpy_fromio/memcpy_toio/memset_io are
+ * IOMAP_KERNEL_COPY.
  */
-#define IOMAP_COPY_STRATEGIES(X)					\
-	X(volatile) X(relaxed) X(barriered) X(string) X(string_wide)	\
-	X(simd) X(simd_512) X(simd_nt)
-
-#define IOMAP_DECLARE_COPY(s)							\
-void iomap_copy_fromio_##s(void *dst, const volatile void __iomem *src, size_t n); \
-void iomap_copy_toio_##s(volatile void __iomem *dst, const void *src, size_t n); \
-void iomap_set_io_##s(volatile void __iomem *dst, int c, size_t n);
-IOMAP_COPY_STRATEGIES(IOMAP_DECLARE_COPY)
+#define IOMAP_DECLARE_COPY(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+	IOMAP_HAS_##copy(						\
+void iomap_copy_fromio_##id(void *dst, const volatile void __iomem *src, size_t n); \
+void iomap_copy_toio_##id(volatile void __iomem *dst, const void *src, size_t n); \
+void iomap_set_io_##id(volatile void __iomem *dst, int c, size_t n);)
+IOMAP_STRATEGIES(IOMAP_DECLARE_COPY)
 #undef IOMAP_DECLARE_COPY
 
 void memcpy_fromio(void *dst, const volatile void __iomem *src, size_t n);

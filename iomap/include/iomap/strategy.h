@@ -1,4 +1,4 @@
-/* strategy.h: the strategies by name, with a function-pointer table each for C callers and dispatch costs */
+/* strategy.h: the strategies of strategies.h at run time: by name, with a function-pointer table each */
 #ifndef IOMAP_STRATEGY_H
 #define IOMAP_STRATEGY_H
 
@@ -12,16 +12,30 @@
 extern "C" {
 #endif
 
+/* What a strategy's instructions need of the CPU (the feature column). */
+enum iomap_cpu_feature { IOMAP_FEATURE_none, IOMAP_FEATURE_avx2, IOMAP_FEATURE_avx512f };
+
 /*
- * The inline accessors in io.h are the fast path.  This table is what a
- * caller uses to pick a strategy by name at run time; calling through it
- * costs an indirect call, which the `dispatch` family measures.  A NULL entry
- * means the strategy does not define that operation (the strategy's `why_not`
- * texts say so); a strategy never falls back to another one.
+ * The inline accessors in io.h are the fast path.  This table, one entry per
+ * line of IOMAP_STRATEGIES in its order, is what a caller uses to pick a
+ * strategy by name at run time; calling through it costs an indirect call,
+ * which regbench's dispatch family measures.  A form the strategy lacks has
+ * NULL pointers and a false flag (`lacks` says why); a strategy never falls
+ * back to another one.
  */
 struct iomap_strategy {
 	const char *name;		/* as on the command line and in benchmark names */
+	const char *id;			/* the C identifier of its accessors */
 	const char *help;		/* one line: which instructions it issues */
+	const char *lacks;		/* what it does not do and why, or "" */
+
+	bool single;			/* readN/writeN on MMIO */
+	bool port_single;		/* inN/outN (8 to 32 bits: x86 has no 64-bit port I/O) */
+	bool mmio_rep;			/* _rep on one MMIO register */
+	bool port_rep;			/* _rep on one port */
+	bool copy;			/* copy_fromio, copy_toio, set_io */
+	unsigned int copy_element;	/* widest access its copies issue, in bytes */
+	enum iomap_cpu_feature feature;
 
 	uint8_t  (*read8)(const volatile void __iomem *addr);
 	uint16_t (*read16)(const volatile void __iomem *addr);
@@ -32,19 +46,13 @@ struct iomap_strategy {
 	void (*write32)(uint32_t v, volatile void __iomem *addr);
 	void (*write64)(uint64_t v, volatile void __iomem *addr);
 
-	/* _rep on MMIO; `string` has none (x86 cannot repeat one memory address) */
+	/* _rep on MMIO, indexed by iomap_width_index() */
 	void (*read_rep[4])(const volatile void __iomem *addr, void *buf, unsigned long count);
 	void (*write_rep[4])(volatile void __iomem *addr, const void *buf, unsigned long count);
 
 	void (*copy_fromio)(void *dst, const volatile void __iomem *src, size_t n);
 	void (*copy_toio)(volatile void __iomem *dst, const void *src, size_t n);
 	void (*set_io)(volatile void __iomem *dst, int c, size_t n);
-
-	size_t copy_element;		/* widest access its copies issue, in bytes */
-	const char *cpu_feature;	/* "avx2" or "avx512f" when it needs one, else NULL */
-	const char *why_no_single;	/* why it has no single access, or NULL */
-	const char *why_no_rep;		/* why it has no MMIO _rep, or NULL */
-	const char *why_no_copy;	/* why it has no copy/set, or NULL */
 };
 
 extern const struct iomap_strategy iomap_strategies[];
@@ -52,6 +60,10 @@ extern const size_t iomap_nr_strategies;
 
 /* The strategy called name, or NULL. */
 const struct iomap_strategy *iomap_strategy_find(const char *name);
+
+/* The strategies the kernel's readX/writeX and memcpy_*io/memset_io are (strategies.h). */
+const struct iomap_strategy *iomap_strategy_kernel_single(void);
+const struct iomap_strategy *iomap_strategy_kernel_copy(void);
 
 /* NULL when this CPU can execute the strategy's instructions, else why not. */
 const char *iomap_strategy_cpu_missing(const struct iomap_strategy *s);

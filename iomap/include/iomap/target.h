@@ -1,4 +1,4 @@
-/* target.h: targets (something register-like, mapped), their specs and the backend ops */
+/* target.h: targets (something register-like, mapped): opening one from its spec, what it is, the kinds there are */
 #ifndef IOMAP_TARGET_H
 #define IOMAP_TARGET_H
 
@@ -17,39 +17,6 @@ extern "C" {
 enum iomap_space { IOMAP_SPACE_MMIO, IOMAP_SPACE_PIO };
 enum iomap_mapping { IOMAP_MAP_WB, IOMAP_MAP_UC, IOMAP_MAP_WC, IOMAP_MAP_TRAP, IOMAP_MAP_PORT };
 
-struct iomap_target_ops;
-
-/*
- * A parsed target spec.  Grammar (numbers: decimal or 0x hex, sizes may end
- * in k, m, g or t for KiB, MiB, GiB, TiB; PCI fields are hex, as lspci prints them):
- *   ram[:SIZE][,huge]
- *   trap[:MODEL]
- *   pci:[[DOMAIN:]BUS:]DEV.FN/BAR[,wc][,off=N][,len=N][,widths=W]
- *   pci:VENDOR:DEVICE/BAR[,wc][,off=N][,len=N][,widths=W]
- *   port:BASE[+LEN][,widths=W]
- * W lists the access widths a device accepts, in bits joined by '+'
- * (widths=32, widths=8+16+32); benchmarks of other widths are skipped.
- */
-struct iomap_spec {
-	char text[128];				/* the spec as given */
-	const struct iomap_target_ops *ops;	/* its kind */
-
-	size_t size;				/* ram: bytes */
-	bool huge;				/* ram: 2 MiB pages */
-	char model[32];				/* trap: device model name */
-
-	bool by_id;				/* pci: VENDOR:DEVICE rather than a slot */
-	int domain, bus, dev, fn;		/* pci: slot */
-	unsigned int vendor, device;		/* pci: ids */
-	int bar;				/* pci: BAR index 0..5 */
-	bool wc;				/* pci: map resourceN_wc */
-	bool has_off, has_len;			/* pci: window inside the BAR */
-	uint64_t off, len;
-
-	unsigned int port_base, port_len;	/* port */
-	unsigned int widths;			/* pci, port: allowed widths (IOMAP_WIDTH_*), 0: all */
-};
-
 /* Access widths as a set of byte counts. */
 #define IOMAP_WIDTH_8	1u
 #define IOMAP_WIDTH_16	2u
@@ -58,27 +25,31 @@ struct iomap_spec {
 #define IOMAP_WIDTHS_ALL 0xfu
 
 /*
- * What the caller permits on real hardware (regbench's --allow-write and
- * --force).  Offsets count from the start of the BAR or port range the spec
- * names, not from its off= window.
+ * What the caller permits on real hardware beyond reading.  Offsets count
+ * from the start of the BAR or port range the spec names, not from its off=
+ * window.
  */
 struct iomap_permit {
 	uint64_t write_off, write_len;		/* writes allowed in [write_off, +write_len); len 0: none */
-	bool force;				/* open a device although a driver is bound to it */
+	bool force;				/* use a device or ports although a driver owns them */
 };
+
+/* A target kind (a backend): private to the library; see iomap_target_kind_*() below. */
+struct iomap_target_kind;
 
 /*
  * An open target.  `base` is an MMIO mapping, or an ioport_map() cookie for
  * port space.  A target may also have a port window beside its MMIO one (the
  * trap device has both): `port` is then its ioport_map() cookie.  A device
  * with registers that mean something names the offsets (in both windows)
- * where a benchmark may safely hammer: reg_off for single accesses, fifo_off
+ * where a caller may safely hammer: reg_off for single accesses, fifo_off
  * for _rep, and [copy_off, copy_off + copy_len) of the MMIO window for copies;
  * memory keeps 0 and its whole length (copy_len 0 at open means the rest of
  * the window from copy_off).
  */
 struct iomap_target {
-	struct iomap_spec spec;
+	char spec[128];				/* the spec as given */
+	const struct iomap_target_kind *kind;
 	void __iomem *base;
 	size_t len;				/* bytes (MMIO) or ports (PIO) reachable from base */
 	enum iomap_space space;
@@ -90,7 +61,7 @@ struct iomap_target {
 	size_t copy_off, copy_len;		/* the window copies may use */
 	char what[256];				/* one line for people: what was mapped and how */
 	char device[64];			/* "ven:dev slot" for devices, else empty */
-	void *priv;				/* the backend's */
+	int bar;				/* the BAR of a PCI device, else -1 */
 
 	/*
 	 * Real hardware (pci, port): read-only unless permit allows a write
@@ -102,63 +73,53 @@ struct iomap_target {
 	struct iomap_permit permit;
 	uint64_t off;
 	unsigned int widths;
-};
 
-/*
- * One instance per backend (target-ram.c, ...), in the table of target.c.
- * probe() says whether the kind can work on this machine at all; open() maps
- * t->spec and fills the rest of *t.  Both return 0, or -1 with a one-line
- * reason in why ("what: cause (what to try)").  Optional: why_not() says why
- * an open target cannot take the accesses of a strategy (by name, "libc"
- * included), NULL when it can; fault() emulates a fault on the target's
- * windows from a signal handler and returns 1, or 0 when the fault is not
- * the target's.
- */
-struct iomap_target_ops {
-	const char *name;			/* the spec's kind: "ram" */
-	const char *grammar;			/* "ram[:SIZE][,huge]" */
-	const char *help;			/* one line */
-	int (*probe)(char *why, size_t whylen);
-	int (*open)(struct iomap_target *t, char *why, size_t whylen);
-	void (*close)(struct iomap_target *t);
-	const char *(*why_not)(const struct iomap_target *t, const char *strategy);
-	int (*fault)(int signo, siginfo_t *si, void *uc);
-	/* optional: print what this kind can reach here (devices, BARs, why not), indented */
-	void (*describe)(FILE *out);
+	void *config;				/* the backend's parsed options */
+	void *priv;				/* the backend's state */
 };
-
-/* The known kinds, in listing order. */
-extern const struct iomap_target_ops *const iomap_target_kinds[];
-extern const size_t iomap_nr_target_kinds;
 
 #define IOMAP_DEFAULT_TARGET "ram"
 
-/* Parse text into *spec; 0, or -1 with a one-line reason in why. */
-int iomap_spec_parse(const char *text, struct iomap_spec *spec, char *why, size_t whylen);
-
-/* Parse and open; 0, or -1 with a one-line reason in why.  t is zeroed first. */
+/*
+ * Parse and open a spec such as "ram:64k" (grammar: iomap_target_kind_grammar);
+ * 0, or -1 with errno and a one-line reason in why ("target 'SPEC': why (what
+ * to try)").  t is zeroed first.
+ */
 int iomap_target_open(struct iomap_target *t, const char *text, char *why, size_t whylen);
 
 /*
  * The same with what the caller permits on hardware (NULL: nothing); then
  * checks what every backend must: the write window inside the target's
- * window, the base aligned for the widest allowed access.
+ * window, the base aligned for the widest allowed access.  errno EBUSY means
+ * a driver owns the device or ports (permit->force would use them anyway).
  */
 int iomap_target_open_permit(struct iomap_target *t, const char *text, const struct iomap_permit *p,
 			     char *why, size_t whylen);
+void iomap_target_close(struct iomap_target *t);
+
+/*
+ * Parse a spec without opening anything, and write it back in its canonical
+ * form (every default spelled out, numbers as the grammar prints them) into
+ * out; 0, or -1 with errno EINVAL and the reason in why.
+ */
+int iomap_spec_canonical(const char *text, char *out, size_t outlen, char *why, size_t whylen);
 
 /* May n bytes at offset off of the window be written? */
 bool iomap_target_may_write(const struct iomap_target *t, uint64_t off, uint64_t n);
 
 /* Does the target accept accesses of this many bytes? */
 bool iomap_target_allows_width(const struct iomap_target *t, unsigned int bytes);
-void iomap_target_close(struct iomap_target *t);
 
-/* Availability of a kind on this machine: 0, or -1 with the reason in why. */
-int iomap_target_probe(const struct iomap_target_ops *ops, char *why, size_t whylen);
+/* The kinds of instruction an access can be made of, for iomap_target_why_not. */
+enum iomap_insn {
+	IOMAP_INSN_MOV,		/* mov, in, out of 1 to 8 bytes */
+	IOMAP_INSN_STRING,	/* rep movs/stos/ins/outs */
+	IOMAP_INSN_VECTOR,	/* whole-register vector loads and stores of `bytes` (16, 32 or 64) */
+	IOMAP_INSN_ANY,		/* code not built on libiomap, which may issue any instruction */
+};
 
-/* Why t cannot take strategy's accesses (the backend's why_not), or NULL. */
-const char *iomap_target_why_not(const struct iomap_target *t, const char *strategy);
+/* Why t cannot take accesses made of insn (of `bytes` for vectors), or NULL when it can. */
+const char *iomap_target_why_not(const struct iomap_target *t, enum iomap_insn insn, unsigned int bytes);
 
 /*
  * For SIGSEGV/SIGBUS handlers of the program: offer the fault to the
@@ -170,6 +131,23 @@ int iomap_target_fault(int signo, siginfo_t *si, void *uc);
 
 const char *iomap_space_name(enum iomap_space s);	/* "mmio", "pio" */
 const char *iomap_mapping_name(enum iomap_mapping m);	/* "wb", "uc", "wc", "trap", "port" */
+
+/*
+ * The kinds, numbered 0 .. iomap_target_kind_count() - 1 in listing order.
+ * name: the spec's first word ("ram"); grammar: its spec ("ram[:SIZE][,huge]");
+ * help: one line.  probe: whether the kind can work on this machine at all,
+ * 0 or -1 with the reason in why.  describe: what it can reach here
+ * (devices, BARs, and why not), indented lines; nothing for kinds without.
+ */
+size_t iomap_target_kind_count(void);
+const char *iomap_target_kind_name(size_t i);
+const char *iomap_target_kind_grammar(size_t i);
+const char *iomap_target_kind_help(size_t i);
+int iomap_target_kind_probe(size_t i, char *why, size_t whylen);
+void iomap_target_kind_describe(size_t i, FILE *out);
+
+/* The kind name of an open target ("pci"), or "" when it is not open. */
+const char *iomap_target_kind_of(const struct iomap_target *t);
 
 #ifdef __cplusplus
 }

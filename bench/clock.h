@@ -1,6 +1,6 @@
-/* timer.h: the TSC as regbench reads it, and what is known about it on this machine */
-#ifndef REGBENCH_TIMER_H
-#define REGBENCH_TIMER_H
+/* clock.h: the two clocks: the TSC as regbench reads it and what is known of it here, and the core clock */
+#ifndef REGBENCH_CLOCK_H
+#define REGBENCH_CLOCK_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,6 +47,13 @@ struct rb_clock {
 
 /* The core-cycle counter's value (user-mode cycles of this thread); 0 without one. */
 uint64_t rb_core_read(const struct rb_clock *c);
+
+/*
+ * Core cycles per TSC tick now: the ticks of one dependent add (one core
+ * cycle), timed at the call.  The core clock moves with turbo and load, so a
+ * figure converted long after start-up needs a fresh one.
+ */
+double rb_core_per_tick(void);
 
 /* Fill *c; 0, or -1 with a one-line reason in why (no rdtscp, no TSC). */
 int rb_clock_init(struct rb_clock *c, char *why, size_t whylen);

@@ -1,4 +1,4 @@
-/* timer.c: TSC checks, frequency, the timer's own cost and resolution, and the core-clock estimate */
+/* clock.c: TSC checks, frequency, the timer's own cost and resolution, and the core clock */
 #include <cpuid.h>
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -11,8 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "selfcheck.h"
-#include "timer.h"
+#include "clock.h"
+#include "estimate.h"
+#include "primitives.h"
 
 /* CPUID bits; the extended leaves exist only up to the maximum that leaf 0x80000000 reports. */
 static bool cpuid_ext_bit(unsigned int leaf, int reg, unsigned int bit)
@@ -117,24 +118,31 @@ static double tsc_hz_calibrated(void)
 	return best;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* Work of n dependent adds, a length the optimizer cannot change. */
+static void spin(unsigned int n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t x = 0;
 
-	return x < y ? -1 : x > y;
+	for (unsigned int i = 0; i < n; i++)
+		__asm__ __volatile__("add $1, %0" : "+r" (x));
 }
 
 /*
  * The timer's own cost is the median of empty start/stop pairs.  Its
- * resolution is the smallest step between distinct readings of those pairs:
- * serialized rdtsc on some machines (virtual ones especially) moves in steps
- * of tens of ticks, and a difference smaller than a step is not a measurement.
+ * resolution is the step its readings move in, found from pairs around work
+ * of every length up to a few hundred adds: serialized rdtsc on some
+ * machines (virtual ones especially) moves in steps of tens of ticks, and a
+ * difference smaller than a step is not a measurement.  Empty pairs alone
+ * cannot tell it: on a machine where they all read the same, every one of
+ * them is one step.
  */
 static void timer_cost(struct rb_clock *c)
 {
 	enum { N = 20001 };
-	uint64_t *s = malloc(N * sizeof(*s)), step = 0;
+	uint64_t *s = malloc(N * sizeof(*s));
+	double step;
 
+	c->resolution = 1;
 	if (!s)
 		return;
 	for (int i = 0; i < N; i++) {
@@ -142,21 +150,25 @@ static void timer_cost(struct rb_clock *c)
 
 		s[i] = rb_tsc_stop() - t0;
 	}
-	qsort(s, N, sizeof(*s), cmp_u64);
-	c->overhead = (double)s[N / 2];
-	for (int i = 1; i < N * 99 / 100; i++)
-		if (s[i] != s[i - 1] && (!step || s[i] - s[i - 1] < step))
-			step = s[i] - s[i - 1];
-	c->resolution = step ? (double)step : 1;
+	c->overhead = rb_median_u64(s, N);
+	for (int i = 0; i < N; i++) {
+		uint64_t t0 = rb_tsc_start();
+
+		spin((unsigned int)i % 512);
+		s[i] = rb_tsc_stop() - t0;
+	}
+	step = rb_timer_step(s, N);
+	if (step > 0)
+		c->resolution = step;
 	free(s);
 }
 
 /* One add per core cycle on every x86 core of the last 25 years: ticks per add give the core clock. */
-static double core_hz_estimate(double tsc_hz)
+double rb_core_per_tick(void)
 {
-	double per_add = rb_primitive_ticks(RB_ADD_CHAIN, 7);
+	double per_add = rb_primitive_ticks(RB_ADD_CHAIN, 9);
 
-	return isfinite(per_add) ? tsc_hz / per_add : 0;
+	return isfinite(per_add) && per_add > 0 ? 1 / per_add : 0;
 }
 
 /*
@@ -209,7 +221,7 @@ int rb_clock_init(struct rb_clock *c, char *why, size_t whylen)
 		c->tsc_hz_source = "calibrated against CLOCK_MONOTONIC_RAW (50 ms, best of 5)";
 	}
 	timer_cost(c);
-	c->core_hz = core_hz_estimate(c->tsc_hz);
+	c->core_hz = c->tsc_hz * rb_core_per_tick();
 	c->core_hz_source = "estimate: dependent add chain at 1 add per core cycle, timed on the TSC";
 	core_counter_open(c);
 	return 0;

@@ -1,0 +1,158 @@
+/* estimate.c: the estimators of estimate.h, plain arithmetic on timings (tests/test-estimate.c pins them down) */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "estimate.h"
+
+void rb_fastest_add(struct rb_fastest *f, uint64_t ticks, uint64_t core)
+{
+	if ((double)ticks < f->ticks) {
+		f->ticks = (double)ticks;
+		f->core = (double)core;
+	}
+}
+
+struct rb_cost rb_unrolled_cost(const struct rb_fastest *once, const struct rb_fastest *twice,
+				const struct rb_fastest *base_once, const struct rb_fastest *base_twice,
+				double units, double resolution)
+{
+	struct rb_cost c = { 0 };
+	double d = twice->ticks - once->ticks, dc = twice->core - once->core;
+
+	if (base_once && base_twice) {
+		d -= base_twice->ticks - base_once->ticks;
+		dc -= base_twice->core - base_once->core;
+	}
+	if (!(d > resolution)) {
+		c.below = true;
+		c.bound = resolution / units;
+		return c;
+	}
+	c.ticks = d / units;
+	c.core = dc / units;
+	return c;
+}
+
+struct rb_cost rb_batch_cost(const struct rb_fastest *f, double overhead, double units)
+{
+	struct rb_cost c = { 0 };
+
+	c.ticks = (f->ticks - overhead) / units;
+	c.core = f->core / units;
+	return c;
+}
+
+double rb_percentile(const double *sorted, size_t n, double p)
+{
+	size_t i = (size_t)(p * (double)n);
+
+	return sorted[i < n ? i : n - 1];
+}
+
+double rb_outlier_fence(const double *sorted, size_t n, double step)
+{
+	double q3 = rb_percentile(sorted, n, 0.75), iqr = q3 - rb_percentile(sorted, n, 0.25);
+
+	return q3 + 3 * fmax(iqr, 3 * step);
+}
+
+size_t rb_count_above(const double *sorted, size_t n, double x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sorted[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return n - lo;
+}
+
+void rb_bin_samples(const double *sorted, size_t n, double p999, double step, struct rb_histogram *h)
+{
+	double lo, width, last;
+	size_t linear;
+
+	memset(h, 0, sizeof(*h));
+	if (!n)
+		return;
+	if (!(step > 0))
+		step = 1;
+	lo = floor(sorted[0] / step) * step;
+	/* whole steps per bin, enough that RB_HIST_BINS reach above p99.9 */
+	width = step * fmax(1, ceil((p999 - lo) / step / RB_HIST_BINS));
+	/*
+	 * The last linear bin ends above p99.9: a sample equal to p99.9 (timer
+	 * steps make that common) is not part of the tail.
+	 */
+	linear = (size_t)floor((p999 - lo) / width) + 1;
+	if (linear > RB_HIST_BINS + 1)
+		linear = RB_HIST_BINS + 1;
+	for (size_t i = 0; i <= linear; i++)
+		h->edges[i] = lo + (double)i * width;
+	h->nbins = linear;
+	last = h->edges[linear];
+	if (sorted[n - 1] >= last) {
+		h->edges[linear + 1] = (floor(sorted[n - 1] / step) + 1) * step;
+		h->nbins++;
+	}
+	for (size_t i = 0, b = 0; i < n; i++) {
+		while (b + 1 < h->nbins && sorted[i] >= h->edges[b + 1])
+			b++;
+		h->counts[b]++;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double rb_median_u64(uint64_t *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return (double)v[n / 2];
+}
+
+double rb_timer_step(const uint64_t *durations, size_t n)
+{
+	uint64_t *s = malloc(n * sizeof(*s)), mode = 0;
+	size_t best = 0, distinct = 0;
+	double step = 0;
+
+	if (!s || !n) {
+		free(s);
+		return 0;
+	}
+	memcpy(s, durations, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_u64);
+	for (size_t i = 0, run; i < n; i += run) {
+		for (run = 1; i + run < n && s[i + run] == s[i]; run++)
+			;
+		distinct++;
+		if (s[i] && run > best) {
+			best = run;
+			mode = s[i];
+		}
+	}
+	for (uint64_t d = mode; distinct >= 2 && d >= 1 && !step; d--) {
+		size_t multiples = 0;
+
+		if (mode % d)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			multiples += s[i] % d == 0;
+		if (multiples * 100 >= n * 99)
+			step = (double)d;
+	}
+	free(s);
+	return step;
+}

@@ -1,0 +1,104 @@
+/* estimate.h: from timings to figures: fastest calls, per-unit costs, percentiles, outliers, histograms, the timer's step */
+#ifndef REGBENCH_ESTIMATE_H
+#define REGBENCH_ESTIMATE_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The fastest of many calls of one kernel, on both clocks (TSC ticks, and
+ * core cycles where a counter gives them, else 0).  Interference (an
+ * interrupt, the host running another guest, a busy SMT sibling) only ever
+ * adds time, so the fastest call is the cost of the accesses themselves and
+ * stays put from one repetition to the next where a median drifts with the
+ * machine's load.  Start from rb_fastest_none().
+ */
+struct rb_fastest {
+	double ticks, core;
+};
+static inline struct rb_fastest rb_fastest_none(void)
+{
+	struct rb_fastest f = { HUGE_VAL, 0 };
+
+	return f;
+}
+void rb_fastest_add(struct rb_fastest *f, uint64_t ticks, uint64_t core);
+
+/*
+ * A cost per unit (access, element, call): ticks and core cycles (0 when
+ * not counted).  below: the difference was not larger than one step of the
+ * timer, so there is no figure, only the bound (ticks per unit) it is under.
+ */
+struct rb_cost {
+	double ticks, core;
+	bool below;
+	double bound;
+};
+
+/*
+ * n versus 2n: a kernel and its twin with twice the accesses per iteration,
+ * run for the same iterations, differ by exactly `units` accesses, so
+ * (twice - once) / units is one access with loop and timer cost cancelled.
+ * A chain kernel's baseline pair (the same shape without the access; NULL
+ * for none) is subtracted the same way.  Differences are taken between the
+ * fastest calls of each kernel, never as the fastest of per-call
+ * differences, which a disturbed shorter call would bias low.
+ */
+struct rb_cost rb_unrolled_cost(const struct rb_fastest *once, const struct rb_fastest *twice,
+				const struct rb_fastest *base_once, const struct rb_fastest *base_twice,
+				double units, double resolution);
+
+/* One timed call of `units` units: (fastest - the timer's own cost) / units. */
+struct rb_cost rb_batch_cost(const struct rb_fastest *f, double overhead, double units);
+
+/* The p-quantile (0..1) of n sorted values: the value at index floor(p * n), the last for p = 1. */
+double rb_percentile(const double *sorted, size_t n, double p);
+
+/*
+ * Tukey's far-out fence: the third quartile plus three interquartile ranges,
+ * the range at least three steps of the timer (`step`), so quantized samples
+ * with a zero range do not make every other value an outlier.
+ */
+double rb_outlier_fence(const double *sorted, size_t n, double step);
+
+/* How many of n sorted values lie strictly above x. */
+size_t rb_count_above(const double *sorted, size_t n, double x);
+
+/*
+ * A histogram of n sorted samples (none negative): linear bins whose width
+ * is a whole number of timer steps (about RB_HIST_BINS of them), from the
+ * step below the minimum to above p99.9, and, when samples lie above that,
+ * one last bin up to past the maximum, so the tail is counted without
+ * stretching the scale.  Every edge is a multiple of the step.
+ */
+#define RB_HIST_BINS 64
+struct rb_histogram {
+	size_t nbins;
+	double edges[RB_HIST_BINS + 3];		/* nbins + 1 of them */
+	uint64_t counts[RB_HIST_BINS + 2];
+};
+void rb_bin_samples(const double *sorted, size_t n, double p999, double step, struct rb_histogram *h);
+
+/*
+ * The step a clock's readings move in, from n durations of timed work of
+ * varying length: the largest divisor of the most common duration that
+ * divides 99% of them (a TSC that ticks in 26s gives 26, one that ticks by
+ * one gives 1, and a few odd readings do not make it 1).  0 when fewer than
+ * two distinct durations were given: the step cannot be told.
+ */
+double rb_timer_step(const uint64_t *durations, size_t n);
+
+/* The median of n values, which it sorts. */
+double rb_median_u64(uint64_t *v, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,26 @@
+/* family.c: the family table; kernels.c points each kernel at its family, the harness and the JSON read it from here */
+#include "family.h"
+
+/* _rep counts and copy sizes: powers spanning one register access to a page and beyond. */
+static const size_t counts[] = { 1, 8, 64, 512, 0 }, quick_counts[] = { 8, 256, 0 };
+static const size_t sizes[] = { 64, 256, 4096, 65536, 0 }, quick_sizes[] = { 64, 4096, 0 };
+
+const struct rb_family rb_families[RB_NR_FAMILIES] = {
+	[RB_LAT] = { "lat", "one access at a time between serializing TSC reads (median of all samples)",
+		     "access", RB_SAMPLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG,
+		     RB_REPORT_PERCENTILES | RB_REPORT_OUTLIERS | RB_REPORT_HISTOGRAM },
+	[RB_CHAIN] = { "chain", "dependent reads, each address from the last value: read latency",
+		       "read", RB_UNROLLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG, 0 },
+	[RB_THRPT] = { "thrpt", "independent back-to-back accesses: issue cost",
+		       "access", RB_UNROLLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG, 0 },
+	[RB_FLUSH] = { "flush", "a write and the read-back of the same register: when a posted write has landed",
+		       "write+read", RB_SAMPLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG, RB_REPORT_OUTLIERS },
+	[RB_REP] = { "rep", "_rep of N elements on one register (a FIFO)",
+		     "element", RB_BATCH, RB_PARAM_COUNT, counts, quick_counts, RB_AT_FIFO, 0 },
+	[RB_COPY] = { "copy", "memcpy_fromio / memcpy_toio / memset_io of N bytes",
+		      "copy", RB_BATCH, RB_PARAM_SIZE, sizes, quick_sizes, RB_AT_COPY, 0 },
+	[RB_BARRIER] = { "barrier", "an ordering primitive alone",
+			 "barrier", RB_UNROLLED, RB_PARAM_NONE, NULL, NULL, RB_AT_NOTHING, 0 },
+	[RB_DISPATCH] = { "dispatch", "generic cookie ioread32 versus the direct accessor and an indirect call",
+			  "read", RB_UNROLLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG, 0 },
+};

@@ -1,0 +1,307 @@
+// measure.cc: runs one benchmark: its kernel timed in its family's shape, the estimators applied, counters reported
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+#ifdef LIKWID_PERFMON
+#include <likwid-marker.h>
+#endif
+
+#include "contract.h"
+#include "regbench.h"
+
+namespace {
+
+constexpr size_t kMaxSamples = 100000;		// lat/flush samples kept per benchmark
+constexpr size_t kSamplesPerCall = 256;
+constexpr uint64_t kMinTicksPerCall = 20000;	// kernels run long enough for the TSC to be exact
+constexpr uint64_t kWriteValue = 0x5a5a5a5a5a5a5a5aull;
+
+struct Buffer {
+	std::unique_ptr<unsigned char[]> raw;
+	void *p;
+	explicit Buffer(size_t bytes) : raw(new unsigned char[bytes + 64]())
+	{
+		p = raw.get() + (64 - reinterpret_cast<uintptr_t>(raw.get()) % 64) % 64;
+	}
+};
+
+bool fail(benchmark::State &st, const rb_bench &b, const char *why)
+{
+	st.SkipWithError((std::string("error: ") + why).c_str());
+	return false;
+}
+
+// Runs f under the fault guard; on a fault marks the benchmark failed.
+bool run(benchmark::State &st, const rb_bench &b, rb_kernel_fn f, const rb_kernel_arg &a, uint64_t iters,
+	 rb_span *span)
+{
+	char why[200];
+
+	if (rb_guarded_run(f, &a, iters, b.clk, span, why, sizeof(why)))
+		return fail(st, b, why);
+	return true;
+}
+
+// Doubles iters until one call of f takes kMinTicksPerCall.
+bool calibrate(benchmark::State &st, const rb_bench &b, rb_kernel_fn f, const rb_kernel_arg &a, uint64_t *iters)
+{
+	rb_span span = {};
+
+	for (*iters = 1; *iters < (1ull << 30); *iters *= 2) {
+		if (!run(st, b, f, a, *iters, &span))
+			return false;
+		if (span.ticks >= kMinTicksPerCall)
+			break;
+	}
+	return true;
+}
+
+/*
+ * Core cycles: counted where the machine has a counter.  Else the TSC figure
+ * times the core cycles per tick measured right after the benchmark: the
+ * core clock moves with turbo and load, so a ratio taken at start-up would
+ * not fit a benchmark run a minute later.
+ */
+double core_cycles(const rb_bench &b, double cycles, double counted)
+{
+	return b.clk->core_fd >= 0 ? counted : cycles * rb_core_per_tick();
+}
+
+void report(benchmark::State &st, const rb_bench &b, double cycles, double core, double bytes)
+{
+	st.counters["cycles"] = cycles;
+	st.counters["core_cycles"] = core;
+	st.counters["ns"] = cycles / b.clk->tsc_hz * 1e9;
+	if (bytes > 0)
+		st.counters["bytes_per_second"] = bytes * b.clk->tsc_hz / cycles;
+}
+
+// The result is smaller than one step of the timer: say so, with the bound, and print no number.
+void below_resolution(benchmark::State &st, const rb_bench &b, double bound)
+{
+	char label[96];
+
+	snprintf(label, sizeof(label), "below timer resolution (< %.3g cycles)", bound);
+	st.SetLabel(label);
+	rb_contract_below(b.name, label, bound);
+}
+
+// RB_UNROLLED: cost per access from the twin with twice the accesses (minus the chain baseline).
+void run_unrolled(benchmark::State &st, const rb_bench &b)
+{
+	const rb_kernel &k = *b.k;
+	rb_kernel_arg a = {b.io, nullptr, 0, kWriteValue, 0};
+	rb_fastest once = rb_fastest_none(), twice = once, base_once = once, base_twice = once;
+	uint64_t iters;
+
+	if (!calibrate(st, b, k.fn, a, &iters))
+		return;
+	for (auto _ : st) {
+		rb_span s1, s2, b1, b2;
+
+		if (!run(st, b, k.fn, a, iters, &s1) || !run(st, b, k.twin, a, iters, &s2))
+			return;
+		if (k.base && (!run(st, b, k.base, a, iters, &b1) || !run(st, b, k.base_twin, a, iters, &b2)))
+			return;
+		rb_fastest_add(&once, s1.ticks, s1.core);
+		rb_fastest_add(&twice, s2.ticks, s2.core);
+		if (k.base) {
+			rb_fastest_add(&base_once, b1.ticks, b1.core);
+			rb_fastest_add(&base_twice, b2.ticks, b2.core);
+		}
+	}
+	rb_cost c = rb_unrolled_cost(&once, &twice, k.base ? &base_once : nullptr, k.base ? &base_twice : nullptr,
+				     (double)(iters * k.unroll), b.clk->resolution);
+	if (c.below)
+		return below_resolution(st, b, c.bound);
+	report(st, b, c.ticks, core_cycles(b, c.ticks, c.core), k.bytes);
+}
+
+/*
+ * RB_SAMPLED: every access timed alone, the timer's own median cost
+ * subtracted.  A sample below that cost (the timer alone varies by a step
+ * or two) is counted in below_overhead and kept as 0, never as a negative
+ * latency.  Samples beyond the far-out fence are interrupts, migrations or
+ * host preemption: counted as outliers, kept in the percentiles and the
+ * histogram, never dropped.
+ */
+void run_sampled(benchmark::State &st, const rb_bench &b)
+{
+	const rb_family &f = *b.k->family;
+	std::vector<uint64_t> chunk(kSamplesPerCall);
+	std::vector<double> s, ratio;
+	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0};
+	size_t next = 0, under = 0;
+
+	s.reserve(kMaxSamples);
+	for (auto _ : st) {
+		rb_span span;
+
+		if (!run(st, b, b.k->fn, a, kSamplesPerCall, &span))
+			return;
+		if (span.ticks && ratio.size() < kMaxSamples)
+			ratio.push_back((double)span.core / (double)span.ticks);
+		for (uint64_t v : chunk) {
+			double c = (double)v - b.clk->overhead;
+			under += c < 0;
+			c = std::max(c, 0.0);
+			if (s.size() < kMaxSamples)
+				s.push_back(c);
+			else
+				s[next++ % kMaxSamples] = c;	// keep the latest once full
+		}
+	}
+	std::sort(s.begin(), s.end());
+	auto pct = [&](double p) { return rb_percentile(s.data(), s.size(), p); };
+	double step = b.clk->resolution;
+	size_t outliers = rb_count_above(s.data(), s.size(), rb_outlier_fence(s.data(), s.size(), step));
+
+	if (f.reports & RB_REPORT_HISTOGRAM) {
+		rb_histogram h;
+		rb_bin_samples(s.data(), s.size(), pct(0.999), step, &h);
+		rb_contract_histogram(b.name, h);
+	}
+	if (pct(0.5) < step)
+		return below_resolution(st, b, step);
+	double cycles = pct(0.5);
+	std::nth_element(ratio.begin(), ratio.begin() + ratio.size() / 2, ratio.end());
+	// with a counter, the live core/TSC ratio of these samples converts the TSC figure
+	report(st, b, cycles, core_cycles(b, cycles, ratio.empty() ? 0 : cycles * ratio[ratio.size() / 2]),
+	       b.k->bytes);
+	if (f.reports & RB_REPORT_OUTLIERS) {
+		st.counters["outliers"] = (double)outliers;
+		st.counters["below_overhead"] = (double)under;
+	}
+	if (f.reports & RB_REPORT_PERCENTILES) {
+		st.counters["min"] = pct(0);
+		st.counters["p50"] = pct(0.5);
+		st.counters["p90"] = pct(0.9);
+		st.counters["p99"] = pct(0.99);
+		st.counters["p999"] = pct(0.999);
+		st.counters["max"] = s.back();
+	}
+}
+
+// RB_BATCH: calls of n elements (a count: cost per element) or n bytes (a size: cost per call).
+void run_batch(benchmark::State &st, const rb_bench &b)
+{
+	const rb_kernel &k = *b.k;
+	bool count = k.family->param == RB_PARAM_COUNT;
+	Buffer mem(b.n * k.bytes);
+	rb_kernel_arg a = {b.io, mem.p, b.n, 0xa5, 0};
+	double units = count ? (double)b.n : 1, bytes = count ? k.bytes : (double)b.n;
+	rb_fastest f = rb_fastest_none();
+	uint64_t iters;
+
+	memset(mem.p, 0x3c, b.n * k.bytes);
+	if (!calibrate(st, b, k.fn, a, &iters))
+		return;
+	for (auto _ : st) {
+		rb_span span;
+
+		if (!run(st, b, k.fn, a, iters, &span))
+			return;
+		rb_fastest_add(&f, span.ticks, span.core);
+	}
+	rb_cost c = rb_batch_cost(&f, b.clk->overhead, (double)iters * units);
+	report(st, b, c.ticks, core_cycles(b, c.ticks, c.core), bytes);
+}
+
+/*
+ * A device that is absent or not decoding reads as all-ones.  The first
+ * benchmark that reads a hardware target makes one guarded read of the
+ * widest allowed width up to 32 bits (the generic cookie accessor serves
+ * both spaces); all-ones there fails every reading benchmark.
+ */
+const char *device_not_responding(const iomap_target &t, const rb_clock &clk)
+{
+	static int state = 0;	// 0 not checked, 1 answers, 2 does not
+	static char why[200];
+
+	if (state == 0) {
+		uint64_t value = 0;
+		rb_span span;
+		size_t w = 4;
+		while (w > 1 && (!iomap_target_allows_width(&t, (unsigned int)w) || w > t.len))
+			w /= 2;
+		rb_kernel_arg a = {t.base, &value, w, 0, 0};
+		char fault[160];
+
+		if (rb_guarded_run(rb_read_once, &a, 1, &clk, &span, fault, sizeof(fault))) {
+			snprintf(why, sizeof(why), "the first read faulted: %s", fault);
+			state = 2;
+		} else if (value == ~0ull >> (64 - 8 * w)) {	// all-ones of the width read
+			snprintf(why, sizeof(why), "device not responding: the first %zu-bit read returned all-ones "
+				 "(is it present, powered and decoding?)", w * 8);
+			state = 2;
+		} else {
+			state = 1;
+		}
+	}
+	return state == 2 ? why : nullptr;
+}
+
+#ifdef LIKWID_PERFMON
+bool g_markers = false;
+#endif
+
+}  // namespace
+
+// Each benchmark is one likwid marker region named after it, when likwid-perfctr -m runs us.
+void rb_run(benchmark::State &st, const rb_bench &b)
+{
+	const char *dead = b.t->hardware && b.k->reads ? device_not_responding(*b.t, *b.clk) : nullptr;
+
+	if (dead) {
+		fail(st, b, dead);
+		for (auto _ : st) {
+		}
+		return;
+	}
+#ifdef LIKWID_PERFMON
+	if (g_markers)
+		LIKWID_MARKER_START(b.name.c_str());
+#endif
+	switch (b.k->family->shape) {
+	case RB_UNROLLED: run_unrolled(st, b); break;
+	case RB_SAMPLED: run_sampled(st, b); break;
+	case RB_BATCH: run_batch(st, b); break;
+	}
+#ifdef LIKWID_PERFMON
+	if (g_markers)
+		LIKWID_MARKER_STOP(b.name.c_str());
+#endif
+}
+
+void rb_skip(benchmark::State &st, const std::string &why)
+{
+	st.SkipWithError(("skipped: " + why).c_str());
+	for (auto _ : st) {
+	}
+}
+
+/*
+ * likwid-perfctr -m sets LIKWID_MODE and LIKWID_EVENTS for the program it
+ * runs; without them the marker API would only print that it is inactive.
+ */
+void rb_markers_init()
+{
+#ifdef LIKWID_PERFMON
+	if (getenv("LIKWID_MODE") && getenv("LIKWID_EVENTS")) {
+		LIKWID_MARKER_INIT;
+		LIKWID_MARKER_THREADINIT;
+		g_markers = true;
+	}
+#endif
+}
+
+void rb_markers_close()
+{
+#ifdef LIKWID_PERFMON
+	if (g_markers)
+		LIKWID_MARKER_CLOSE;
+#endif
+}

@@ -1,0 +1,33 @@
+/* primitives.h: instructions whose cost is published (add, imul, L1 loads and stores, fences), timed on the TSC */
+#ifndef REGBENCH_PRIMITIVES_H
+#define REGBENCH_PRIMITIVES_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum rb_primitive {
+	RB_ADD_CHAIN,		/* dependent add: latency, one core cycle on every x86 core */
+	RB_IMUL_CHAIN,		/* dependent 64-bit imul: latency */
+	RB_L1_LOAD_USE,		/* pointer chase in L1: load-to-use latency */
+	RB_LOADS_PER_CYCLE,	/* independent L1 loads: throughput */
+	RB_STORES_PER_CYCLE,	/* independent L1 stores: throughput */
+	RB_LFENCE,		/* back-to-back lfence: cycles each */
+	RB_MFENCE,		/* back-to-back mfence */
+	RB_LOCKED,		/* back-to-back lock or $0,(%rsp) */
+	RB_NR_PRIMITIVES
+};
+
+/*
+ * TSC ticks per unit of the primitive (per step, per instruction): 2n
+ * versus n unrolled copies, each the fastest of `tries` runs.  For the
+ * *_PER_CYCLE primitives the unit is one access, so the rate is
+ * core_hz / tsc_hz / result.
+ */
+double rb_primitive_ticks(enum rb_primitive p, int tries);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
