@@ -10,6 +10,7 @@
 #endif
 
 #include "contract.h"
+#include "output.h"
 #include "regbench.h"
 
 namespace {
@@ -253,6 +254,11 @@ bool g_markers = false;
 // Each benchmark is one likwid marker region named after it, when likwid-perfctr -m runs us.
 void rb_run(benchmark::State &st, const rb_bench &b)
 {
+	if (rb_interrupted()) {
+		// asked to stop: what ran is kept, the rest is not started
+		rb_contract_skipped(b.name, "not run: the run was interrupted");
+		return rb_skip(st, "not run: the run was interrupted");
+	}
 	const char *dead = b.t->hardware && b.k->reads ? device_not_responding(*b.t, *b.clk) : nullptr;
 
 	if (dead) {
