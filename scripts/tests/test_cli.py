@@ -30,6 +30,10 @@ class Errors(unittest.TestCase):
     def test_foreign_json(self):
         self.check("foreign.json", "not from regbench")
 
+    def test_a_regbench_file_without_the_metadata_object(self):
+        self.check("old.json", "written by a regbench older than the metadata contract (no 'regbench' object) "
+                               "(re-run it with this regbench)")
+
     def test_one_bad_file_among_good_ones_is_named(self):
         out = fixture.tmpdir()
         p = report("--compare", fixture.path("single.json"), fixture.path("notgb.json"), "-o", out)
