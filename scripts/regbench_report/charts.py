@@ -19,7 +19,8 @@ from matplotlib.lines import Line2D                  # noqa: E402
 from matplotlib.legend import Legend                 # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
-from . import names, tables                          # noqa: E402
+from . import model, names, tables                   # noqa: E402
+from .model import Key                               # noqa: E402
 
 plt.rcParams.update({"svg.hashsalt": "regbench", "svg.fonttype": "path", "font.size": 10,
                      "axes.titlesize": 11, "axes.spines.top": False, "axes.spines.right": False,
@@ -41,12 +42,17 @@ class Chart:
     group: str       # which table section it belongs beside: read, write, latency, rep, copy, barrier, port
 
 
-def color(strategy):
-    """The colour of a strategy, the same in every chart; libc, the reference, is black."""
-    if strategy == "libc":
+def color(meta, strategy):
+    """The colour of a strategy, the same in every chart; the reference (libc) is black.
+
+    A declared strategy takes the colour of its place in the display order;
+    an undeclared one a colour from its name.
+    """
+    if meta.is_reference(strategy):
         return "black"
-    key = names.strategy_key(strategy)
-    return _PALETTE[key[1] % len(_PALETTE)] if not key[2] else _PALETTE[sum(map(ord, key[2])) % len(_PALETTE)]
+    if strategy in meta.strategy_order:
+        return _PALETTE[meta.strategy_order.index(strategy) % len(_PALETTE)]
+    return _PALETTE[sum(map(ord, strategy)) % len(_PALETTE)]
 
 
 def _subtitle(runs, labels):
@@ -93,8 +99,9 @@ def _run_legend(ax, labels, kind, loc="upper left", anchor=None):
 
 
 def _strategies(runs, pred):
-    return sorted({res.name.strategy for r in runs for res in r.results.values() if pred(res.name)},
-                  key=names.strategy_key)
+    """The strategies of the benchmarks pred(Result) picks in any run, in display order."""
+    return sorted({res.strategy for r in runs for res in r.results.values() if pred(res)},
+                  key=model.meta(runs).strategy_key)
 
 
 def _size_axis(ax, values, fmt):
@@ -109,13 +116,13 @@ def _size_axis(ax, values, fmt):
 
 def _bar_value(run, op, width, strategy):
     """(height, p99 or None, how): lat/ p50 where measured, chain/ for reads below resolution, else the bound."""
-    lat = f"lat/{op}{width}/{strategy}"
+    lat = Key("lat", op, width, strategy)
     m = run.measure(lat, "p50")
     if m.state == "ok":
         p99 = run.measure(lat, "p99")
         return m.value, (p99.value if p99.state == "ok" else None), "lat"
     if op == "read":
-        c = run.measure(f"chain/read{width}/{strategy}")
+        c = run.measure(Key("chain", "read", width, strategy))
         if c.state == "ok":
             return c.value, None, "chain"
     b = run.measure(lat)
@@ -126,9 +133,10 @@ def _bar_value(run, op, width, strategy):
 
 def latency_chart(runs, labels, out_dir, op):
     """Per-strategy latency by width: bars at lat/ p50 with a p99 whisker (chain/ or the bound otherwise)."""
-    strategies = _strategies(runs, lambda n: n.family == "lat" and n.op == op)
-    widths = sorted({res.name.width for r in runs for res in r.results.values()
-                     if res.name.family == "lat" and res.name.op == op and res.name.width})
+    meta = model.meta(runs)
+    strategies = _strategies(runs, lambda res: res.family == "lat" and res.op == op)
+    widths = sorted({res.width for r in runs for res in r.results.values()
+                     if res.family == "lat" and res.op == op and res.width})
     vals = {(i, s, w): _bar_value(r, op, w, s) for i, r in enumerate(runs) for s in strategies for w in widths}
     if not any(v[0] for v in vals.values()):
         return None
@@ -144,8 +152,8 @@ def latency_chart(runs, labels, out_dir, op):
                     continue
                 kinds.add(how)
                 x = wi - 0.4 + step * (si * len(runs) + ri + 0.5)
-                style = {"lat": dict(color=color(s)), "chain": dict(color=color(s), alpha=0.45),
-                         "below": dict(facecolor="none", edgecolor=color(s), linestyle="--")}[how]
+                style = {"lat": dict(color=color(meta, s)), "chain": dict(color=color(meta, s), alpha=0.45),
+                         "below": dict(facecolor="none", edgecolor=color(meta, s), linestyle="--")}[how]
                 ax.bar(x, h, step * 0.92, hatch=HATCHES[ri % 4] or None, linewidth=1, **style)
                 if n * len(widths) <= 24 and how != "below":
                     # inside the bar's top: a p99 whisker may rise from the same point
@@ -158,10 +166,10 @@ def latency_chart(runs, labels, out_dir, op):
     ax.set_ylim(bottom=min(v[0] for v in vals.values() if v[0]) / 4)
     _log_ticks(ax.yaxis)
     ax.set_xticks(range(len(widths)))
-    ax.set_xticklabels([f"{op}{w}" for w in widths])
+    ax.set_xticklabels([names.opw(op, w) for w in widths])
     ax.set_xlabel("access width")
     ax.set_ylabel(f"{TSC} per access (log scale)")
-    handles = [Patch(color=color(s), label=s) for s in strategies]
+    handles = [Patch(color=color(meta, s), label=s) for s in strategies]
     how_text = {"lat": "solid: lat/ p50, whisker to p99",
                 "chain": "faded: chain/ (lat/ below timer resolution)",
                 "below": "dashed: below timer resolution (the value is under the bar)"}
@@ -178,22 +186,21 @@ def latency_chart(runs, labels, out_dir, op):
 
 def throughput_chart(runs, labels, out_dir):
     """What ordering costs in a stream: thrpt/ cycles per access by strategy, reads and writes side by side."""
-    ops = [op for op in ("read", "write") if any(res.name.family == "thrpt" and res.name.op == op and
+    ops = [op for op in ("read", "write") if any(res.family == "thrpt" and res.op == op and
                                                   res.state == "ok" for r in runs for res in r.results.values())]
     if not ops:
         return None
-    widths = sorted({res.name.width for r in runs for res in r.results.values()
-                     if res.name.family == "thrpt" and res.name.width})
+    widths = sorted({res.width for r in runs for res in r.results.values() if res.family == "thrpt" and res.width})
     fig, axes = plt.subplots(1, len(ops), figsize=(10, 4.6), sharey=True, squeeze=False)
     shades = plt.get_cmap("viridis")
     for ax, op in zip(axes[0], ops):
-        strategies = _strategies(runs, lambda n: n.family == "thrpt" and n.op == op)
+        strategies = _strategies(runs, lambda res: res.family == "thrpt" and res.op == op)
         n = len(widths) * len(runs)
         step = 0.8 / n
         for wi, w in enumerate(widths):
             for ri, run in enumerate(runs):
                 for si, s in enumerate(strategies):
-                    m = run.measure(f"thrpt/{op}{w}/{s}")
+                    m = run.measure(Key("thrpt", op, w, s))
                     if m.state != "ok":
                         continue
                     x = si - 0.4 + step * (wi * len(runs) + ri + 0.5)
@@ -249,19 +256,20 @@ def histogram_charts(runs, labels, out_dir):
     says how many samples it holds and how far it reaches, so one preempted
     sample does not stretch the axis over six decades.
     """
+    meta = model.meta(runs)
     by_opw = {}
     for ri, r in enumerate(runs):
-        for key, h in r.histograms.items():
-            n = names.parse(key)
-            by_opw.setdefault(n.opw, []).append((ri, n.strategy, h))
+        for res in r.results.values():
+            if res.histogram:
+                by_opw.setdefault((res.op, res.width or 0), []).append((ri, res.strategy, res.histogram))
     out = []
-    for opw, items in sorted(by_opw.items(), key=lambda kv: (names.parse("x/" + kv[0]).op,
-                                                             names.parse("x/" + kv[0]).width or 0)):
+    for (op, width), items in sorted(by_opw.items()):
+        opw = names.opw(op, width)
         panels = sorted({ri for ri, _, _ in items})
         fig, axes = plt.subplots(1, len(panels), figsize=(4.2 + 4.2 * len(panels), 4.4), sharey=True, squeeze=False)
         for ax, ri in zip(axes[0], panels):
             mine = sorted(((s, split_tail(h), h.unit) for r, s, h in items if r == ri),
-                          key=lambda it: names.strategy_key(it[0]))
+                          key=lambda it: meta.strategy_key(it[0]))
             lo = min(e[0] for _, (e, _, _), _ in mine)
             hi = max(e[-1] for _, (e, _, _), _ in mine)
             log = lo > 0 and hi / lo > 8
@@ -274,9 +282,9 @@ def histogram_charts(runs, labels, out_dir):
                 if tail:
                     # regbench closes the last bin at the maximum + 1
                     label += f" (+{tables.number(tail[0])} above p99.9, max {tables.number(tail[2] - 1)})"
-                ax.stairs([max(c, 0) for c in counts], edges, color=color(s), linewidth=1.4, label=label)
+                ax.stairs([max(c, 0) for c in counts], edges, color=color(meta, s), linewidth=1.4, label=label)
                 if tail and tail[0] > 0:
-                    ax.plot([1.0], [tail[0]], marker=">", markersize=7, color=color(s), linestyle="none",
+                    ax.plot([1.0], [tail[0]], marker=">", markersize=7, color=color(meta, s), linestyle="none",
                             transform=ax.get_yaxis_transform(), clip_on=False)
             ax.set_yscale("log")
             if log:
@@ -301,6 +309,7 @@ def histogram_charts(runs, labels, out_dir):
 
 def _curves(ax, runs, pick, strategies):
     """Lines of pick(run, strategy) -> [(x, y)] per strategy and run; returns the x values drawn."""
+    meta = model.meta(runs)
     xs = set()
     for s in strategies:
         labelled = False
@@ -310,8 +319,8 @@ def _curves(ax, runs, pick, strategies):
                 continue
             xs.update(x for x, _ in pts)
             # the legend names each strategy once, from whichever run has it first
-            ax.plot([x for x, _ in pts], [y for _, y in pts], color=color(s), linestyle=LINESTYLES[ri % 4],
-                    marker=MARKERS[ri % 4], markersize=4, linewidth=2.2 if s == "libc" else 1.6,
+            ax.plot([x for x, _ in pts], [y for _, y in pts], color=color(meta, s), linestyle=LINESTYLES[ri % 4],
+                    marker=MARKERS[ri % 4], markersize=4, linewidth=2.2 if meta.is_reference(s) else 1.6,
                     label=None if labelled else s)
             labelled = True
     return xs
@@ -319,23 +328,22 @@ def _curves(ax, runs, pick, strategies):
 
 def rep_chart(runs, labels, out_dir, op):
     """Cycles per element against _rep count (log x), one panel per width, a line per strategy."""
-    items = [res.name for r in runs for res in r.results.values()
-             if res.name.family == "rep" and res.name.op == op and res.state == "ok"]
+    items = [res for r in runs for res in r.results.values() if res.family == "rep" and res.op == op and res.state == "ok"]
     if not items:
         return None
-    widths = sorted({n.width for n in items})
-    strategies = sorted({n.strategy for n in items}, key=names.strategy_key)
+    widths = sorted({res.width for res in items})
+    strategies = sorted({res.strategy for res in items}, key=model.meta(runs).strategy_key)
     cols = min(2, len(widths))
     rows = math.ceil(len(widths) / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(9, 3.0 * rows + 0.8), sharex=True, sharey=True, squeeze=False)
     for ax, w in zip(axes.flat, widths):
         def pick(run, s, w=w):
-            return [(res.name.param, res.counters["cycles"]) for res in run.results.values()
-                    if res.name.family == "rep" and res.name.op == op and res.name.width == w
-                    and res.name.strategy == s and res.state == "ok" and math.isfinite(res.counters.get("cycles", math.nan))]
+            return [(res.param, res.counters["cycles"]) for res in run.results.values()
+                    if res.family == "rep" and res.op == op and res.width == w and res.strategy == s
+                    and res.state == "ok" and math.isfinite(res.counters.get("cycles", math.nan))]
         xs = _curves(ax, runs, pick, strategies)
         ax.set_title(f"{op}{w}_rep")
-        _size_axis(ax, xs, str)
+        _size_axis(ax, xs, str)         # counts: plain numbers on the axis
         ax.set_yscale("log")
         _log_ticks(ax.yaxis)
     for ax in axes.flat[len(widths):]:
@@ -353,17 +361,17 @@ def rep_chart(runs, labels, out_dir, op):
 
 
 def copy_chart(runs, labels, out_dir, direction):
-    """Copy bandwidth against size (log x, log y), a line per strategy, libc as the black reference."""
+    """Copy bandwidth against size (log x, log y), a line per strategy, the reference (libc) in black."""
     def pick(run, s):
-        return [(res.name.param, res.counters["bytes_per_second"] / 1e9) for res in run.results.values()
-                if res.name.family == "copy" and res.name.op == direction and res.name.strategy == s
+        return [(res.param, res.counters["bytes_per_second"] / 1e9) for res in run.results.values()
+                if res.family == "copy" and res.op == direction and res.strategy == s
                 and res.state == "ok" and math.isfinite(res.counters.get("bytes_per_second", math.nan))]
-    strategies = _strategies(runs, lambda n: n.family == "copy" and n.op == direction)
+    strategies = _strategies(runs, lambda res: res.family == "copy" and res.op == direction)
     if not any(pick(r, s) for r in runs for s in strategies):
         return None
     fig, ax = plt.subplots(figsize=(9, 4.8))
     xs = _curves(ax, runs, pick, strategies)
-    _size_axis(ax, xs, names.size_text)
+    _size_axis(ax, xs, tables.param_text(model.meta(runs).families["copy"]))
     ax.set_yscale("log")
     _log_ticks(ax.yaxis)
     ax.set_xlabel("bytes per call (log scale)")
@@ -373,7 +381,9 @@ def copy_chart(runs, labels, out_dir, direction):
     what = {"fromio": "memcpy_fromio", "toio": "memcpy_toio", "set": "memset_io"}.get(direction, direction)
     file = f"copy-{direction}.svg"
     _finish(fig, out_dir, file, f"{what}: bandwidth against size, per strategy", runs, labels)
-    return Chart(file, f"{what} bandwidth by size; libc (black) is glibc on the same window.", "copy")
+    meta = model.meta(runs)
+    refs = [f"{s} (black) is {meta.help[s]}" for s in strategies if meta.is_reference(s)]
+    return Chart(file, f"{what} bandwidth by size" + "".join(f"; {r}" for r in refs) + ".", "copy")
 
 
 # --- costs of barriers, and port against MMIO -------------------------------------------
@@ -399,13 +409,13 @@ def _hbars(ax, rows, runs, value):
 
 def barrier_chart(runs, labels, out_dir):
     """What each ordering primitive costs alone, in TSC cycles (linear: costs add up)."""
-    rows = sorted({res.name.op for r in runs for res in r.results.values() if res.name.family == "barrier"},
-                  key=lambda b: min((r.measure(f"barrier/{b}").value or 0 for r in runs)))
-    if not any(r.measure(f"barrier/{b}").state == "ok" for r in runs for b in rows):
+    by_row = {res.strategy or res.op: res.key for r in runs for res in r.results.values() if res.family == "barrier"}
+    rows = sorted(by_row, key=lambda b: min((r.measure(by_row[b]).value or 0 for r in runs)))
+    if not any(r.measure(by_row[b]).state == "ok" for r in runs for b in rows):
         return None
     fig, ax = plt.subplots(figsize=(8, 0.45 * len(rows) * len(runs) + 1.6))
-    _hbars(ax, rows, runs, lambda run, b: run.measure(f"barrier/{b}"))
-    ax.set_xlabel(f"{TSC} per barrier")
+    _hbars(ax, rows, runs, lambda run, b: run.measure(by_row[b]))
+    ax.set_xlabel(f"{TSC} per {model.meta(runs).families['barrier'].unit}")
     ax.margins(x=0.15)
     if len(runs) > 1:
         ax.legend(handles=[Patch(color=_PALETTE[i % 10], hatch=HATCHES[i % 4], label=l) for i, l in enumerate(labels)],
@@ -414,67 +424,66 @@ def barrier_chart(runs, labels, out_dir):
     return Chart("barriers.svg", f"The cost of each barrier by itself ({TSC}, linear).", "barrier")
 
 
-PORT_PANELS = {
-    "thrpt": "thrpt/: back-to-back, TSC cycles per access",
-    "chain": "chain/: dependent reads, TSC cycles per read",
-    "lat": "lat/: one serialized access (p50), TSC cycles",
-    "rep": "rep/: rep insX/outsX on ports against the relaxed loop on MMIO, TSC cycles per element",
-    "dispatch": "dispatch/: ioread32 through a port cookie and an MMIO cookie, TSC cycles per read",
-}
+def _port_counter(runs, family):
+    """The counter a port-vs-MMIO panel compares: p50 where the family has percentiles, else cycles."""
+    return "p50" if any(res.family == family and "p50" in res.counters
+                        for r in runs for res in r.results.values()) else "cycles"
 
 
 def port_mmio_rows(runs, labels):
     """[(panel, row, series, kind, Measure)] for every operation measured on port I/O and on MMIO.
 
-    Within a run: _rep as rep insX/outsX on the port window against the
-    relaxed loop on MMIO, and the cookie ioread32 of each kind.  Across runs:
-    the same benchmark on a port target and on an MMIO one, a series per run.
-    Rows come in reading order (family, op, width, strategy, count); a row
-    is kept only when it has both a port and an MMIO value.
+    Within a run: each benchmark that ran in port space beside MMIO against
+    the MMIO benchmark the file pairs it with (`pair`: rep insX/outsX against
+    the relaxed loop, the port cookie against the MMIO cookie).  Across runs:
+    the same single access (same family, op, width, strategy) run in port
+    space and in MMIO space, a series per run.  Panels are families in
+    display order, rows come in reading order (op, width, count, strategy);
+    a row is kept only when it has both a port and an MMIO value.
     """
+    meta = model.meta(runs)
     cells = {}          # (panel, sort key, row) -> {series: (kind, Measure)}
     for run, label in zip(runs, labels):
         tag = f" ({label})" if len(runs) > 1 else ""
-        kind = run.ctx("target_kind")
-        if kind == "pio":
-            continue
+        by_name = {res.name: res for res in run.results.values()}
+        for res in run.results.values():
+            other = by_name.get(res.pair)
+            if res.space != "pio" or res.state != "ok" or not other or other.space != "mmio" or other.state != "ok":
+                continue
+            param = "" if res.param is None else " " + tables.param_text(meta.families[res.family])(res.param)
+            row = names.opw(res.op, res.width) + param
+            sort = (res.op, res.width or 0, res.param or 0, meta.strategy_key(res.strategy))
+            counter = _port_counter(runs, res.family)
+            cell = cells.setdefault((res.family, sort, row), {})
+            cell[f"port I/O: {res.strategy}{tag}"] = ("port", res.measure(counter))
+            cell[f"MMIO: {other.strategy}{tag}"] = ("mmio", other.measure(counter))
+    singles = set(tables.access_families(runs, "read")) | set(tables.access_families(runs, "write"))
+    keys = {}           # Key -> [(series, kind, Measure)] in run order
+    for run, label in zip(runs, labels):
         for key, res in run.results.items():
-            n = res.name
-            if not n.on_port(kind) or res.state != "ok":
-                continue
-            other = {"rep": f"rep/{n.opw}/relaxed/{n.param}", "dispatch": f"dispatch/{n.opw}/cookie-mmio"}.get(n.family)
-            if not other or run.measure(other).state != "ok":
-                continue
-            row = f"{n.opw}_rep ×{n.param}" if n.family == "rep" else f"{n.opw} cookie"
-            sort = (n.op, n.width or 0, n.param or 0)
-            port_what = "rep insX/outsX" if n.family == "rep" else "cookie-pio"
-            mmio_what = "relaxed loop" if n.family == "rep" else "cookie-mmio"
-            cell = cells.setdefault((n.family, sort, row), {})
-            cell[f"port I/O: {port_what}{tag}"] = ("port", run.measure(key))
-            cell[f"MMIO: {mmio_what}{tag}"] = ("mmio", run.measure(other))
-    ports = [(r, l) for r, l in zip(runs, labels) if r.ctx("target_kind") == "pio"]
-    mmios = [(r, l) for r, l in zip(runs, labels) if r.ctx("target_kind") == "mmio"]
-    if ports and mmios:
-        keys = set().union(*(r.results for r, _ in ports)) & set().union(*(r.results for r, _ in mmios))
-        for key in keys:
-            n = names.parse(key)
-            if n.family not in ("thrpt", "lat", "chain"):
-                continue
-            counter = "p50" if n.family == "lat" else "cycles"
-            cell = {}
-            for side, group in (("port", ports), ("mmio", mmios)):
-                for r, l in group:
-                    m = r.measure(key, counter)
-                    if m.state == "ok":
-                        cell[f"{'port I/O' if side == 'port' else 'MMIO'}: {l}"] = (side, m)
-            sort = (n.op, n.width or 0, names.strategy_key(n.strategy))
-            cells.setdefault((n.family, sort, f"{n.opw} {n.strategy}"), {}).update(cell)
-    order = list(PORT_PANELS)
+            if key.family in singles and key.param is None and res.state == "ok":
+                side = "port" if res.space == "pio" else "mmio"
+                keys.setdefault(key, []).append((f"{'port I/O' if side == 'port' else 'MMIO'}: {label}", side,
+                                                 res.measure(_port_counter(runs, key.family))))
+    for key, series in keys.items():
+        if {side for _, side, m in series if m.state == "ok"} != {"port", "mmio"}:
+            continue
+        ordered = sorted(series, key=lambda s: s[1] != "port")     # port runs first, as the legend reads
+        sort = (key.op, key.width or 0, 0, meta.strategy_key(key.strategy))
+        cells.setdefault((key.family, sort, f"{names.opw(key.op, key.width)} {key.strategy}"), {}).update(
+            {name: (side, m) for name, side, m in ordered if m.state == "ok"})
     out = []
-    for (panel, _, row), series in sorted(cells.items(), key=lambda kv: (order.index(kv[0][0]), kv[0][1])):
+    for (panel, _, row), series in sorted(cells.items(), key=lambda kv: (meta.family_key(kv[0][0]), kv[0][1])):
         if {k for k, _ in series.values()} == {"port", "mmio"}:
             out += [(panel, row, name, k, m) for name, (k, m) in series.items()]
     return out
+
+
+def port_panel_title(runs, family):
+    """What a port-vs-MMIO panel shows, from the family's own description and unit."""
+    f = model.meta(runs).families[family]
+    p50 = "p50, " if _port_counter(runs, family) == "p50" else ""
+    return f"{family}/: {f.what}; {p50}TSC cycles per {f.unit}"
 
 
 def port_mmio_chart(runs, labels, out_dir):
@@ -482,7 +491,7 @@ def port_mmio_chart(runs, labels, out_dir):
     rows = port_mmio_rows(runs, labels)
     if not rows:
         return None
-    panels = [p for p in PORT_PANELS if any(r[0] == p for r in rows)]
+    panels = list(dict.fromkeys(r[0] for r in rows))
     series = []
     for _, _, name, kind, _ in rows:
         if (name, kind) not in series:
@@ -518,7 +527,7 @@ def port_mmio_chart(runs, labels, out_dir):
         else:
             ax.set_xlim(0, hi * 1.08)
         _axis_ticks(ax.xaxis, lo, hi, hi / lo > 10)
-        ax.set_title(PORT_PANELS[panel] + (" (log scale)" if hi / lo > 10 else ""), fontsize=10, loc="left")
+        ax.set_title(port_panel_title(runs, panel) + (" (log scale)" if hi / lo > 10 else ""), fontsize=10, loc="left")
     handles = [Line2D([], [], linestyle="none", markersize=7, label=n, **style[n]) for n, _ in series]
     axes[0][0].legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="series")
     _finish(fig, out_dir, "port-vs-mmio.svg", "Port I/O against MMIO for the same operation", runs, labels)

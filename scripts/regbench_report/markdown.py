@@ -10,6 +10,7 @@ import re
 import statistics
 
 from . import model, names, tables
+from .model import Key
 
 MAPPINGS = {"wb": "WB (write-back, cached)", "uc": "UC (uncached)", "wc": "WC (write-combining)",
             "trap": "trap (each access faults and is emulated)", "port": "port I/O"}
@@ -154,11 +155,10 @@ def command(run, override=None):
 
 def render_table(t, runs, labels):
     """A headline table: rows x columns for one run; one row per cell and a column per run otherwise."""
-    family = t.cells[next(iter(t.cells))][0].split("/")[0]
-    out = [f"### {t.title}", "", f"`{family}/`: {t.what}." + (f" Unit: {t.unit}." if t.unit else "")]
+    out = [f"### {t.title}", "", f"`{t.family}/`: {t.what}." + (f" Unit: {t.unit}." if t.unit else "")]
     if len(runs) == 1:
-        rows = [[row, *(tables.cell_text(runs[0].measure(*t.cell(row, c)), t.scale) if t.cell(row, c) else "—"
-                      for c in t.cols)] for row in t.rows]
+        rows = [[t.row_text(row), *(tables.cell_text(runs[0].measure(*t.cell(row, c)), t.scale) if t.cell(row, c)
+                                    else "—" for c in t.cols)] for row in t.rows]
         out += ["", md_table([t.row_head, *map(t.col_text, t.cols)], rows)]
     else:
         head = [t.row_head, t.col_head, *labels, *(f"{l} / {labels[0]}" for l in labels[1:])]
@@ -170,27 +170,30 @@ def render_table(t, runs, labels):
                 ms = [r.measure(*t.cell(row, c)) for r in runs]
                 q = max(tables.quantum(r, *t.cell(row, c)) for r in runs)
                 ratios = [tables.verdict_text(tables.compare(ms[0], m, q)) for m in ms[1:]]
-                rows.append([row, t.col_text(c), *(tables.cell_text(m, t.scale) for m in ms), *ratios])
+                rows.append([t.row_text(row), t.col_text(c), *(tables.cell_text(m, t.scale) for m in ms), *ratios])
         out += ["", md_table(head, rows)]
     out += [f"\n{n}." for n in t.notes]
     return "\n".join(out)
 
 
-def comparison_counts(runs):
-    """For each run after the first: (beyond, inside, unknown, largest (ratio, name, counter)).
+def _main_cells(runs):
+    """(Key, counter) of every headline cell that holds its table's main counter (cycles; GB/s for copies)."""
+    return {c for t in tables.headline_tables(runs) for c in t.cells.values() if c[1] == t.main}
 
-    Counted over each benchmark's main counter (cycles, or GB/s for copies):
-    min and max of lat/ are single samples, not results to compare.
+
+def comparison_counts(runs):
+    """For each run after the first: (beyond, inside, unknown, largest (ratio, Key, counter)).
+
+    Counted over each benchmark's main counter (cycles, or GB/s for copies).
     """
     out = []
-    cells = {c for t in tables.headline_tables(runs) for c in t.cells.values()
-             if c[1] in ("cycles", "bytes_per_second") and (c[1] == "bytes_per_second") == c[0].startswith("copy/")}
+    cells = _main_cells(runs)
     for r in runs[1:]:
         beyond = inside = unknown = 0
         largest = None
-        for name, counter in sorted(cells):
-            v = tables.compare(runs[0].measure(name, counter), r.measure(name, counter),
-                               max(tables.quantum(x, name, counter) for x in (runs[0], r)))
+        for key, counter in sorted(cells, key=lambda c: (names.label(c[0]), c[1])):
+            v = tables.compare(runs[0].measure(key, counter), r.measure(key, counter),
+                               max(tables.quantum(x, key, counter) for x in (runs[0], r)))
             if v is None:
                 continue
             if v.beyond is None:
@@ -198,7 +201,7 @@ def comparison_counts(runs):
             elif v.beyond:
                 beyond += 1
                 if v.ratio > 0 and (largest is None or abs(math.log(v.ratio)) > abs(math.log(largest[0]))):
-                    largest = (v.ratio, name, counter)
+                    largest = (v.ratio, key, counter)
             else:
                 inside += 1
         out.append((beyond, inside, unknown, largest))
@@ -211,19 +214,17 @@ def family_ratios(runs):
     Cost is the main counter (cycles; for copies the time per copy, the
     inverse of GB/s), so every ratio reads "this run takes N times as long".
     """
-    cells = {c for t in tables.headline_tables(runs) for c in t.cells.values()
-             if c[1] in ("cycles", "bytes_per_second") and (c[1] == "bytes_per_second") == c[0].startswith("copy/")}
+    cells = _main_cells(runs)
+    m = model.meta(runs)
     out = []
     for r in runs[1:]:
         by = {}
-        for name, counter in cells:
-            a, b = runs[0].measure(name, counter), r.measure(name, counter)
+        for key, counter in cells:
+            a, b = runs[0].measure(key, counter), r.measure(key, counter)
             if a.state == "ok" and b.state == "ok" and a.value and b.value:
                 ratio = b.value / a.value
-                by.setdefault(names.parse(name).family, []).append(1 / ratio if counter == "bytes_per_second" else ratio)
-        order = list(names.FAMILIES)
-        out.append([(f, statistics.median(v), len(v)) for f, v in
-                    sorted(by.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order))])
+                by.setdefault(key.family, []).append(1 / ratio if counter == "bytes_per_second" else ratio)
+        out.append([(f, statistics.median(v), len(v)) for f, v in sorted(by.items(), key=lambda kv: m.family_key(kv[0]))])
     return out
 
 
@@ -241,7 +242,7 @@ def headline(runs, labels):
             if unknown:
                 text += f" ({unknown} with noise unknown)"
             if largest:
-                text += f", most {largest[1]} ({largest[2]}) at {tables.number(largest[0])}×"
+                text += f", most {names.label(largest[1])} ({largest[2]}) at {tables.number(largest[0])}×"
             parts.append(text)
         if len(runs) == 2:
             fams = family_ratios(runs)[0]
@@ -251,57 +252,66 @@ def headline(runs, labels):
     run = runs[0]
     mapping = str(run.ctx('target_mapping', '?'))
     where = str(run.ctx('target', '?')) + ("" if mapping == run.ctx('target') else f" ({mapping.upper()})")
-    if run.results and all(res.name.family == "copy" for res in run.results.values()):
+    ref = reference(run)
+    aside = f"; {ref} aside" if ref else ""
+    if run.results and all(res.family == "copy" for res in run.results.values()):
         winners = [w for w in (copy_winners(run, d) for d in COPY_OPS) if w]
         if winners:
-            return f"{where}: " + "; ".join(winners) + " (fastest, or within the noise of the fastest; libc aside)"
+            return f"{where}: " + "; ".join(winners) + f" (fastest, or within the noise of the fastest{aside})"
     bits = [where]
-    thrpt, chain = run.measure("thrpt/read32/relaxed"), run.measure("chain/read32/relaxed")
-    lat = run.measure("lat/read32/relaxed", "p50")
+    readl = run.meta.kernel["single"]      # the strategy that is the kernel's readl
+    thrpt, chain = (run.measure(Key(f, "read", 32, readl)) for f in ("thrpt", "chain"))
+    lat = run.measure(Key("lat", "read", 32, readl), "p50")
     if lat.state == "ok":
         bits.append(f"readl p50 {tables.number(lat.value)} TSC cycles, p99 "
-                    f"{tables.cell_text(run.measure('lat/read32/relaxed', 'p99'))}")
+                    f"{tables.cell_text(run.measure(Key('lat', 'read', 32, readl), 'p99'))}")
     elif chain.state == "ok":
         bits.append(f"readl {tables.number(chain.value)} TSC cycles dependent"
                     + (f", {tables.number(thrpt.value)} back-to-back" if thrpt.state == "ok" else ""))
-    mf = run.measure("barrier/mfence")
+    mf = run.measure(Key("barrier", "mfence"))
     if mf.state == "ok":
         bits.append(f"mfence {tables.number(mf.value)}")
-    copies = [res.name for res in run.results.values() if res.name.family == "copy" and res.name.op == "toio"
-              and res.state == "ok" and res.name.param]
+    copies = [res for res in run.results.values() if res.family == "copy" and res.op == "toio"
+              and res.state == "ok" and res.param]
     if copies:
-        size = max(n.param for n in copies)
-        gbs = lambda s: run.measure(f"copy/toio/{s}/{size}", "bytes_per_second")
-        at = [n.strategy for n in copies if n.param == size and n.strategy != "libc" and gbs(n.strategy).state == "ok"]
+        size = max(res.param for res in copies)
+        gbs = lambda s: run.measure(Key("copy", "toio", None, s, size), "bytes_per_second")
+        at = [res.strategy for res in copies if res.param == size and not run.meta.is_reference(res.strategy)
+              and gbs(res.strategy).state == "ok"]
         if at:
             best = max(at, key=lambda s: gbs(s).value)
             text = f"{names.size_text(size)} memcpy_toio fastest with {best} ({tables.number(gbs(best).value / 1e9)} GB/s"
-            v = tables.compare(gbs("libc"), gbs(best))
+            v = tables.compare(gbs(ref), gbs(best)) if ref else None
             if v:
-                text += {True: f", {v.ratio:.2f}× libc", False: ", on par with libc (within noise)",
-                         None: f", {v.ratio:.2f}× libc, noise unknown"}[v.beyond]
+                text += {True: f", {v.ratio:.2f}× {ref}", False: f", on par with {ref} (within noise)",
+                         None: f", {v.ratio:.2f}× {ref}, noise unknown"}[v.beyond]
             bits.append(text + ")")
     return "; ".join(bits)
+
+
+def reference(run):
+    """The copies' reference strategy (glibc's, libc) as the file declares it, or None."""
+    refs = {res.strategy for res in run.results.values() if res.family == "copy" and run.meta.is_reference(res.strategy)}
+    return min(refs, key=run.meta.strategy_key, default=None)
 
 
 COPY_OPS = {"toio": "memcpy_toio", "fromio": "memcpy_fromio", "set": "memset_io"}
 
 
 def copy_winners(run, direction):
-    """'memcpy_toio simd-512 at 64 B–64 KiB (30–111 GB/s)': which strategy to use at which size, libc aside.
+    """'memcpy_toio simd-512 at 64 B–64 KiB (30–111 GB/s)': which strategy to use at which size, the reference aside.
 
     At each size the winners are the fastest strategy and those within its
     noise; neighbouring sizes that share a winner form one span, named after
     the winners common to all its sizes.  None when nothing was measured.
     """
-    gbs = lambda s, n: run.measure(f"copy/{direction}/{s}/{n}", "bytes_per_second")
-    sizes = sorted({res.name.param for res in run.results.values() if res.name.family == "copy"
-                    and res.name.op == direction and res.name.param and res.state == "ok"})
+    gbs = lambda s, n: run.measure(Key("copy", direction, None, s, n), "bytes_per_second")
+    mine = [res for res in run.results.values() if res.family == "copy" and res.op == direction and res.param
+            and res.state == "ok"]
     spans = []          # [common winners, first size, last size, [GB/s of the fastest at each size]]
-    for n in sizes:
-        ok = [res.name.strategy for res in run.results.values() if res.name.family == "copy"
-              and res.name.op == direction and res.name.param == n and res.name.strategy != "libc"
-              and gbs(res.name.strategy, n).state == "ok"]
+    for n in sorted({res.param for res in mine}):
+        ok = [res.strategy for res in mine if res.param == n and not run.meta.is_reference(res.strategy)
+              and gbs(res.strategy, n).state == "ok"]
         if not ok:
             continue
         best = max(ok, key=lambda s: gbs(s, n).value)
@@ -319,7 +329,7 @@ def copy_winners(run, direction):
     def span(winners, a, b, rates):
         size = names.size_text(a) if a == b else f"{names.size_text(a)}–{names.size_text(b)}"
         lo, hi = tables.number(min(rates)), tables.number(max(rates))
-        return f"{'/'.join(sorted(winners, key=names.strategy_key))} at {size} " \
+        return f"{'/'.join(sorted(winners, key=run.meta.strategy_key))} at {size} " \
                f"({lo if lo == hi else lo + '–' + hi} GB/s)"
     return f"{COPY_OPS.get(direction, direction)} " + ", ".join(span(*sp) for sp in spans)
 
@@ -354,7 +364,7 @@ def not_measured(run):
 
 def noise_summary(run):
     """One line on the repetition spread of the `cycles` counters, or why there is none."""
-    cvs = [(res.noise.get("cycles"), key) for key, res in run.results.items()
+    cvs = [(res.noise.get("cycles"), names.label(key)) for key, res in run.results.items()
            if res.state == "ok" and res.noise.get("cycles") is not None]
     if not cvs:
         return ("Noise: unknown — the run had no repetitions (run with `--benchmark_repetitions=5` to measure it); "

@@ -1,27 +1,32 @@
-"""A regbench result file as the report sees it: context, one Result per benchmark, histograms.
+"""A regbench result file as the report sees it: context, what each benchmark is, one Result per benchmark.
 
 Google Benchmark writes every repetition and, with --benchmark_repetitions,
 mean/median/stddev/cv aggregates.  Reports quote the median and use the
 repetition spread (cv) as the noise of each counter, so this module folds
 those entries into one Result per benchmark and never lets later code see
-the raw layout.  A file that is not regbench's JSON raises ReportError with
-the one-line reason the command line prints.
+the raw layout.  What a benchmark is (family, op, width, strategy, param,
+space, state) comes from the file's `regbench` object (metadata contract 1,
+DESIGN.md), never from its name: the rest of the report finds benchmarks by
+those fields (Key) and takes family texts, display order and the kernel's
+strategies from the same object (Meta).  A file that is not regbench's JSON
+raises ReportError with the one-line reason the command line prints.
 """
 import json
 import math
 import os
-import re
 import statistics
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List, NamedTuple, Optional
 
-from . import names
+CONTRACT = 1
 
 # Fields Google Benchmark writes for every run; everything else numeric is a counter.
 _GB_FIELDS = {"name", "run_name", "run_type", "repetitions", "repetition_index", "threads", "iterations",
               "real_time", "cpu_time", "time_unit", "family_index", "per_family_instance_index",
               "aggregate_name", "aggregate_unit", "label", "error_occurred", "error_message"}
-_BOUND = re.compile(r"<\s*([0-9.]+(?:[eE][-+]?[0-9]+)?)")
+# The contract's states, in the report's own words (Measure.state).
+_STATES = {"measured": "ok", "below_resolution": "below", "skipped": "skipped", "error": "error"}
+_DAMAGED = "the file is damaged or was edited; re-run regbench"
 
 
 class ReportError(Exception):
@@ -29,6 +34,72 @@ class ReportError(Exception):
 
     def __init__(self, path, why, hint):
         super().__init__(f"{path}: {why} ({hint})")
+
+
+class Key(NamedTuple):
+    """What a benchmark is; the same benchmark in two runs has the same Key whatever its name."""
+    family: str
+    op: str                      # read, write, fromio, toio, set, mfence, ...
+    width: Optional[int] = None  # bits, None where the op has none (copies, barriers)
+    strategy: str = ""           # "" for barrier/
+    param: Optional[int] = None  # _rep count or copy size, None where the family sweeps nothing
+
+
+@dataclass
+class Family:
+    """regbench.families[name]: what a family measures, its unit, whether its values move in timer steps."""
+    name: str
+    what: str
+    unit: str                    # what one unit of `cycles` is: access, read, element, copy, ...
+    param: Optional[str]         # None, "count" or "size"
+    sampled: bool
+
+
+@dataclass
+class Meta:
+    """A run's regbench object without the benchmarks: families, strategies, display order, kernel strategies."""
+    families: Dict[str, Family]
+    kinds: Dict[str, str]        # strategy -> accessor | variant | reference
+    help: Dict[str, str]         # strategy -> which instructions it issues
+    family_order: List[str]
+    strategy_order: List[str]
+    kernel: Dict[str, str]       # single, copy -> strategy
+
+    def family_key(self, family):
+        """Sort key putting families in the declared order, undeclared ones after it by name."""
+        order = self.family_order
+        return (order.index(family), "") if family in order else (len(order), family)
+
+    def strategy_key(self, strategy):
+        """Sort key: the declared order, undeclared strategies next by name, reference rows (libc) last."""
+        order = self.strategy_order
+        pos = (order.index(strategy), "") if strategy in order else (len(order), strategy)
+        return (self.kinds.get(strategy) == "reference",) + pos
+
+    def is_reference(self, strategy):
+        return self.kinds.get(strategy) == "reference"
+
+    def sampled(self, family):
+        f = self.families.get(family)
+        return bool(f and f.sampled)
+
+    @staticmethod
+    def union(metas):
+        """The metadata of several runs as one: descriptions of the first run that has them, its order first."""
+        first = metas[0]
+        out = Meta({}, {}, {}, [], [], dict(first.kernel))
+        for m in metas:
+            for mine, theirs in ((out.families, m.families), (out.kinds, m.kinds), (out.help, m.help)):
+                for k, v in theirs.items():
+                    mine.setdefault(k, v)
+            out.family_order += [f for f in m.family_order if f not in out.family_order]
+            out.strategy_order += [s for s in m.strategy_order if s not in out.strategy_order]
+        return out
+
+
+def meta(runs):
+    """The metadata of all runs together (comparisons order and describe by the union)."""
+    return Meta.union([r.meta for r in runs])
 
 
 @dataclass
@@ -50,31 +121,6 @@ ABSENT = Measure("absent")
 
 
 @dataclass
-class Result:
-    """One benchmark of a run: its counters' medians and spreads, or why it has none."""
-    name: names.Name
-    state: str                       # ok, below, skipped, error
-    counters: Dict[str, float] = field(default_factory=dict)
-    noise: Dict[str, Optional[float]] = field(default_factory=dict)
-    repetitions: int = 1
-    bound: Optional[float] = None    # for below: the resolution the result is under
-    reason: str = ""                 # for skipped/error/below: the message or label
-
-    def measure(self, counter):
-        """The Measure of one counter (absent when this benchmark has no such counter)."""
-        if self.state in ("skipped", "error", "below"):
-            # the bound is in TSC cycles: it says nothing about ns or bytes/s
-            bound = self.bound if counter in ("cycles", "p50") else None
-            return Measure(self.state, bound=bound, reason=self.reason)
-        if counter not in self.counters:
-            return ABSENT
-        v = self.counters[counter]
-        if v is None or not math.isfinite(v):
-            return Measure("nan", reason=f"{counter} is not a number in the JSON")
-        return Measure("ok", v, self.noise.get(counter))
-
-
-@dataclass
 class Histogram:
     """A lat/ sample histogram: counts[i] samples fell in [edges[i], edges[i+1])."""
     unit: str
@@ -83,12 +129,48 @@ class Histogram:
 
 
 @dataclass
+class Result:
+    """One benchmark of a run: what it is, its counters' medians and spreads, or why it has none."""
+    name: str                        # its name in the file: an identifier, never taken apart
+    key: Key
+    state: str                       # ok, below, skipped, error
+    space: str = "mmio"              # mmio or pio: where it ran
+    pair: Optional[str] = None       # for a port benchmark beside MMIO: the name of its MMIO counterpart
+    counters: Dict[str, float] = field(default_factory=dict)
+    noise: Dict[str, Optional[float]] = field(default_factory=dict)
+    repetitions: int = 1
+    bound: Optional[float] = None    # for below: the resolution the result is under
+    reason: str = ""                 # for skipped/error/below: why; for ok: the label
+    histogram: Optional[Histogram] = None
+
+    family = property(lambda self: self.key.family)
+    op = property(lambda self: self.key.op)
+    width = property(lambda self: self.key.width)
+    strategy = property(lambda self: self.key.strategy)
+    param = property(lambda self: self.key.param)
+
+    def measure(self, counter="cycles"):
+        """The Measure of one counter (absent when this benchmark has no such counter)."""
+        if self.state in ("skipped", "error", "below"):
+            # the bound is in TSC cycles: it says nothing about ns or bytes/s
+            bound = self.bound if counter in ("cycles", "p50") else None
+            return Measure(self.state, bound=bound, reason=self.reason)
+        v = self.counters.get(counter)
+        if v is None or not math.isfinite(v):
+            # regbench omits non-finite counters; every measured benchmark has cycles
+            if counter == "cycles" or counter in self.counters:
+                return Measure("nan", reason=f"{counter} is not a number in the JSON")
+            return ABSENT
+        return Measure("ok", v, self.noise.get(counter))
+
+
+@dataclass
 class Run:
     """One result file (or several merged): where and how it was measured, and what."""
     paths: List[str]
     context: Dict[str, object]
-    results: Dict[str, Result]
-    histograms: Dict[str, Histogram]
+    results: Dict[Key, Result]
+    meta: Meta
 
     @property
     def path(self):
@@ -107,9 +189,20 @@ class Run:
             return None
         return v if math.isfinite(v) else None
 
-    def measure(self, name, counter="cycles"):
-        r = self.results.get(name)
+    def find(self, family, op, width=None, strategy="", param=None):
+        """The Result of the benchmark with these fields, or None."""
+        return self.results.get(Key(family, op, width, strategy, param))
+
+    def named(self, name):
+        """The Result of the benchmark called name in the file, or None."""
+        return next((r for r in self.results.values() if r.name == name), None)
+
+    def measure(self, key, counter="cycles"):
+        r = self.results.get(key)
         return r.measure(counter) if r else ABSENT
+
+    def add(self, result):
+        self.results[result.key] = result
 
     @property
     def repetitions(self):
@@ -142,74 +235,127 @@ def from_document(path, doc):
         raise ReportError(path, "not Google Benchmark JSON (no 'context' object and 'benchmarks' list)",
                           "give the file regbench wrote with --benchmark_out=FILE --benchmark_out_format=json")
     context = doc["context"]
-    if "regbench_version" not in context and "target" not in context:
-        raise ReportError(path, "Google Benchmark JSON, but not from regbench (no regbench_version or target "
-                          "in its context)", "give a file written by regbench or scripts/run")
+    rb = doc.get("regbench")
+    if rb is None:
+        if "regbench_version" in context or "target" in context:
+            raise ReportError(path, "written by a regbench older than the metadata contract (no 'regbench' object)",
+                              "re-run it with this regbench")
+        raise ReportError(path, "Google Benchmark JSON, but not from regbench (no 'regbench' object)",
+                          "give a file written by regbench or scripts/run")
+    if not isinstance(rb, dict):
+        raise ReportError(path, "'regbench' is not an object", _DAMAGED)
+    if rb.get("contract") != CONTRACT:
+        raise ReportError(path, f"written for metadata contract {rb.get('contract')!r}; this report reads "
+                          f"contract {CONTRACT}", "render it with the scripts/report of the regbench that wrote it")
+    m = _meta(path, rb)
+    described = _obj(path, rb, "benchmarks")
     entries = {}
     for i, b in enumerate(doc["benchmarks"]):
         if not isinstance(b, dict) or not isinstance(b.get("name"), str):
             raise ReportError(path, f"benchmark #{i + 1} has no name", "the file is damaged; re-run regbench")
-        key = b.get("run_name") or b["name"]
-        if b.get("run_type") == "aggregate" and key == b["name"] and b.get("aggregate_name"):
-            key = key[: -len("_" + b["aggregate_name"])] if key.endswith("_" + b["aggregate_name"]) else key
-        entries.setdefault(key, []).append(b)
-    results = {key: _result(key, es) for key, es in entries.items()}
-    return Run([path], context, results, _histograms(path, doc.get("histograms")))
+        name = b.get("run_name") or b["name"]
+        if name not in described:
+            raise ReportError(path, f"benchmark '{name}' has no entry in regbench.benchmarks", _DAMAGED)
+        entries.setdefault(name, []).append(b)
+    results = {}
+    for name, es in entries.items():
+        res = _result(name, es, _entry(path, m, described, name))
+        if res.key in results:
+            raise ReportError(path, f"benchmarks '{results[res.key].name}' and '{name}' are the same "
+                              "family/op/width/strategy/param in regbench.benchmarks", _DAMAGED)
+        results[res.key] = res
+    by_name = {r.name: r for r in results.values()}
+    for name, h in _histograms(path, rb.get("histograms")).items():
+        if name not in by_name:
+            raise ReportError(path, f"histogram '{name}' is of no benchmark in the file", _DAMAGED)
+        by_name[name].histogram = h
+    return Run([path], context, results, m)
 
 
-def _counters(entry):
-    return {k: (float(v) if v is not None else None) for k, v in entry.items()
-            if k not in _GB_FIELDS and (isinstance(v, (int, float)) and not isinstance(v, bool) or v is None)}
+# --- the regbench object ------------------------------------------------------------------
+
+def _obj(path, parent, key, where="regbench"):
+    v = parent.get(key)
+    if not isinstance(v, dict):
+        raise ReportError(path, f"{where}.{key} is not an object", _DAMAGED)
+    return v
 
 
-def _result(key, entries):
-    runs = [e for e in entries if e.get("run_type") != "aggregate"]
-    aggs = {e.get("aggregate_name"): e for e in entries if e.get("run_type") == "aggregate"}
-    first = (runs or entries)[0]
-    name = names.parse(key)
-    reps = int(first.get("repetitions") or len(runs) or 1)
-    failed = [e for e in entries if e.get("error_occurred")]
-    if failed:
-        msg = str(failed[0].get("error_message") or "error: no message")
-        state = "skipped" if msg.startswith("skipped:") else "error"
-        return Result(name, state, repetitions=reps, reason=msg.split(":", 1)[1].strip() if ":" in msg else msg)
-
-    median, cv, stddev, mean = (_counters(aggs[a]) if a in aggs else {} for a in ("median", "cv", "stddev", "mean"))
-    samples = [_counters(e) for e in runs]
-    counters, noise = {}, {}
-    for c in sorted(set(median) | {c for s in samples for c in s}):
-        vals = [s[c] for s in samples if s.get(c) is not None and math.isfinite(s[c])]
-        if c in median:
-            counters[c] = median[c]
-        elif vals:
-            counters[c] = statistics.median(vals)
-        else:
-            counters[c] = math.nan
-        noise[c] = _noise(c, cv, stddev, mean, vals)
-    if not any(v is not None and math.isfinite(v) for v in counters.values()):
-        label = str(first.get("label") or "")
-        if label.startswith("below timer resolution"):
-            m = _BOUND.search(label)
-            return Result(name, "below", repetitions=reps, bound=float(m.group(1)) if m else None, reason=label)
-    return Result(name, "ok", counters, noise, reps, reason=str(first.get("label") or ""))
+def _field(path, where, obj, key, check, want, default=KeyError):
+    """obj[key] when check(value) holds; a missing key gives default, or a one-line error naming where."""
+    if key not in obj and default is not KeyError:
+        return default
+    v = obj.get(key)
+    if key not in obj or not check(v):
+        got = f"no {key}" if key not in obj else f"{key} {json.dumps(v)}"
+        raise ReportError(path, f"{where} has {got} (needs {want})", _DAMAGED)
+    return v
 
 
-def _noise(c, cv, stddev, mean, vals):
-    """Relative spread of counter c across repetitions: GB's cv, else stddev/mean, else from the runs."""
-    if cv.get(c) is not None and math.isfinite(cv[c]):
-        return cv[c]
-    if stddev.get(c) is not None and mean.get(c):
-        return abs(stddev[c] / mean[c])
-    if len(vals) >= 2 and statistics.mean(vals):
-        return abs(statistics.stdev(vals) / statistics.mean(vals))
-    return None
+_text = lambda v: isinstance(v, str)
+_int_or_null = lambda v: v is None or isinstance(v, int) and not isinstance(v, bool)
+_number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _names(path, where, v):
+    if not isinstance(v, list) or not all(map(_text, v)):
+        raise ReportError(path, f"{where} is not a list of names", _DAMAGED)
+    return v
+
+
+def _meta(path, rb):
+    order = _obj(path, rb, "order")
+    families = {}
+    for name, f in _obj(path, rb, "families").items():
+        where = f"regbench.families['{name}']"
+        if not isinstance(f, dict):
+            raise ReportError(path, f"{where} is not an object", _DAMAGED)
+        families[name] = Family(name, _field(path, where, f, "what", _text, "text"),
+                                _field(path, where, f, "unit", _text, "text"),
+                                _field(path, where, f, "param", lambda v: v in (None, "count", "size"),
+                                       "null, \"count\" or \"size\""),
+                                _field(path, where, f, "sampled", lambda v: isinstance(v, bool), "true or false"))
+    kinds, texts = {}, {}
+    for name, s in _obj(path, rb, "strategies").items():
+        where = f"regbench.strategies['{name}']"
+        if not isinstance(s, dict):
+            raise ReportError(path, f"{where} is not an object", _DAMAGED)
+        kinds[name] = _field(path, where, s, "kind", lambda v: v in ("accessor", "variant", "reference"),
+                             "accessor, variant or reference")
+        texts[name] = _field(path, where, s, "help", _text, "text")
+    kernel = _obj(path, rb, "kernel_strategies")
+    for k in ("single", "copy"):
+        _field(path, "regbench.kernel_strategies", kernel, k, lambda v: v in kinds, "a strategy of regbench.strategies")
+    return Meta(families, kinds, texts, _names(path, "regbench.order.families", order.get("families")),
+                _names(path, "regbench.order.strategies", order.get("strategies")), dict(kernel))
+
+
+def _entry(path, m, described, name):
+    """(Key, state, space, pair, bound, reason) of regbench.benchmarks[name], checked."""
+    e = described[name]
+    where = f"regbench.benchmarks['{name}']"
+    if not isinstance(e, dict):
+        raise ReportError(path, f"{where} is not an object", _DAMAGED)
+    key = Key(_field(path, where, e, "family", lambda v: v in m.families, "a family of regbench.families"),
+              _field(path, where, e, "op", _text, "text"),
+              _field(path, where, e, "width", _int_or_null, "bits or null"),
+              _field(path, where, e, "strategy", lambda v: v == "" or v in m.kinds,
+                     "\"\" or a strategy of regbench.strategies"),
+              _field(path, where, e, "param", _int_or_null, "a count, a size or null"))
+    state = _field(path, where, e, "state", lambda v: v in _STATES, " | ".join(_STATES))
+    return (key, _STATES[state],
+            _field(path, where, e, "space", lambda v: v in ("mmio", "pio"), "mmio or pio"),
+            _field(path, where, e, "pair", lambda v: v is None or v in described, "a benchmark of regbench.benchmarks",
+                   None),
+            _field(path, where, e, "bound", lambda v: v is None or _number(v), "a number of TSC cycles", None),
+            _field(path, where, e, "reason", _text, "text"))
 
 
 def _histograms(path, obj):
     if obj is None:
         return {}
     if not isinstance(obj, dict):
-        raise ReportError(path, "'histograms' is not an object", "the file is damaged; re-run regbench")
+        raise ReportError(path, "regbench.histograms is not an object", _DAMAGED)
     out = {}
     for key, h in obj.items():
         try:
@@ -224,8 +370,51 @@ def _histograms(path, obj):
     return out
 
 
+# --- Google Benchmark's entries -----------------------------------------------------------
+
+def _counters(entry):
+    return {k: (float(v) if v is not None else None) for k, v in entry.items()
+            if k not in _GB_FIELDS and (isinstance(v, (int, float)) and not isinstance(v, bool) or v is None)}
+
+
+def _result(name, entries, described):
+    key, state, space, pair, bound, reason = described
+    runs = [e for e in entries if e.get("run_type") != "aggregate"]
+    aggs = {e.get("aggregate_name"): e for e in entries if e.get("run_type") == "aggregate"}
+    first = (runs or entries)[0]
+    reps = int(first.get("repetitions") or len(runs) or 1)
+    if state != "ok":
+        return Result(name, key, state, space, pair, repetitions=reps, bound=bound if state == "below" else None,
+                      reason=reason)
+
+    median, cv, stddev, mean = (_counters(aggs[a]) if a in aggs else {} for a in ("median", "cv", "stddev", "mean"))
+    samples = [_counters(e) for e in runs]
+    counters, noise = {}, {}
+    for c in sorted(set(median) | {c for s in samples for c in s}):
+        vals = [s[c] for s in samples if s.get(c) is not None and math.isfinite(s[c])]
+        if c in median:
+            counters[c] = median[c]
+        elif vals:
+            counters[c] = statistics.median(vals)
+        else:
+            counters[c] = math.nan
+        noise[c] = _noise(c, cv, stddev, mean, vals)
+    return Result(name, key, "ok", space, pair, counters, noise, reps, reason=str(first.get("label") or ""))
+
+
+def _noise(c, cv, stddev, mean, vals):
+    """Relative spread of counter c across repetitions: GB's cv, else stddev/mean, else from the runs."""
+    if cv.get(c) is not None and math.isfinite(cv[c]):
+        return cv[c]
+    if stddev.get(c) is not None and mean.get(c):
+        return abs(stddev[c] / mean[c])
+    if len(vals) >= 2 and statistics.mean(vals):
+        return abs(statistics.stdev(vals) / statistics.mean(vals))
+    return None
+
+
 def merge(runs):
-    """Several files of one machine and target as one run (later files win on the same name).
+    """Several files of one machine and target as one run (later files win on the same benchmark).
 
     A run split in parts (one family per invocation, say) reads as one report;
     files of different machines or targets belong side by side (--compare).
@@ -236,11 +425,10 @@ def merge(runs):
             if r.ctx(key) != base.ctx(key):
                 raise ReportError(r.path, f"{key} is '{r.ctx(key)}', not '{base.ctx(key)}' as in {base.path}",
                                   "use --compare to put different machines or targets side by side")
-    results, hists = {}, {}
+    results = {}
     for r in runs:
         results.update(r.results)
-        hists.update(r.histograms)
-    return Run([p for r in runs for p in r.paths], dict(base.context), results, hists)
+    return Run([p for r in runs for p in r.paths], dict(base.context), results, meta(runs))
 
 
 def label_runs(runs):

@@ -4,14 +4,18 @@ A Table names, for every (row, column), which benchmark and counter fills
 the cell; it holds no numbers.  The same Table renders for one run (rows x
 columns) and for a comparison (one row per cell, one column per run, ratios
 against the first), so both modes always show the same thing.  Tables are
-built from the union of names in all runs: targets and machines that ran
-different sets still line up, and an absent cell says so.
+built from the union of benchmarks (model.Key: what the file's metadata
+says each is) in all runs: targets and machines that ran different sets
+still line up, and an absent cell says so.  Which families get which
+table, in which order, and how they are described comes from the
+metadata too (model.Meta).
 """
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
-from . import names
+from . import model, names
+from .model import Key
 
 # A difference is inside the noise when it is under this many standard
 # deviations of the difference of the two medians (about 95% for normal spread).
@@ -24,17 +28,20 @@ PERCENTILES = ["min", "p50", "p90", "p99", "p999", "max", "outliers"]
 class Table:
     """A headline table: what each cell holds, how to print it, which direction is better."""
     key: str
+    family: str
     title: str
     what: str
     unit: str
     row_head: str
     col_head: str
-    rows: List[str]
-    cols: List[str]
-    cells: Dict[Tuple[str, str], Tuple[str, str]]   # (row, col) -> (benchmark name, counter)
+    rows: List[object]
+    cols: List[object]
+    cells: Dict[Tuple[object, object], Tuple[Key, str]]   # (row, col) -> (benchmark, counter)
+    main: Optional[str] = "cycles"   # the counter comparisons count and summarise; None: shown only
     scale: float = 1.0
     higher_is_better: bool = False
-    col_text: Callable[[str], str] = str
+    row_text: Callable[[object], str] = str
+    col_text: Callable[[object], str] = str
     notes: List[str] = field(default_factory=list)
 
     def cell(self, row, col):
@@ -42,53 +49,68 @@ class Table:
 
 
 def _union(runs):
+    """Every benchmark some run holds, as the first run that holds it has it."""
     seen = {}
     for r in runs:
         for key, res in r.results.items():
-            seen.setdefault(key, res.name)
+            seen.setdefault(key, res)
     return seen
 
 
-def _has(runs, name, counter):
-    return any(r.measure(name, counter).state != "absent" for r in runs)
+def _has(runs, key, counter):
+    return any(r.measure(key, counter).state != "absent" for r in runs)
 
 
 def _counter_present(runs, family, counter):
-    return any(counter in res.counters for r in runs for res in r.results.values() if res.name.family == family)
+    return any(counter in res.counters for r in runs for res in r.results.values() if res.family == family)
 
 
-def _grid(key, title, what, unit, row_head, col_head, cells, runs, **kw):
-    """A Table from {(row, col): (name, counter)}, keeping rows and columns some run has numbers or a bound for.
+def param_text(family):
+    """How a column of the family's parameter reads: sizes in bytes, counts as ×N."""
+    return names.size_text if family.param == "size" else (lambda n: f"×{n}")
+
+
+def _grid(key, family, title, what, unit, row_head, col_head, cells, runs, **kw):
+    """A Table from {(row, col): (Key, counter)}, keeping rows and columns some run has numbers or a bound for.
 
     Rows and columns that every run skipped are left out: the Not measured
     section lists them with the reason, once, instead of a wall of "skipped".
     """
-    cells = {rc: nc for rc, nc in cells.items() if _has(runs, *nc)}
-    shown = {rc for rc, (n, c) in cells.items() if any(r.measure(n, c).state not in ("skipped", "absent") for r in runs)}
+    cells = {rc: kc for rc, kc in cells.items() if _has(runs, *kc)}
+    shown = {rc for rc, (k, c) in cells.items() if any(r.measure(k, c).state not in ("skipped", "absent") for r in runs)}
     if not shown:
         return None
     rows = sorted({r for r, _ in shown}, key=kw.pop("row_key", None))
     cols = sorted({c for _, c in shown}, key=kw.pop("col_key", None))
     cells = {rc: v for rc, v in cells.items() if rc[0] in rows and rc[1] in cols}
-    return Table(key, title, what, unit, row_head, col_head, rows, cols, cells, **kw)
+    return Table(key, family, title, what, unit, row_head, col_head, rows, cols, cells, **kw)
+
+
+def access_families(runs, op):
+    """Families of single accesses of op (a width, no count or size, accessor strategies), in display order."""
+    m = model.meta(runs)
+    fams = {k.family for k in _union(runs) if k.op == op and k.width and k.param is None
+            and m.kinds.get(k.strategy) == "accessor"}
+    return sorted(fams, key=m.family_key)
 
 
 def access_tables(runs, op):
     """Cycles per access by strategy x width, one table per family, for reads or writes."""
-    fams = ("thrpt", "chain", "lat") if op == "read" else ("thrpt", "lat", "flush")
+    m = model.meta(runs)
+    fams = access_families(runs, op)
     counters = ["cycles"] + (["core_cycles"] if any(_counter_present(runs, f, "core_cycles") for f in fams) else [])
     out = []
     bench = _union(runs)
     for counter in counters:
         for fam in fams:
-            cells = {(n.strategy, n.width): (key, counter) for key, n in bench.items()
-                     if n.family == fam and n.op == op and n.width}
-            what, per, _ = names.FAMILIES[fam]
+            cells = {(k.strategy, k.width): (k, counter) for k in bench
+                     if k.family == fam and k.op == op and k.width and k.param is None}
+            f = m.families[fam]
             clock = "core cycles (core_cycles)" if counter == "core_cycles" else "TSC cycles"
-            t = _grid(f"{op}-{fam}-{counter}", f"{op.capitalize()}s, {fam}/: {clock} {per}", what,
-                      f"{clock} {per}" + (" (median of samples)" if fam in ("lat", "flush") else ""),
-                      "strategy", "width (bits)", cells, runs,
-                      row_key=names.strategy_key, col_text=lambda w: f"{w}-bit")
+            t = _grid(f"{op}-{fam}-{counter}", fam, f"{op.capitalize()}s, {fam}/: {clock} per {f.unit}", f.what,
+                      f"{clock} per {f.unit}" + (" (median of samples)" if f.sampled else ""),
+                      "strategy", "width (bits)", cells, runs, main="cycles" if counter == "cycles" else None,
+                      row_key=m.strategy_key, col_text=lambda w: f"{w}-bit")
             if t:
                 out.append(t)
     return out
@@ -96,63 +118,84 @@ def access_tables(runs, op):
 
 def latency_table(runs):
     """lat/ percentiles for every lat/ benchmark some run measured (below-resolution ones are listed apart)."""
-    bench = _union(runs)
-    lat = [key for key, n in bench.items() if n.family == "lat"
-           and any(r.measure(key, "p50").state == "ok" for r in runs)]
+    m = model.meta(runs)
+    lat = [k for k in _union(runs) if k.family == "lat" and any(r.measure(k, "p50").state == "ok" for r in runs)]
+    if not lat:
+        return None
     cells = {(k, p): (k, p) for k in lat for p in PERCENTILES}
-    order = lambda k: (bench[k].op, bench[k].width or 0, names.strategy_key(bench[k].strategy))
-    return _grid("latency", "Latency percentiles, lat/: TSC cycles per access",
-                 names.FAMILIES["lat"][0] + "; outliers is a count, not cycles", "TSC cycles",
-                 "benchmark", "percentile", cells, runs, row_key=order, col_key=PERCENTILES.index)
+    order = lambda k: (k.op, k.width or 0, m.strategy_key(k.strategy))
+    lat_family = m.families["lat"]
+    # main=None: min and max are single samples, not results to compare
+    return _grid("latency", "lat", f"Latency percentiles, lat/: TSC cycles per {lat_family.unit}",
+                 lat_family.what + "; outliers is a count, not cycles", "TSC cycles",
+                 "benchmark", "percentile", cells, runs, main=None, row_key=order, col_key=PERCENTILES.index,
+                 row_text=names.label)
 
 
-def rep_table(runs):
-    """_rep cycles per element by op x width x strategy (rows) and count (columns)."""
-    cells = {(f"{n.opw} {n.strategy}", n.param): (key, "cycles") for key, n in _union(runs).items()
-             if n.family == "rep" and n.param}
-    def row_key(row):
-        opw, strategy = row.split()
-        n = names.parse(f"rep/{opw}/{strategy}")
-        return (n.op, n.width or 0, names.strategy_key(strategy))
-    return _grid("rep", "_rep: TSC cycles per element by count", names.FAMILIES["rep"][0],
-                 "TSC cycles per element", "op, strategy", "count", cells, runs,
-                 row_key=row_key, col_text=lambda n: f"×{n}")
-
-
-def copy_tables(runs):
-    """Copy bandwidth by strategy x size, one table per direction, libc as the reference row."""
+def rep_tables(runs):
+    """Cycles per element by op x width x strategy (rows) and count (columns), for families that sweep a count."""
+    m = model.meta(runs)
     out = []
-    bench = _union(runs)
-    titles = {"fromio": "memcpy_fromio (device to memory)", "toio": "memcpy_toio (memory to device)",
-              "set": "memset_io"}
-    for d in sorted({n.op for n in bench.values() if n.family == "copy"}, key=lambda d: list(titles).index(d)
-                    if d in titles else len(titles)):
-        cells = {(n.strategy, n.param): (key, "bytes_per_second") for key, n in bench.items()
-                 if n.family == "copy" and n.op == d and n.param}
-        t = _grid(f"copy-{d}", f"Copy, {titles.get(d, d)}: GB/s by size", names.FAMILIES["copy"][0],
-                  "GB/s (10^9 bytes per second; higher is better)", "strategy", "size", cells, runs, row_key=names.strategy_key, scale=1e-9, higher_is_better=True,
-                  col_text=names.size_text, notes=["libc is glibc's memcpy/memset on the same window: the reference"])
+    for fam in sorted({k.family for k in _union(runs) if m.families[k.family].param == "count"}, key=m.family_key):
+        f = m.families[fam]
+        cells = {((k.op, k.width, k.strategy), k.param): (k, "cycles") for k in _union(runs)
+                 if k.family == fam and k.param}
+        t = _grid(fam, fam, f"{fam}/: TSC cycles per {f.unit} by count", f.what, f"TSC cycles per {f.unit}",
+                  "op, strategy", "count", cells, runs,
+                  row_key=lambda r: (r[0], r[1] or 0, m.strategy_key(r[2])),
+                  row_text=lambda r: f"{names.opw(r[0], r[1])} {r[2]}", col_text=param_text(f))
         if t:
             out.append(t)
     return out
 
 
+COPY_TITLES = {"fromio": "memcpy_fromio (device to memory)", "toio": "memcpy_toio (memory to device)",
+               "set": "memset_io"}
+
+
+def copy_tables(runs):
+    """Bandwidth by strategy x size, one table per family sweeping a size and direction, the reference row last."""
+    m = model.meta(runs)
+    bench = _union(runs)
+    out = []
+    ops = lambda d: list(COPY_TITLES).index(d) if d in COPY_TITLES else len(COPY_TITLES)
+    for fam in sorted({k.family for k in bench if m.families[k.family].param == "size"}, key=m.family_key):
+        f = m.families[fam]
+        refs = sorted({k.strategy for k in bench if k.family == fam and m.is_reference(k.strategy)})
+        for d in sorted({k.op for k in bench if k.family == fam}, key=lambda d: (ops(d), d)):
+            cells = {(k.strategy, k.param): (k, "bytes_per_second") for k in bench
+                     if k.family == fam and k.op == d and k.param}
+            title = f"{fam.capitalize()}, {COPY_TITLES.get(d, d)}: GB/s by size"
+            t = _grid(f"{fam}-{d}", fam, title, f.what, "GB/s (10^9 bytes per second; higher is better)",
+                      "strategy", "size", cells, runs, main="bytes_per_second", row_key=m.strategy_key,
+                      scale=1e-9, higher_is_better=True, col_text=param_text(f),
+                      notes=[f"{s} is {m.help[s]}: the reference" for s in refs
+                             if any(row == s for row, _ in cells)])
+            if t:
+                out.append(t)
+    return out
+
+
 def _per_counter(runs, family, key, title, row_head, row_key):
     """A table of one family's benchmarks (rows) by counter (columns): barriers, dispatch."""
+    m = model.meta(runs)
+    f = m.families[family]
     counters = [c for c in ("cycles", "core_cycles", "ns") if _counter_present(runs, family, c)] or ["cycles"]
-    cells = {((n.strategy or n.op), c): (k, c) for k, n in _union(runs).items() if n.family == family
-             for c in counters}
-    what, per, _ = names.FAMILIES[family]
-    head = {"cycles": f"TSC cycles {per}", "core_cycles": f"core cycles {per}", "ns": f"ns {per}"}
-    return _grid(key, title, what, "", row_head, "counter", cells, runs, row_key=row_key,
+    cells = {(k.strategy or k.op, c): (k, c) for k in _union(runs) if k.family == family for c in counters}
+    head = {"cycles": f"TSC cycles per {f.unit}", "core_cycles": f"core cycles per {f.unit}", "ns": f"ns per {f.unit}"}
+    return _grid(key, family, title, f.what, "", row_head, "counter", cells, runs, row_key=row_key,
                  col_key=counters.index, col_text=lambda c: head[c])
 
 
 def barrier_table(runs):
     """Barrier costs, cheapest first (by the first run that measured each)."""
+    by_row = {k.strategy or k.op: k for k in _union(runs) if k.family == "barrier"}
+    if not by_row:
+        return None
+
     def cost(row):
         for r in runs:
-            m = r.measure(f"barrier/{row}")
+            m = r.measure(by_row[row])
             if m.state in ("ok", "below"):
                 return m.value if m.state == "ok" else 0.0
         return math.inf
@@ -160,14 +203,16 @@ def barrier_table(runs):
 
 
 def dispatch_table(runs):
+    if not any(k.family == "dispatch" for k in _union(runs)):
+        return None
     return _per_counter(runs, "dispatch", "dispatch", "Dispatch: ioread32 through a cookie versus readl",
-                        "read32 through", names.strategy_key)
+                        "read32 through", model.meta(runs).strategy_key)
 
 
 def headline_tables(runs):
     """Every headline table the runs have numbers for, in reading order."""
     out = access_tables(runs, "read") + access_tables(runs, "write")
-    out += [t for t in (latency_table(runs), rep_table(runs)) if t]
+    out += [t for t in [latency_table(runs)] + rep_tables(runs) if t]
     out += copy_tables(runs)
     out += [t for t in (barrier_table(runs), dispatch_table(runs)) if t]
     return out
@@ -226,10 +271,9 @@ def compare(a, b, quantum=0.0):
     return Verdict(ratio, diff > NOISE_SIGMAS * sd)
 
 
-def quantum(run, name, counter):
+def quantum(run, key, counter):
     """The step a counter of this benchmark moves in: the timer resolution for sampled families."""
-    n = names.parse(name)
-    if names.FAMILIES.get(n.family, ("", "", False))[2] and counter != "outliers":
+    if run.meta.sampled(key.family) and counter != "outliers":
         return run.ctx_float("timer_resolution_cycles") or 0.0
     return 0.0
 

@@ -1,4 +1,5 @@
-"""scripts/report as a user runs it: exit status, one-line errors naming the file, what it prints."""
+"""scripts/report and scripts/summary as a user runs them: exit status, one-line errors naming the file, what they print."""
+import json
 import os
 import subprocess
 import sys
@@ -7,10 +8,26 @@ import unittest
 import fixture
 
 REPORT = os.path.join(fixture.SCRIPTS, "report")
+SUMMARY = os.path.join(fixture.SCRIPTS, "summary")
 
 
 def report(*args):
     return subprocess.run([sys.executable, REPORT, *args], capture_output=True, text=True)
+
+
+def summary(path):
+    return subprocess.run([SUMMARY, path], capture_output=True, text=True)
+
+
+def edited(name, edit):
+    """A copy of a fixture with edit(document) applied, in a fresh folder; returns its path."""
+    with open(fixture.path(name), encoding="utf-8") as f:
+        doc = json.load(f)
+    edit(doc)
+    path = os.path.join(fixture.tmpdir(), name)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+    return path
 
 
 class Errors(unittest.TestCase):
@@ -29,6 +46,10 @@ class Errors(unittest.TestCase):
 
     def test_foreign_json(self):
         self.check("foreign.json", "not from regbench")
+
+    def test_a_regbench_file_without_the_metadata_object(self):
+        self.check("old.json", "written by a regbench older than the metadata contract (no 'regbench' object) "
+                               "(re-run it with this regbench)")
 
     def test_one_bad_file_among_good_ones_is_named(self):
         out = fixture.tmpdir()
@@ -55,6 +76,84 @@ class Modes(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         p = report("--index", root)
         self.assertEqual((p.returncode, p.stdout.strip()), (0, f"{os.path.join(root, 'README.md')}: 2 reports"))
+
+
+class Summary(unittest.TestCase):
+    def rows(self, p):
+        """{benchmark: (TSC cycles, note)} of the headline table."""
+        lines = p.stdout.splitlines()
+        table = lines[lines.index(next(l for l in lines if l.startswith("benchmark "))) + 1:]
+        table = table[:table.index("")]
+        return {l.split()[0]: (l.split()[1], l[81:].strip()) for l in table}
+
+    def test_headline_rows_and_counts(self):
+        p = summary(fixture.path("single.json"))
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        rows = self.rows(p)
+        self.assertEqual(list(rows), [
+            "lat/read32/relaxed", "chain/read32/relaxed", "thrpt/read32/relaxed", "thrpt/read64/relaxed",
+            "thrpt/write32/relaxed", "thrpt/write64/relaxed", "flush/write32/relaxed",
+            "rep/read32/relaxed/8", "rep/read32/relaxed/256", "copy/toio/simd/4096", "copy/toio/libc/4096",
+            "barrier/compiler", "barrier/mfence",
+            "dispatch/read32/direct", "dispatch/read32/cookie-mmio", "dispatch/read32/cookie-pio"])
+        self.assertEqual(rows["thrpt/write32/relaxed"], ("-", "error: SIGBUS at offset 0x0"))
+        self.assertEqual(rows["lat/read32/relaxed"], ("-", "below timer resolution (< 26 cycles)"))
+        self.assertEqual(rows["barrier/mfence"], ("40.5", ""))
+        self.assertIn("23 benchmarks: 16 measured, 3 below timer resolution, 3 skipped (reason in the JSON), 1 failed",
+                      p.stdout)
+
+    def test_states_are_counted_from_the_metadata(self):
+        def edit(doc):
+            meta = doc["regbench"]["benchmarks"]
+            meta["rep/read32/string/8"].update(state="error", reason="SIGSEGV in rep insl")   # GB: "skipped: ..."
+            meta["thrpt/read32/fenced"].update(state="skipped", reason="not on this CPU")      # GB: measured
+        p = summary(edited("single.json", edit))
+        self.assertIn("23 benchmarks: 15 measured, 3 below timer resolution, 3 skipped (reason in the JSON), 2 failed",
+                      p.stdout)
+
+    def test_rows_are_chosen_by_fields_and_the_kernel_s_strategy(self):
+        def edit(doc):
+            doc["regbench"]["kernel_strategies"].update(single="fenced", copy="simd")
+            doc["regbench"]["strategies"]["simd"]["kind"] = "variant"    # not the fastest accessor: the kernel's
+        rows = self.rows(summary(edited("single.json", edit)))
+        self.assertEqual([r for r in rows if not r.startswith(("barrier/", "dispatch/"))],
+                         ["lat/read32/fenced", "thrpt/read32/fenced", "copy/toio/simd/4096", "copy/toio/libc/4096"])
+        self.assertEqual(rows["lat/read32/fenced"], ("78", ""))
+
+    def test_names_are_only_shown(self):
+        named, opaque = summary(fixture.path("single.json")), summary(fixture.path("opaque.json"))
+        self.assertEqual(opaque.returncode, 0)
+        strip = lambda p: [l[30:] for l in p.stdout.splitlines()[3:] if not l.startswith("CV above")]
+        self.assertEqual(strip(opaque), strip(named))
+        self.assertEqual(len(self.rows(opaque)), 16)
+
+    def check(self, path, why):
+        p = summary(path)
+        self.assertEqual((p.returncode, p.stdout), (2, ""))
+        lines = p.stderr.splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertTrue(lines[0].startswith(f"scripts/summary: {path}: "), lines[0])
+        self.assertIn(why, lines[0])
+        self.assertTrue(lines[0].endswith(")"), lines[0])
+
+    def test_files_that_are_not_regbench_s(self):
+        self.check(fixture.path("old.json"), "written by a regbench older than the metadata contract "
+                                             "(no 'regbench' object) (re-run it with this regbench)")
+        self.check(fixture.path("foreign.json"), "Google Benchmark JSON, but not from regbench (no 'regbench' object)")
+        self.check(fixture.path("notgb.json"), "not Google Benchmark JSON")
+        self.check(fixture.path("malformed.json"), "not valid JSON")
+        empty = os.path.join(fixture.tmpdir(), "empty.json")
+        open(empty, "w").close()
+        self.check(empty, "the file is empty")
+        self.check(os.path.join(fixture.tmpdir(), "absent.json"), "cannot read it")
+
+    def test_inconsistent_metadata(self):
+        self.check(edited("single.json", lambda d: d["regbench"]["benchmarks"].pop("chain/read32/relaxed")),
+                   "benchmark 'chain/read32/relaxed' has no entry in regbench.benchmarks")
+        self.check(edited("single.json", lambda d: d["regbench"]["benchmarks"]["barrier/mfence"].update(state="ok")),
+                   "regbench.benchmarks['barrier/mfence'] has state \"ok\"")
+        self.check(edited("single.json", lambda d: d["regbench"].update(contract=2)),
+                   "written for metadata contract 2; this summary reads contract 1")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,15 @@
-"""Loading result files: every state a benchmark can be in, repetitions, and files that are not regbench's."""
-import math
+"""Loading result files: what the metadata says each benchmark is, every state, repetitions, files that are not regbench's."""
+import json
 import unittest
 
 import fixture
 from regbench_report import model, names
+from regbench_report.model import Key
+
+
+def document(name):
+    with open(fixture.path(name), encoding="utf-8") as f:
+        return json.load(f)
 
 
 class LoadSingle(unittest.TestCase):
@@ -11,28 +17,82 @@ class LoadSingle(unittest.TestCase):
         self.run = model.load(fixture.path("single.json"))
 
     def test_measured_counter_is_its_value_with_unknown_noise(self):
-        m = self.run.measure("thrpt/read32/relaxed")
+        m = self.run.measure(Key("thrpt", "read", 32, "relaxed"))
         self.assertEqual((m.state, m.value, m.noise), ("ok", 0.25, None))
 
-    def test_below_resolution_carries_the_bound_from_the_label(self):
-        m = self.run.measure("lat/read32/relaxed")
+    def test_fields_come_from_the_metadata(self):
+        r = self.run.named("rep/read32/relaxed/256")
+        self.assertEqual(r.key, Key("rep", "read", 32, "relaxed", 256))
+        self.assertEqual(self.run.named("barrier/mfence").key, Key("barrier", "mfence"))
+        self.assertIs(self.run.find("copy", "toio", strategy="simd", param=4096),
+                      self.run.named("copy/toio/simd/4096"))
+        self.assertEqual(self.run.named("dispatch/read32/cookie-pio").space, "pio")
+
+    def test_below_resolution_carries_the_bound_from_the_metadata(self):
+        m = self.run.measure(Key("lat", "read", 32, "relaxed"))
         self.assertEqual((m.state, m.bound), ("below", 26.0))
-        self.assertIsNone(self.run.measure("lat/read32/relaxed", "ns").bound)
+        self.assertIsNone(self.run.measure(Key("lat", "read", 32, "relaxed"), "ns").bound)
+        self.assertEqual(self.run.named("barrier/compiler").bound, 0.0001)
 
     def test_skipped_and_failed_keep_their_reason(self):
-        s = self.run.results["rep/read32/string/8"]
+        s = self.run.named("rep/read32/string/8")
         self.assertEqual((s.state, s.reason), ("skipped", "x86 has no string instruction that repeats one memory address"))
-        e = self.run.results["thrpt/write32/relaxed"]
+        e = self.run.named("thrpt/write32/relaxed")
         self.assertEqual((e.state, e.reason), ("error", "SIGBUS at offset 0x0"))
 
-    def test_nan_and_absent_counters(self):
-        self.assertEqual(self.run.measure("thrpt/write64/relaxed").state, "nan")
-        self.assertEqual(self.run.measure("copy/toio/libc/4096", "bytes_per_second").state, "absent")
-        self.assertEqual(self.run.measure("no/such/benchmark").state, "absent")
+    def test_omitted_and_absent_counters(self):
+        # regbench omits non-finite counters: a measured benchmark without cycles had no number for it
+        self.assertEqual(self.run.measure(Key("thrpt", "write", 64, "relaxed")).state, "nan")
+        self.assertEqual(self.run.measure(Key("thrpt", "write", 64, "relaxed"), "ns").state, "absent")
+        self.assertEqual(self.run.measure(Key("copy", "toio", None, "libc", 4096), "bytes_per_second").state, "absent")
+        self.assertEqual(self.run.measure(Key("no", "such")).state, "absent")
 
-    def test_histogram(self):
-        h = self.run.histograms["lat/read32/fenced"]
+    def test_histogram_belongs_to_its_benchmark(self):
+        h = self.run.named("lat/read32/fenced").histogram
         self.assertEqual((h.unit, len(h.edges), h.counts[1]), ("cycles", 5, 800))
+        self.assertIsNone(self.run.named("lat/write32/fenced").histogram)
+
+    def test_meta(self):
+        m = self.run.meta
+        self.assertEqual(m.kernel, {"single": "relaxed", "copy": "string-wide"})
+        self.assertTrue(m.sampled("lat") and m.sampled("flush") and not m.sampled("thrpt"))
+        self.assertEqual(m.families["rep"].param, "count")
+        self.assertEqual(sorted(["libc", "simd", "relaxed", "direct"], key=m.strategy_key),
+                         ["relaxed", "simd", "direct", "libc"])
+
+
+class StateIsTheMetadata(unittest.TestCase):
+    """Google Benchmark's error fields and labels do not decide a state; regbench.benchmarks does."""
+
+    def test_metadata_state_wins_over_error_message_and_label(self):
+        doc = document("single.json")
+        meta = doc["regbench"]["benchmarks"]
+        meta["rep/read32/string/8"].update(state="error", reason="SIGSEGV in rep insl")
+        meta["lat/read32/relaxed"].update(state="skipped", reason="not today")
+        del meta["lat/read32/relaxed"]["bound"]
+        run = model.from_document("x.json", doc)
+        self.assertEqual((run.named("rep/read32/string/8").state, run.named("rep/read32/string/8").reason),
+                         ("error", "SIGSEGV in rep insl"))
+        self.assertEqual(run.named("lat/read32/relaxed").state, "skipped")
+
+    def test_a_below_resolution_bound_is_the_metadata_s_not_the_label_s(self):
+        doc = document("single.json")
+        doc["regbench"]["benchmarks"]["flush/write32/relaxed"]["bound"] = 52.0
+        run = model.from_document("x.json", doc)
+        self.assertEqual(run.measure(Key("flush", "write", 32, "relaxed")).bound, 52.0)
+
+
+class OpaqueNames(unittest.TestCase):
+    """Names are identifiers: a file whose names say nothing loads to the same benchmarks."""
+
+    def test_same_keys_states_and_numbers_as_the_named_file(self):
+        named, opaque = model.load(fixture.path("single.json")), model.load(fixture.path("opaque.json"))
+        self.assertTrue(all(r.name.startswith("bench-") for r in opaque.results.values()))
+        self.assertEqual(set(named.results), set(opaque.results))
+        for key, a in named.results.items():
+            b = opaque.results[key]
+            self.assertEqual((a.state, a.counters, a.bound, a.reason, a.space, a.histogram),
+                             (b.state, b.counters, b.bound, b.reason, b.space, b.histogram), key)
 
 
 class LoadRepetitions(unittest.TestCase):
@@ -40,32 +100,43 @@ class LoadRepetitions(unittest.TestCase):
         self.run = model.load(fixture.path("reps.json"))
 
     def test_median_and_cv_come_from_the_aggregates(self):
-        m = self.run.measure("thrpt/read32/relaxed")
+        m = self.run.measure(Key("thrpt", "read", 32, "relaxed"))
         self.assertEqual((m.value, m.noise), (0.25, 0.0566))
         self.assertEqual(self.run.repetitions, 2)
-        self.assertNotIn("thrpt/read32/relaxed_median", self.run.results)
+        self.assertEqual(len(self.run.results), 5)     # aggregates fold into their benchmark
 
     def test_without_aggregates_the_repetitions_give_median_and_spread(self):
-        m = self.run.measure("chain/read32/relaxed")
+        m = self.run.measure(Key("chain", "read", 32, "relaxed"))
         self.assertAlmostEqual(m.value, 2.8)
         self.assertAlmostEqual(m.noise, 0.1414 / 2.8, places=3)
 
 
 class BadFiles(unittest.TestCase):
-    def check(self, name, why):
-        with self.assertRaises(model.ReportError) as e:
-            model.load(fixture.path(name))
-        text = str(e.exception)
-        self.assertTrue(text.startswith(fixture.path(name) + ": "), text)
+    def check_text(self, path, text, why):
+        self.assertTrue(text.startswith(path + ": "), text)
         self.assertIn(why, text)
         self.assertTrue(text.endswith(")") and "(" in text, "ends with what to try: " + text)
         self.assertNotIn("\n", text)
+
+    def check(self, name, why):
+        with self.assertRaises(model.ReportError) as e:
+            model.load(fixture.path(name))
+        self.check_text(fixture.path(name), str(e.exception), why)
+
+    def check_doc(self, doc, why):
+        with self.assertRaises(model.ReportError) as e:
+            model.from_document("edited.json", doc)
+        self.check_text("edited.json", str(e.exception), why)
 
     def test_malformed(self):
         self.check("malformed.json", "not valid JSON")
 
     def test_foreign_google_benchmark_file(self):
-        self.check("foreign.json", "not from regbench")
+        self.check("foreign.json", "not from regbench (no 'regbench' object)")
+
+    def test_a_regbench_file_without_the_metadata_object(self):
+        self.check("old.json", "written by a regbench older than the metadata contract (no 'regbench' object) "
+                               "(re-run it with this regbench)")
 
     def test_not_google_benchmark(self):
         self.check("notgb.json", "not Google Benchmark JSON")
@@ -76,6 +147,61 @@ class BadFiles(unittest.TestCase):
     def test_missing_file(self):
         self.check("absent.json", "No such file")
 
+    def test_a_benchmark_without_metadata(self):
+        doc = document("single.json")
+        del doc["regbench"]["benchmarks"]["chain/read32/relaxed"]
+        self.check_doc(doc, "benchmark 'chain/read32/relaxed' has no entry in regbench.benchmarks")
+
+    def test_aggregates_need_the_metadata_of_their_run_name(self):
+        doc = document("reps.json")
+        del doc["regbench"]["benchmarks"]["barrier/mfence"]
+        doc["benchmarks"] = [b for b in doc["benchmarks"] if b.get("run_type") == "aggregate"]
+        self.check_doc(doc, "benchmark 'barrier/mfence' has no entry")
+
+    def test_malformed_metadata_entries(self):
+        for field, value, why in (("width", "32", "regbench.benchmarks['thrpt/read32/relaxed'] has width \"32\" "
+                                                  "(needs bits or null)"),
+                                  ("family", "thr", "has family \"thr\" (needs a family of regbench.families)"),
+                                  ("strategy", "relaxd", "(needs \"\" or a strategy of regbench.strategies)"),
+                                  ("state", "ok", "has state \"ok\" (needs measured | below_resolution"),
+                                  ("space", "io", "(needs mmio or pio)"),
+                                  ("pair", "thrpt/read32/nothing", "(needs a benchmark of regbench.benchmarks)"),
+                                  ("param", True, "has param true")):
+            doc = document("single.json")
+            doc["regbench"]["benchmarks"]["thrpt/read32/relaxed"][field] = value
+            with self.subTest(field=field):
+                self.check_doc(doc, why)
+        doc = document("single.json")
+        del doc["regbench"]["benchmarks"]["thrpt/read32/relaxed"]["reason"]
+        self.check_doc(doc, "regbench.benchmarks['thrpt/read32/relaxed'] has no reason")
+
+    def test_malformed_descriptions(self):
+        doc = document("single.json")
+        doc["regbench"]["families"]["lat"]["sampled"] = "yes"
+        self.check_doc(doc, "regbench.families['lat'] has sampled \"yes\" (needs true or false)")
+        doc = document("single.json")
+        doc["regbench"]["kernel_strategies"]["single"] = "readl"
+        self.check_doc(doc, "regbench.kernel_strategies has single \"readl\"")
+        doc = document("single.json")
+        doc["regbench"]["order"]["strategies"] = "relaxed"
+        self.check_doc(doc, "regbench.order.strategies is not a list of names")
+
+    def test_another_contract(self):
+        doc = document("single.json")
+        doc["regbench"]["contract"] = 2
+        self.check_doc(doc, "written for metadata contract 2; this report reads contract 1")
+
+    def test_two_names_for_one_benchmark(self):
+        doc = document("single.json")
+        doc["regbench"]["benchmarks"]["chain/read32/relaxed"].update(family="thrpt")
+        doc["regbench"]["benchmarks"]["chain/read32/relaxed"]["unit"] = "access"
+        self.check_doc(doc, "benchmarks 'thrpt/read32/relaxed' and 'chain/read32/relaxed' are the same")
+
+    def test_a_histogram_of_no_benchmark(self):
+        doc = document("single.json")
+        doc["regbench"]["histograms"]["lat/read8/relaxed"] = doc["regbench"]["histograms"]["lat/read32/fenced"]
+        self.check_doc(doc, "histogram 'lat/read8/relaxed' is of no benchmark in the file")
+
 
 class Runs(unittest.TestCase):
     def test_merge_refuses_another_target(self):
@@ -85,8 +211,21 @@ class Runs(unittest.TestCase):
 
     def test_merge_of_one_run_in_parts(self):
         run = model.merge([model.load(fixture.path("single.json")), model.load(fixture.path("reps.json"))])
-        self.assertEqual(run.measure("thrpt/read32/relaxed").noise, 0.0566)
-        self.assertIn("dispatch/read32/direct", run.results)
+        self.assertEqual(run.measure(Key("thrpt", "read", 32, "relaxed")).noise, 0.0566)
+        self.assertIn(Key("dispatch", "read", 32, "direct"), run.results)
+
+    def test_metadata_of_several_runs_is_the_union_first_run_s_order_first(self):
+        a, b = document("single.json"), document("single.json")
+        a["regbench"]["order"] = {"families": ["thrpt", "lat"], "strategies": ["fenced", "relaxed"]}
+        b["regbench"]["order"] = {"families": ["chain", "lat"], "strategies": ["relaxed", "turbo", "fenced"]}
+        b["regbench"]["strategies"]["turbo"] = {"help": "a strategy only the second run knows", "kind": "accessor"}
+        b["regbench"]["families"]["lat"]["what"] = "described differently"
+        runs = [model.from_document("a.json", a), model.from_document("b.json", b)]
+        for m in (model.meta(runs), model.merge(runs).meta):
+            self.assertEqual(m.family_order, ["thrpt", "lat", "chain"])
+            self.assertEqual(m.strategy_order, ["fenced", "relaxed", "turbo"])
+            self.assertEqual(m.kinds["turbo"], "accessor")
+            self.assertEqual(m.families["lat"].what, a["regbench"]["families"]["lat"]["what"])
 
     def test_labels_name_what_differs(self):
         runs = [model.load(fixture.path(n)) for n in ("single.json", "port.json")]
@@ -96,14 +235,15 @@ class Runs(unittest.TestCase):
 
 
 class Names(unittest.TestCase):
-    def test_parse(self):
-        n = names.parse("rep/read16be/string/256")
-        self.assertEqual((n.family, n.op, n.width, n.strategy, n.param), ("rep", "readbe", 16, "string", 256))
-        self.assertEqual(names.parse("barrier/mfence").op, "mfence")
+    def test_label_from_fields(self):
+        self.assertEqual(names.label(Key("rep", "read", 16, "string", 256)), "rep/read16/string/256")
+        self.assertEqual(names.label(Key("barrier", "mfence")), "barrier/mfence")
+        self.assertEqual(names.label(Key("copy", "toio", None, "simd", 4096)), "copy/toio/simd/4096")
 
     def test_compact_groups_a_cross_product(self):
-        got = names.compact([f"rep/{op}{w}/string/{n}" for op in ("read", "write") for w in (8, 32) for n in (1, 8)])
+        got = names.compact([Key("rep", op, w, "string", n) for op in ("read", "write") for w in (8, 32) for n in (1, 8)])
         self.assertEqual(got, ["rep/{read,write}{8,32}/string/{1,8}"])
+        self.assertEqual(names.compact([Key("barrier", "mfence"), Key("barrier", "lfence")]), ["barrier/{lfence,mfence}"])
 
 
 if __name__ == "__main__":

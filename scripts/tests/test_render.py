@@ -1,10 +1,13 @@
 """Whole reports from fixtures: the README's tables and sections, the charts, the copied JSON, the index."""
+import dataclasses
+import json
 import os
 import re
 import unittest
 
 import fixture
 from regbench_report import index, model, render
+from regbench_report.model import Key
 
 
 def rendered(*files, **kw):
@@ -88,6 +91,18 @@ class SingleReport(unittest.TestCase):
         self.assertIn("<svg", svg)
 
 
+class OpaqueNames(unittest.TestCase):
+    def test_a_file_whose_names_say_nothing_renders_the_same_report(self):
+        named_dir, named = rendered("single.json", command="regbench")
+        opaque_dir, opaque = rendered("opaque.json", command="regbench")
+        self.assertEqual(opaque.replace("opaque.json", "single.json"), named)
+        self.assertNotIn("bench-", opaque)
+        self.assertEqual(sorted(os.listdir(opaque_dir)), sorted(f.replace("single", "opaque") for f in os.listdir(named_dir)))
+        for svg in (f for f in os.listdir(named_dir) if f.endswith(".svg")):
+            with open(os.path.join(named_dir, svg), "rb") as a, open(os.path.join(opaque_dir, svg), "rb") as b:
+                self.assertEqual(a.read(), b.read(), svg)
+
+
 class ComparisonReport(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -133,10 +148,10 @@ class PortAgainstMmio(unittest.TestCase):
 
     def test_pairs_within_a_run(self):
         got = {(p, r, s): m.value for p, r, s, _, m in self.rows(("mmio-and-port.json", "port.json"), ["pci", "port"])}
-        self.assertEqual(got[("rep", "read32_rep ×8", "port I/O: rep insX/outsX (pci)")], 900)
-        self.assertEqual(got[("rep", "read32_rep ×8", "MMIO: relaxed loop (pci)")], 1200)
-        self.assertEqual(got[("dispatch", "read32 cookie", "port I/O: cookie-pio (pci)")], 1500)
-        self.assertEqual(got[("dispatch", "read32 cookie", "MMIO: cookie-mmio (pci)")], 1100)
+        self.assertEqual(got, {("rep", "read32 ×8", "port I/O: string (pci)"): 900,
+                               ("rep", "read32 ×8", "MMIO: relaxed (pci)"): 1200,
+                               ("dispatch", "read32", "port I/O: cookie-pio (pci)"): 1500,
+                               ("dispatch", "read32", "MMIO: cookie-mmio (pci)"): 1100})
         out, md = rendered("mmio-and-port.json", "port.json")
         self.assertIn("port-vs-mmio.svg", os.listdir(out))
         target = table_after(md, "## Target")
@@ -156,12 +171,33 @@ class PortAgainstMmio(unittest.TestCase):
         run = model.load(fixture.path("mmio-and-port.json"))
         for n in (64, 512):         # a text sort put x512 and x64 before x8
             for s in ("relaxed", "string"):
-                res = run.results[f"rep/read32/{s}/8"]
-                run.results[f"rep/read32/{s}/{n}"] = model.Result(model.names.parse(f"rep/read32/{s}/{n}"), "ok",
-                                                                  dict(res.counters), dict(res.noise))
+                res = run.find("rep", "read", 32, s, 8)
+                run.add(dataclasses.replace(res, name=f"r{s}{n}", key=res.key._replace(param=n),
+                                            pair=res.pair and f"rrelaxed{n}"))
         rows = charts.port_mmio_rows([run], ["pci"])
         self.assertEqual(list(dict.fromkeys(r for p, r, *_ in rows)),
-                         ["read32_rep ×8", "read32_rep ×64", "read32_rep ×512", "read32 cookie"])
+                         ["read32 ×8", "read32 ×64", "read32 ×512", "read32"])
+
+    def edited(self, name, edit):
+        with open(fixture.path(name), encoding="utf-8") as f:
+            doc = json.load(f)
+        edit(doc["regbench"]["benchmarks"])
+        return model.from_document(name, doc)
+
+    def test_a_run_pairs_only_what_the_file_pairs(self):
+        from regbench_report import charts
+        run = self.edited("mmio-and-port.json", lambda b: b["rep/read32/string/8"].pop("pair"))
+        self.assertEqual({(p, r) for p, r, *_ in charts.port_mmio_rows([run], ["pci"])}, {("dispatch", "read32")})
+        # a pair must be an MMIO benchmark: a port one beside a port one is no comparison
+        run = self.edited("mmio-and-port.json", lambda b: b["dispatch/read32/cookie-mmio"].update(space="pio"))
+        self.assertEqual({(p, r) for p, r, *_ in charts.port_mmio_rows([run], ["pci"])}, {("rep", "read32 ×8")})
+
+    def test_across_runs_the_side_is_the_space_the_benchmark_ran_in(self):
+        from regbench_report import charts
+        runs = [model.load(fixture.path("single.json")),
+                self.edited("port.json", lambda b: b["thrpt/read32/fenced"].update(space="mmio"))]
+        rows = charts.port_mmio_rows(runs, ["ram", "port"])
+        self.assertEqual(list(dict.fromkeys((p, r) for p, r, *_ in rows)), [("thrpt", "read32 relaxed")])
 
 
 class Histograms(unittest.TestCase):
@@ -172,7 +208,7 @@ class Histograms(unittest.TestCase):
         self.assertEqual((edges, counts, tail), ([52, 78, 104, 130], [10, 80, 9], (1, 130, 155976)))
         self.assertEqual(charts.split_tail(model.Histogram("cycles", [0, 26, 52], [4, 5]))[2], None)
         run = model.load(fixture.path("single.json"))
-        run.histograms = {"lat/read32/fenced": h}
+        run.named("lat/read32/fenced").histogram = h
         figs = drawn(charts.histogram_charts, [run], ["ram"], fixture.tmpdir())
         self.assertEqual(len(figs), 1)
         self.assertLessEqual(figs[0].axes[0].get_xlim()[1], 130)
@@ -183,7 +219,7 @@ class Histograms(unittest.TestCase):
         figs = drawn(charts.histogram_charts, runs, ["a", "b"], fixture.tmpdir())
         self.assertEqual([ax.get_title() for ax in figs[0].axes], ["a", "b"])
         # the count axis spans the counts with room for the legend, not twenty decades
-        top = max(max(h.counts) for h in runs[0].histograms.values())
+        top = max(max(r.histogram.counts) for r in runs[0].results.values() if r.histogram)
         self.assertLessEqual(figs[0].axes[0].get_ylim()[1], top * 1000)
 
 
@@ -191,7 +227,7 @@ class Legends(unittest.TestCase):
     def test_a_strategy_only_a_later_run_has_is_in_the_legend(self):
         from regbench_report import charts
         runs = [model.load(fixture.path(f)) for f in ("mmio-and-port.json", "port.json")]
-        del runs[0].results["rep/read32/string/8"]
+        del runs[0].results[Key("rep", "read", 32, "string", 8)]
         figs = drawn(charts.rep_chart, runs, ["pci", "port"], fixture.tmpdir(), "read")
         legends = [a.get_legend() for a in figs[0].axes if a.get_legend()]
         self.assertIn("string", [t.get_text() for lg in legends for t in lg.get_texts()])
@@ -202,9 +238,8 @@ class Legends(unittest.TestCase):
         runs = [model.load(fixture.path("single.json")) for _ in range(2)]
         for r in runs:      # three widths: a 2x2 grid whose last cell is hidden
             for w in (8, 16):
-                res = r.results["rep/read32/relaxed/8"]
-                r.results[f"rep/read{w}/relaxed/8"] = model.Result(model.names.parse(f"rep/read{w}/relaxed/8"),
-                                                                     "ok", dict(res.counters), dict(res.noise))
+                res = r.find("rep", "read", 32, "relaxed", 8)
+                r.add(dataclasses.replace(res, name=f"w{w}", key=res.key._replace(width=w)))
         figs = drawn(charts.rep_chart, runs, ["a", "b"], fixture.tmpdir(), "read")
         titles = [c.get_title().get_text() for a in figs[0].axes if a.get_visible()
                   for c in a.get_children() if isinstance(c, Legend)]
@@ -215,7 +250,7 @@ class Headlines(unittest.TestCase):
     def test_a_copy_only_run_says_which_strategy_at_which_size(self):
         from regbench_report import markdown
         run = model.load(fixture.path("single.json"))
-        run.results = {k: r for k, r in run.results.items() if k.startswith("copy/")}
+        run.results = {k: r for k, r in run.results.items() if k.family == "copy"}
         self.assertEqual(markdown.headline([run], ["ram"]),
                          "ram (WB): memcpy_toio simd at 64 B–4 KiB (25–102 GB/s) "
                          "(fastest, or within the noise of the fastest; libc aside)")
@@ -225,8 +260,26 @@ class Headlines(unittest.TestCase):
         runs = [model.load(fixture.path(f)) for f in ("single.json", "reps.json")]
         self.assertIn("median cost ratio by family: ", markdown.headline(runs, ["a", "b"]))
         fams = dict((f, x) for f, x, _ in markdown.family_ratios(runs)[0])
-        self.assertAlmostEqual(fams["barrier"], runs[1].measure("barrier/mfence").value
-                               / runs[0].measure("barrier/mfence").value)
+        mfence = Key("barrier", "mfence")
+        self.assertAlmostEqual(fams["barrier"], runs[1].measure(mfence).value / runs[0].measure(mfence).value)
+
+    def test_readl_is_the_strategy_the_file_names_the_kernel_s(self):
+        from regbench_report import markdown
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["regbench"]["kernel_strategies"]["single"] = "fenced"
+        run = model.from_document("x.json", doc)
+        self.assertTrue(markdown.headline([run], ["ram"]).startswith("ram (WB); readl p50 78 TSC cycles, p99 104; "))
+
+    def test_the_reference_of_copies_is_the_declared_one(self):
+        from regbench_report import markdown
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["regbench"]["strategies"]["libc"]["kind"] = "accessor"
+        run = model.from_document("x.json", doc)
+        run.results = {k: r for k, r in run.results.items() if k.family == "copy"}
+        self.assertEqual(markdown.headline([run], ["ram"]), "ram (WB): memcpy_toio simd at 64 B–4 KiB (25–102 GB/s) "
+                                                            "(fastest, or within the noise of the fastest)")
 
     def test_environment_warnings_are_regbench_s_list(self):
         from regbench_report import markdown

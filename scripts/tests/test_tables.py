@@ -1,9 +1,10 @@
 """Headline tables: which rows and columns exist, what the cells say, and when a difference is noise."""
+import json
 import unittest
 
 import fixture
 from regbench_report import model, tables
-from regbench_report.model import Measure
+from regbench_report.model import Key, Measure
 
 
 def load(*files):
@@ -14,6 +15,10 @@ def by_key(runs):
     return {t.key: t for t in tables.headline_tables(runs)}
 
 
+def rows(t):
+    return [t.row_text(r) for r in t.rows]
+
+
 class SingleRunTables(unittest.TestCase):
     def setUp(self):
         self.runs = load("single.json")
@@ -22,39 +27,100 @@ class SingleRunTables(unittest.TestCase):
     def test_read_throughput_by_strategy_and_width(self):
         t = self.t["read-thrpt-cycles"]
         self.assertEqual((t.rows, t.cols), (["relaxed", "fenced"], [32, 64]))
-        self.assertEqual(t.cell("relaxed", 32), ("thrpt/read32/relaxed", "cycles"))
+        self.assertEqual(t.cell("relaxed", 32), (Key("thrpt", "read", 32, "relaxed"), "cycles"))
         self.assertIsNone(t.cell("fenced", 64))
+
+    def test_family_texts_come_from_the_metadata(self):
+        t = self.t["write-flush-cycles"]
+        self.assertEqual(t.title, "Writes, flush/: TSC cycles per write+read")
+        self.assertEqual(t.unit, "TSC cycles per write+read (median of samples)")
+        self.assertEqual(t.what, "a write and the read-back of the same register: when a posted write has landed")
 
     def test_core_cycles_get_their_own_table_when_present(self):
         t = self.t["read-thrpt-core_cycles"]
-        self.assertEqual(t.cells, {("relaxed", 64): ("thrpt/read64/relaxed", "core_cycles")})
+        self.assertEqual(t.cells, {("relaxed", 64): (Key("thrpt", "read", 64, "relaxed"), "core_cycles")})
 
     def test_latency_percentiles_take_the_columns_present(self):
         t = self.t["latency"]
-        self.assertEqual(t.rows, ["lat/read32/fenced", "lat/write32/fenced"])
+        self.assertEqual(rows(t), ["lat/read32/fenced", "lat/write32/fenced"])
         self.assertEqual(t.cols, ["min", "p50", "p90", "p99", "p999", "max", "outliers"])
 
     def test_rows_every_run_skipped_are_left_to_not_measured(self):
-        self.assertEqual(self.t["rep"].rows, ["read32 relaxed"])
+        self.assertEqual(rows(self.t["rep"]), ["read32 relaxed"])
+        self.assertEqual(self.t["rep"].col_text(256), "×256")
         self.assertEqual(self.t["dispatch"].rows, ["direct", "cookie-mmio"])
 
-    def test_copy_in_gb_per_second_libc_last(self):
+    def test_copy_in_gb_per_second_the_reference_last(self):
         t = self.t["copy-toio"]
         self.assertEqual((t.rows, t.cols, t.scale), (["simd", "libc"], [64, 4096], 1e-9))
         self.assertEqual(tables.cell_text(self.runs[0].measure(*t.cell("simd", 4096)), t.scale), "102")
+        self.assertEqual(t.col_text(4096), "4 KiB")
+        self.assertEqual(t.notes, ["libc is glibc's memcpy/memset on the same window: the reference"])
 
     def test_barriers_cheapest_first(self):
         self.assertEqual(self.t["barrier"].rows, ["compiler", "mfence"])
 
     def test_cell_texts(self):
         run = self.runs[0]
-        self.assertEqual(tables.cell_text(run.measure("lat/read32/relaxed")), "< 26")
-        self.assertEqual(tables.cell_text(run.measure("thrpt/write32/relaxed")), "error")
-        self.assertEqual(tables.cell_text(run.measure("thrpt/write64/relaxed")), "NaN")
-        self.assertEqual(tables.cell_text(run.measure("rep/read32/string/8")), "skipped")
-        self.assertEqual(tables.cell_text(run.measure("x/y/z")), "—")
+        self.assertEqual(tables.cell_text(run.measure(Key("lat", "read", 32, "relaxed"))), "< 26")
+        self.assertEqual(tables.cell_text(run.measure(Key("thrpt", "write", 32, "relaxed"))), "error")
+        self.assertEqual(tables.cell_text(run.measure(Key("thrpt", "write", 64, "relaxed"))), "NaN")
+        self.assertEqual(tables.cell_text(run.measure(Key("rep", "read", 32, "string", 8))), "skipped")
+        self.assertEqual(tables.cell_text(run.measure(Key("x", "y"))), "—")
         self.assertEqual([tables.number(v) for v in (1234.5, 40.5, 2.75, 0.25, 0.0001)],
                          ["1234", "40.5", "2.75", "0.250", "0.0001"])
+
+
+class OrderAndKindsFromTheFile(unittest.TestCase):
+    """Display order and what counts as the reference are the file's, not the report's."""
+
+    def doc(self):
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            return json.load(f)
+
+    def test_strategy_order(self):
+        doc = self.doc()
+        doc["regbench"]["order"]["strategies"].reverse()
+        t = by_key([model.from_document("x.json", doc)])
+        self.assertEqual(t["read-thrpt-cycles"].rows, ["fenced", "relaxed"])
+        self.assertEqual(t["dispatch"].rows, ["cookie-mmio", "direct"])
+
+    def test_family_order(self):
+        keys = lambda runs: [t.key for t in tables.headline_tables(runs) if t.key.startswith("read-")]
+        self.assertEqual(keys(load("single.json")),
+                         ["read-lat-cycles", "read-chain-cycles", "read-thrpt-cycles", "read-lat-core_cycles",
+                          "read-thrpt-core_cycles"])
+        doc = self.doc()
+        doc["regbench"]["order"]["families"] = ["thrpt", "chain", "lat"]
+        self.assertEqual(keys([model.from_document("x.json", doc)]),
+                         ["read-thrpt-cycles", "read-chain-cycles", "read-lat-cycles", "read-thrpt-core_cycles",
+                          "read-lat-core_cycles"])
+
+    def test_the_reference_row_is_the_declared_one(self):
+        doc = self.doc()
+        doc["regbench"]["strategies"]["libc"]["kind"] = "accessor"
+        doc["regbench"]["strategies"]["simd"]["kind"] = "reference"
+        doc["regbench"]["strategies"]["simd"]["help"] = "the vector copy everyone compares with"
+        t = by_key([model.from_document("x.json", doc)])["copy-toio"]
+        self.assertEqual(t.rows, ["libc", "simd"])
+        self.assertEqual(t.notes, ["simd is the vector copy everyone compares with: the reference"])
+
+    def test_single_access_tables_are_families_of_accessor_strategies(self):
+        # dispatch reads 32 bits too, but its rows are variants of one accessor, not access strategies
+        self.assertNotIn("read-dispatch-cycles", by_key(load("single.json")))
+        doc = self.doc()
+        for s in ("direct", "cookie-mmio", "cookie-pio"):
+            doc["regbench"]["strategies"][s]["kind"] = "accessor"
+        self.assertIn("read-dispatch-cycles", by_key([model.from_document("x.json", doc)]))
+
+
+class OpaqueNames(unittest.TestCase):
+    def test_the_same_tables_whatever_the_names(self):
+        named, opaque = by_key(load("single.json")), by_key(load("opaque.json"))
+        self.assertEqual(list(named), list(opaque))
+        for key, t in named.items():
+            u = opaque[key]
+            self.assertEqual((t.title, t.rows, t.cols, t.cells, rows(t)), (u.title, u.rows, u.cols, u.cells, rows(u)))
 
 
 class Verdicts(unittest.TestCase):
@@ -68,8 +134,19 @@ class Verdicts(unittest.TestCase):
     def test_a_difference_under_one_timer_step_is_noise_even_without_repetitions(self):
         v = tables.compare(Measure("ok", 78.0), Measure("ok", 91.0), quantum=26)
         self.assertEqual((v.ratio, v.beyond), (91 / 78, False))
-        self.assertEqual(tables.quantum(load("single.json")[0], "lat/read32/fenced", "p99"), 26)
-        self.assertEqual(tables.quantum(load("single.json")[0], "thrpt/read32/fenced", "cycles"), 0)
+        run = load("single.json")[0]
+        self.assertEqual(tables.quantum(run, Key("lat", "read", 32, "fenced"), "p99"), 26)
+        self.assertEqual(tables.quantum(run, Key("lat", "read", 32, "fenced"), "outliers"), 0)
+        self.assertEqual(tables.quantum(run, Key("thrpt", "read", 32, "fenced"), "cycles"), 0)
+
+    def test_sampled_families_are_the_ones_the_file_says(self):
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["regbench"]["families"]["thrpt"]["sampled"] = True
+        doc["regbench"]["families"]["lat"]["sampled"] = False
+        run = model.from_document("x.json", doc)
+        self.assertEqual(tables.quantum(run, Key("thrpt", "read", 32, "fenced"), "cycles"), 26)
+        self.assertEqual(tables.quantum(run, Key("lat", "read", 32, "fenced"), "p99"), 0)
 
     def test_ratio_text(self):
         self.assertEqual(tables.verdict_text(tables.Verdict(0.5, True)), "**0.50×**")
