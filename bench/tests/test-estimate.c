@@ -1,0 +1,214 @@
+/* test-estimate.c: the estimators on synthetic timings whose answer is known: costs, percentiles, fences, bins, the timer's step */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "estimate.h"
+
+static int failures, checks;
+
+static void check(int ok, const char *what)
+{
+	checks++;
+	if (!ok) {
+		printf("FAIL: %s\n", what);
+		failures++;
+	}
+}
+
+static void check_near(double got, double want, double tol, const char *what)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line), "%s: got %.9g, want %.9g", what, got, want);
+	check(fabs(got - want) <= tol, line);
+}
+
+/* A small deterministic generator, so a failure repeats. */
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/*
+ * A call of `units` accesses of `cost` ticks each, plus a fixed loop and
+ * timer cost, and noise that only ever adds (an interrupt, the host): in
+ * one call of four, a disturbance of up to 5000 ticks.
+ */
+static uint64_t call(double fixed, double cost, double units)
+{
+	uint64_t noise = next() % 4 == 0 ? next() % 5000 : 0;
+
+	return (uint64_t)(fixed + cost * units) + noise;
+}
+
+static void test_unrolled(void)
+{
+	const double units = 8 * 4096, cost = 3, chain_op = 1;
+	struct rb_fastest once = rb_fastest_none(), twice = once, bo = once, bt = once;
+	struct rb_cost c;
+
+	/* n versus 2n: the loop, the timer and the disturbed calls all cancel */
+	for (int i = 0; i < 50; i++) {
+		rb_fastest_add(&once, call(5000, cost, units), 0);
+		rb_fastest_add(&twice, call(5000, cost, 2 * units), 0);
+	}
+	c = rb_unrolled_cost(&once, &twice, NULL, NULL, units, 26);
+	check(!c.below, "unrolled: a 3-tick access is above the resolution");
+	check_near(c.ticks, cost, 0, "unrolled: the per-access cost is recovered exactly");
+
+	/* a chain: each step is the access plus the dependency arithmetic, its baseline the arithmetic alone */
+	once = twice = rb_fastest_none();
+	for (int i = 0; i < 50; i++) {
+		rb_fastest_add(&once, call(5000, cost + chain_op, units), 0);
+		rb_fastest_add(&twice, call(5000, cost + chain_op, 2 * units), 0);
+		rb_fastest_add(&bo, call(4000, chain_op, units), 0);
+		rb_fastest_add(&bt, call(4000, chain_op, 2 * units), 0);
+	}
+	c = rb_unrolled_cost(&once, &twice, &bo, &bt, units, 26);
+	check_near(c.ticks, cost, 0, "chain: the baseline's arithmetic is subtracted, the access remains");
+
+	/* core cycles come through the same difference */
+	once = twice = rb_fastest_none();
+	rb_fastest_add(&once, 1000, 700);
+	rb_fastest_add(&twice, 1000 + 26 * 100, 700 + 37 * 100);
+	c = rb_unrolled_cost(&once, &twice, NULL, NULL, 100, 1);
+	check_near(c.core, 37, 1e-12, "core cycles: the difference of the fastest calls' counts");
+
+	/* the fastest call's core count goes with it, not the smallest count seen */
+	once = rb_fastest_none();
+	rb_fastest_add(&once, 1000, 900);
+	rb_fastest_add(&once, 2000, 100);
+	check(once.ticks == 1000 && once.core == 900, "fastest: the core count of the fastest call");
+
+	/* a difference not larger than one timer step is no figure, only a bound */
+	once = twice = rb_fastest_none();
+	rb_fastest_add(&once, 100000, 0);
+	rb_fastest_add(&twice, 100026, 0);
+	c = rb_unrolled_cost(&once, &twice, NULL, NULL, 1000, 26);
+	check(c.below, "below: a difference of one step is below the resolution");
+	check_near(c.bound, 26.0 / 1000, 1e-15, "below: the bound is one step per unit");
+	rb_fastest_add(&twice, 100000 - 5, 0);
+	c = rb_unrolled_cost(&once, &twice, NULL, NULL, 1000, 26);
+	check(c.below, "below: a negative difference is below the resolution, never a negative cost");
+}
+
+static void test_batch(void)
+{
+	struct rb_fastest f = rb_fastest_none();
+
+	for (int i = 0; i < 20; i++)
+		rb_fastest_add(&f, call(52, 7.5, 4096), 0);
+	check_near(rb_batch_cost(&f, 52, 4096).ticks, 7.5, 0, "batch: (fastest - timer cost) / units");
+}
+
+static void test_percentiles(void)
+{
+	double v[100];
+
+	for (int i = 0; i < 100; i++)
+		v[i] = i + 1;
+	check_near(rb_percentile(v, 100, 0), 1, 0, "p0 is the minimum");
+	check_near(rb_percentile(v, 100, 0.5), 51, 0, "p50 of 1..100 is the value at index 50");
+	check_near(rb_percentile(v, 100, 0.99), 100, 0, "p99 of 1..100");
+	check_near(rb_percentile(v, 100, 1), 100, 0, "p100 is the maximum");
+	check_near(rb_percentile(v, 1, 0.5), 1, 0, "one sample is every percentile");
+
+	/* quartiles 26 and 76: fence 76 + 3 * 50 = 226 */
+	check_near(rb_outlier_fence(v, 100, 1), 226, 0, "fence: Q3 + 3 IQR");
+	check(rb_count_above(v, 100, 226) == 0, "no sample of 1..100 lies above the fence");
+	v[99] = 1e6;
+	check(rb_count_above(v, 100, rb_outlier_fence(v, 100, 1)) == 1, "a preempted sample is one outlier");
+	/* a quantized sample with no spread: the range is at least three steps, so the next step is no outlier */
+	for (int i = 0; i < 100; i++)
+		v[i] = i < 95 ? 26 : 52;
+	check(rb_count_above(v, 100, rb_outlier_fence(v, 100, 26)) == 0, "fence: one step above a flat sample is not out");
+	check(rb_count_above(v, 100, 25.5) == 100 && rb_count_above(v, 100, 26) == 5, "count_above is strict");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void test_histogram(void)
+{
+	enum { N = 10000 };
+	static double s[N];
+	struct rb_histogram h;
+	uint64_t total = 0;
+	double p999;
+	size_t tail;
+
+	/* samples on a 26-tick lattice from 0, a few far out */
+	for (int i = 0; i < N; i++)
+		s[i] = 26.0 * (double)(next() % 8) + (i % 1112 == 0 ? 26.0 * 4000 : 0);
+	qsort(s, N, sizeof(s[0]), cmp_double);
+	p999 = rb_percentile(s, N, 0.999);
+	rb_bin_samples(s, N, p999, 26, &h);
+	for (size_t i = 0; i < h.nbins; i++)
+		total += h.counts[i];
+	check(total == N, "histogram: the counts add up to the samples");
+	check(h.edges[0] == 0, "histogram: the first bin starts at the step below the minimum, here 0");
+	for (size_t i = 0; i <= h.nbins; i++)
+		check(fmod(h.edges[i], 26) == 0 && (i == 0 || h.edges[i] > h.edges[i - 1]),
+		      "histogram: every edge is a whole number of steps, and they rise");
+	tail = h.nbins - 1;
+	check(h.edges[tail] > p999, "histogram: the linear bins reach above p99.9");
+	check(h.counts[tail] == 9 && h.edges[tail + 1] > s[N - 1],
+	      "histogram: the last bin holds the 9 samples far out (under 0.1%), up to past the maximum");
+	for (size_t i = 0; i < tail; i++)
+		check(h.edges[i + 1] - h.edges[i] == h.edges[1] - h.edges[0], "histogram: the linear bins are equal");
+	for (size_t i = 0; i < tail; i++)
+		check(h.edges[i] > 7 * 26 || h.counts[i] > 0, "histogram: every step of the lattice has its own bin");
+
+	/* a wide spread: about RB_HIST_BINS bins, each several steps */
+	for (int i = 0; i < N; i++)
+		s[i] = 2.0 * i;
+	rb_bin_samples(s, N, rb_percentile(s, N, 0.999), 2, &h);
+	check(h.nbins <= RB_HIST_BINS + 2 && h.nbins >= RB_HIST_BINS / 2, "histogram: about RB_HIST_BINS bins");
+	check(fmod(h.edges[1] - h.edges[0], 2) == 0, "histogram: a bin is a whole number of steps wide");
+}
+
+static void test_step(void)
+{
+	enum { N = 5000 };
+	static uint64_t d[N];
+
+	for (int i = 0; i < N; i++)
+		d[i] = 26 * (2 + next() % 20);
+	check_near(rb_timer_step(d, N), 26, 0, "step: durations on a 26-tick lattice");
+	for (int i = 0; i < N; i += 200)
+		d[i] = 26 * 5 + 1;	/* 0.5% odd readings */
+	check_near(rb_timer_step(d, N), 26, 0, "step: a few odd readings do not make it 1");
+	for (int i = 0; i < N; i++)
+		d[i] = 30 + next() % 300;
+	check_near(rb_timer_step(d, N), 1, 0, "step: a fine-grained clock moves by 1");
+	for (int i = 0; i < N; i++)
+		d[i] = 2 * (15 + next() % 20);
+	check_near(rb_timer_step(d, N), 2, 0, "step: even readings move by 2");
+	for (int i = 0; i < N; i++)
+		d[i] = 52;
+	check_near(rb_timer_step(d, N), 0, 0, "step: one duration alone cannot tell the step");
+
+	uint64_t m[] = { 9, 1, 5, 3, 7 };
+	check_near(rb_median_u64(m, 5), 5, 0, "median of five");
+}
+
+int main(void)
+{
+	test_unrolled();
+	test_batch();
+	test_percentiles();
+	test_histogram();
+	test_step();
+	printf("test-estimate: %d of %d checks %s\n", checks - failures, checks, failures ? "passed, FAILED" : "passed");
+	return failures != 0;
+}
