@@ -138,12 +138,12 @@ bool safety_flag(int argc, char **argv, int &i, rb_options &o)
 }
 
 // The library's reason a driver owns the device or ports, "... (unbind it first)", with the flag
-// that overrides it: "... (unbind it first, or --force to use it anyway)".
+// that overrides it: "... (unbind it first, or override with --force)".
 std::string with_force_hint(const std::string &why)
 {
 	if (why.empty() || why.back() != ')')
-		return why + " (--force uses it anyway)";
-	return why.substr(0, why.size() - 1) + ", or --force to use it anyway)";
+		return why + " (override with --force)";
+	return why.substr(0, why.size() - 1) + ", or override with --force)";
 }
 // --- end of hardware safety flags ---------------------------------------------------------------
 
