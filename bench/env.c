@@ -1,5 +1,6 @@
 /* env.c: governor, boost, VM, busy SMT siblings and other load, and the CPU topology */
 #include <cpuid.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +64,9 @@ static int cpu_times(unsigned long long *busy, unsigned long long *total, int ma
 		unsigned long long v[8] = {0};
 		int cpu;
 
-		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+		/* "cpuN ..." lines only: the "cpu  ..." total would read as a CPU numbered after its first field */
+		if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]) ||
+		    sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
 			   &v[3], &v[4], &v[5], &v[6], &v[7]) < 5 || cpu < 0 || cpu >= max)
 			continue;
 		/* user nice system idle iowait irq softirq steal: idle and iowait are not busy */
