@@ -17,6 +17,7 @@ struct Meta {
 	double bound = 0;
 	std::string below_label;	// what the runner's last call ended with
 	double below_bound = 0;
+	int disturbed = 0;		// repetitions measured while the machine was disturbed
 };
 
 std::vector<std::string> g_order;		// benchmark names in registration order
@@ -136,6 +137,41 @@ void rb_contract_reported(const benchmark::BenchmarkReporter::Run &run)
 	}
 }
 
+void rb_contract_disturbed(const std::string &name)
+{
+	if (Meta *m = find(name))
+		m->disturbed++;
+}
+
+size_t rb_contract_disturbed_benchmarks()
+{
+	size_t n = 0;
+
+	for (const auto &[name, m] : g_meta)
+		n += m.disturbed > 0;
+	return n;
+}
+
+bool rb_contract_get(const std::string &name, rb_contract_entry *e)
+{
+	const Meta *m = find(name);
+
+	if (!m)
+		return false;
+	*e = rb_contract_entry{m->state, m->reason, m->k->family->unit, m->disturbed,
+			       (m->k->family->reports & RB_REPORT_PERCENTILES) != 0};
+	return true;
+}
+
+std::vector<std::pair<std::string, bool>> rb_contract_registered()
+{
+	std::vector<std::pair<std::string, bool>> out;
+
+	for (const std::string &name : g_order)
+		out.emplace_back(name, g_meta[name].state == "skipped");
+	return out;
+}
+
 void rb_contract_histogram(const std::string &name, const rb_histogram &h)
 {
 	std::string out = "{\"unit\": \"cycles\", \"edges\": [";
@@ -216,7 +252,8 @@ std::string rb_contract_json()
 		       ", \"strategy\": " + rb_json_string(k.strategy) +
 		       ", \"param\": " + (m.param ? std::to_string(m.param) : "null") +
 		       ", \"space\": \"" + iomap_space_name(k.space) + "\", \"unit\": " + rb_json_string(k.family->unit) +
-		       ", \"state\": \"" + m.state + "\", \"reason\": " + rb_json_string(m.reason);
+		       ", \"state\": \"" + m.state + "\", \"reason\": " + rb_json_string(m.reason) +
+		       ", \"disturbed\": " + std::to_string(m.disturbed);
 		if (m.state == "below_resolution")
 			out += ", \"bound\": " + number(m.bound);
 		if (!m.pair.empty())

@@ -3,6 +3,8 @@
 #define REGBENCH_CONTRACT_H
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
@@ -25,6 +27,25 @@ void rb_contract_add(const std::string &name, const rb_kernel &k, size_t param, 
 void rb_contract_skipped(const std::string &name, const std::string &reason);
 void rb_contract_below(const std::string &name, const std::string &label, double bound);
 void rb_contract_reported(const benchmark::BenchmarkReporter::Run &run);
+
+// A repetition of the benchmark was measured while the machine was disturbed (measure.cc's
+// control said so): counted per benchmark as "disturbed".
+void rb_contract_disturbed(const std::string &name);
+
+// How many benchmarks had a disturbed repetition.
+size_t rb_contract_disturbed_benchmarks();
+
+// What the console shows of a benchmark: how it ended (as the JSON says), its unit, its
+// disturbed repetitions, whether its family reports percentiles.  False for an unknown name.
+struct rb_contract_entry {
+	std::string state, reason, unit;
+	int disturbed;
+	bool percentiles;
+};
+bool rb_contract_get(const std::string &name, rb_contract_entry *e);
+
+// The registered benchmarks in order, each with whether it was skipped at registration.
+std::vector<std::pair<std::string, bool>> rb_contract_registered();
 
 // The lat/ samples of a benchmark, binned (the last repetition's).
 void rb_contract_histogram(const std::string &name, const rb_histogram &h);

@@ -13,6 +13,38 @@ void rb_fastest_add(struct rb_fastest *f, uint64_t ticks, uint64_t core)
 	}
 }
 
+bool rb_fastest_gain(struct rb_fastest *f, uint64_t ticks, uint64_t core)
+{
+	bool gain = !((double)ticks >= f->ticks * (1 - RB_SETTLE_GAIN));
+
+	rb_fastest_add(f, ticks, core);
+	return gain;
+}
+
+void rb_settling_round(struct rb_settling *s, bool gained)
+{
+	s->rounds++;
+	if (gained)
+		s->last = s->rounds;
+}
+
+bool rb_settled(const struct rb_settling *s, unsigned int min_rounds)
+{
+	return s->rounds >= min_rounds && s->rounds >= 2 * s->last;
+}
+
+bool rb_control_disturbed(struct rb_control *best, const struct rb_control *c)
+{
+	bool disturbed = best->width > 0 && (c->width < best->width * (1 - RB_DISTURBED) ||
+					     c->tick_per_add > best->tick_per_add * (1 + RB_DISTURBED));
+
+	if (c->width > best->width)
+		best->width = c->width;
+	if (best->tick_per_add <= 0 || c->tick_per_add < best->tick_per_add)
+		best->tick_per_add = c->tick_per_add;
+	return disturbed;
+}
+
 struct rb_cost rb_unrolled_cost(const struct rb_fastest *once, const struct rb_fastest *twice,
 				const struct rb_fastest *base_once, const struct rb_fastest *base_twice,
 				double units, double resolution)

@@ -31,6 +31,50 @@ static inline struct rb_fastest rb_fastest_none(void)
 void rb_fastest_add(struct rb_fastest *f, uint64_t ticks, uint64_t core);
 
 /*
+ * When to stop calling: a measurement that keeps the fastest call of each
+ * kernel has settled once no kernel's fastest call has dropped by more than
+ * RB_SETTLE_GAIN (relative) in the last half of its rounds, and it has made
+ * at least `min_rounds`.  The fastest call of a quiet kernel comes early and
+ * stays; a noisy one keeps improving, and runs until its time budget ends.
+ */
+#define RB_SETTLE_GAIN 0.001
+struct rb_settling {
+	unsigned int rounds;	/* rounds made */
+	unsigned int last;	/* the round in which a fastest call last dropped by more than RB_SETTLE_GAIN */
+};
+
+/* Like rb_fastest_add; true when it lowered the fastest by more than RB_SETTLE_GAIN (or it was the first). */
+bool rb_fastest_gain(struct rb_fastest *f, uint64_t ticks, uint64_t core);
+
+/* Count one round; `gained`: a kernel's fastest call dropped in it. */
+void rb_settling_round(struct rb_settling *s, bool gained);
+bool rb_settled(const struct rb_settling *s, unsigned int min_rounds);
+
+/*
+ * A reading of the control that tells a disturbed machine (primitives.c
+ * takes it): `tick_per_add`, TSC ticks per dependent add, is the core clock;
+ * `width`, the adds per cycle of independent chains, is how much of the
+ * core's issue width is ours.  A host that runs another guest on this
+ * core's SMT sibling takes issue ports, so the width drops (by a third on
+ * the development VM) while a latency hardly moves; a host that lowers the
+ * clock raises tick_per_add.
+ */
+struct rb_control {
+	double tick_per_add, width;
+};
+
+/*
+ * Whether the reading c shows the machine disturbed: its width more than
+ * RB_DISTURBED below the best seen, or its clock more than RB_DISTURBED
+ * slower than the fastest seen.  *best (start it at {0, 0}) keeps the best
+ * of each and takes c's.  Interference only slows the control, so the best
+ * readings are the undisturbed machine; a machine disturbed from the first
+ * reading to the last cannot be told from a quiet one.
+ */
+#define RB_DISTURBED 0.03
+bool rb_control_disturbed(struct rb_control *best, const struct rb_control *c);
+
+/*
  * A cost per unit (access, element, call): ticks and core cycles (0 when
  * not counted).  below: the difference was not larger than one step of the
  * timer, so there is no figure, only the bound (ticks per unit) it is under.

@@ -176,7 +176,9 @@ void add(const rb_kernel &k, const iomap_target &t, const rb_clock &clk, size_t 
 		benchmark::RegisterBenchmark(name.c_str(), rb_skip, why);
 		return;
 	}
-	benchmark::RegisterBenchmark(name.c_str(), rb_run, rb_bench{&k, &t, &clk, window(k, t), n, name});
+	// the runner sets each repetition's time: the cost per unit
+	benchmark::RegisterBenchmark(name.c_str(), rb_run, rb_bench{&k, &t, &clk, window(k, t), n, name})
+		->UseManualTime();
 }
 
 }  // namespace

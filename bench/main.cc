@@ -33,7 +33,7 @@
 
 namespace {
 
-// Seconds each benchmark runs at least, unless --benchmark_min_time says otherwise.
+// Seconds one repetition of a benchmark measures at most, unless --benchmark_min_time says otherwise.
 constexpr const char *kMinTime = "0.05";
 constexpr const char *kQuickMinTime = "0.005";
 
@@ -66,10 +66,13 @@ void usage()
 	       "                    (from the start of the BAR or port range), e.g. --allow-write=0x4+4\n"
 	       "  --force           map a PCI device although a kernel driver is bound to it, or use\n"
 	       "                    ports that /proc/ioports says a driver claims\n"
-	       "  --self-check      measure primitives with published costs and compare (exit 1 if off)\n"
+	       "  --self-check      measure primitives with published costs and compare (exit 1 if a figure is\n"
+	       "                    off, 3 if some could only be measured on a disturbed machine)\n"
 	       "\n"
-	       "Google Benchmark's flags work too: --benchmark_filter=REGEX, --benchmark_out=FILE,\n"
-	       "--benchmark_out_format=json, --benchmark_repetitions=N, --benchmark_min_time=SECONDS, ...\n");
+	       "Google Benchmark's flags work too (--benchmark_min_time=SECONDS is the most one repetition\n"
+	       "measures; regbench stops it sooner once its figure settles). Google Benchmark's help:\n\n");
+	fflush(stdout);
+	benchmark::PrintDefaultHelp();
 }
 
 // --name=value or --name value; advances i past a separate value.
@@ -291,8 +294,11 @@ void add_context(const iomap_target &t, const rb_clock &clk, int cpu)
 }
 
 // Google Benchmark flags regbench sets unless the command line does: a short
-// min_time (the TSC measurements need little), three repetitions so every
-// result has a median and a coefficient of variation.
+// min_time (the most one repetition measures: the TSC measurements need
+// little), three repetitions so every result has a median and a coefficient
+// of variation.  regbench keeps min_time as its budget and hands Google
+// Benchmark 0: each repetition is then one call of one iteration, whose
+// manual time the runner sets, never a search for an iteration count.
 void default_flags(int &argc, char **&argv, bool quick, std::vector<std::string> &store,
 		   std::vector<char *> &args)
 {
@@ -300,8 +306,13 @@ void default_flags(int &argc, char **&argv, bool quick, std::vector<std::string>
 		{"--benchmark_min_time", quick ? kQuickMinTime : kMinTime},
 		{"--benchmark_repetitions", "3"},
 	};
+	const char *min_time = "--benchmark_min_time=", *warmup = "--benchmark_min_warmup_time";
 
 	args.assign(argv, argv + argc);
+	for (int i = 1; i < argc; i++)
+		if (!strncmp(argv[i], warmup, strlen(warmup)))
+			die(warmup, "regbench warms up and times its own calls; Google Benchmark's warm-up would repeat "
+			    "whole measurements", "leave it out");
 	for (const auto &d : defaults) {
 		bool given = false;
 		for (int i = 1; i < argc; i++)
@@ -309,8 +320,16 @@ void default_flags(int &argc, char **&argv, bool quick, std::vector<std::string>
 		if (!given)
 			store.push_back(std::string(d.first) + "=" + d.second);
 	}
+	store.push_back(std::string(min_time) + "0");
 	for (std::string &s : store)
 		args.push_back(&s[0]);
+	for (auto a = args.begin(); *a != store.back().data();)
+		if (!strncmp(*a, min_time, strlen(min_time))) {
+			rb_measure_budget(strtod(*a + strlen(min_time), nullptr));
+			a = args.erase(a);
+		} else {
+			++a;
+		}
 	argc = (int)args.size();
 	args.push_back(nullptr);
 	argv = args.data();
@@ -359,7 +378,7 @@ int main(int argc, char **argv)
 	if (rb_clock_init(&clk, why, sizeof(why)))
 		die("timer", why, "regbench needs an x86-64 CPU with rdtscp");
 	if (o.self_check)
-		return rb_selfcheck(stdout, &clk) ? 1 : 0;
+		return rb_selfcheck(stdout, &clk);
 	if (iomap_target_open_permit(&t, o.target.c_str(), &o.permit, why, sizeof(why)))
 		die(errno == EBUSY ? with_force_hint(why) : why);	// already "target 'SPEC': why (what to try)"
 	rb_output_open(output);

@@ -11,14 +11,19 @@
 
 #include "contract.h"
 #include "output.h"
+#include "primitives.h"
 #include "regbench.h"
 
 namespace {
 
-constexpr size_t kMaxSamples = 100000;		// lat/flush samples kept per benchmark
+constexpr size_t kSamples = 100000;		// lat/flush samples per repetition
 constexpr size_t kSamplesPerCall = 256;
 constexpr uint64_t kMinTicksPerCall = 20000;	// kernels run long enough for the TSC to be exact
+constexpr unsigned int kMinRounds = 12;		// rounds of fastest calls, however soon they settle
 constexpr uint64_t kWriteValue = 0x5a5a5a5a5a5a5a5aull;
+
+double g_budget = 0.05;				// seconds one repetition measures at most
+rb_control g_best = {0, 0};			// the control's best readings so far
 
 struct Buffer {
 	std::unique_ptr<unsigned char[]> raw;
@@ -29,7 +34,7 @@ struct Buffer {
 	}
 };
 
-bool fail(benchmark::State &st, const rb_bench &b, const char *why)
+bool fail(benchmark::State &st, const char *why)
 {
 	st.SkipWithError((std::string("error: ") + why).c_str());
 	return false;
@@ -42,7 +47,7 @@ bool run(benchmark::State &st, const rb_bench &b, rb_kernel_fn f, const rb_kerne
 	char why[200];
 
 	if (rb_guarded_run(f, &a, iters, b.clk, span, why, sizeof(why)))
-		return fail(st, b, why);
+		return fail(st, why);
 	return true;
 }
 
@@ -60,118 +65,116 @@ bool calibrate(benchmark::State &st, const rb_bench &b, rb_kernel_fn f, const rb
 	return true;
 }
 
+// The end of a repetition's time budget, on the TSC.
+uint64_t deadline(const rb_bench &b)
+{
+	return rb_tsc_start() + (uint64_t)(g_budget * b.clk->tsc_hz);
+}
+
+// What one repetition measured: a cost per unit (ticks, and core cycles where counted), or the bound
+// it lies below, or nothing (a fault).  The sampled runner sets its percentiles on the state itself.
+struct Result {
+	bool ok = false, below = false;
+	double ticks = 0, core = 0, bound = 0;
+};
+
+Result cost(const rb_cost &c)
+{
+	Result r;
+
+	r.ok = true;
+	r.below = c.below;
+	r.bound = c.bound;
+	r.ticks = c.ticks;
+	r.core = c.core;
+	return r;
+}
+
 /*
- * Core cycles: counted where the machine has a counter.  Else the TSC figure
- * times the core cycles per tick measured right after the benchmark: the
- * core clock moves with turbo and load, so a ratio taken at start-up would
- * not fit a benchmark run a minute later.
+ * RB_UNROLLED: cost per access from the twin with twice the accesses (minus
+ * the chain baseline), between the fastest calls of each, in rounds until
+ * they settle or the budget ends.
  */
-double core_cycles(const rb_bench &b, double cycles, double counted)
-{
-	return b.clk->core_fd >= 0 ? counted : cycles * rb_core_per_tick();
-}
-
-void report(benchmark::State &st, const rb_bench &b, double cycles, double core, double bytes)
-{
-	st.counters["cycles"] = cycles;
-	st.counters["core_cycles"] = core;
-	st.counters["ns"] = cycles / b.clk->tsc_hz * 1e9;
-	if (bytes > 0)
-		st.counters["bytes_per_second"] = bytes * b.clk->tsc_hz / cycles;
-}
-
-// The result is smaller than one step of the timer: say so, with the bound, and print no number.
-void below_resolution(benchmark::State &st, const rb_bench &b, double bound)
-{
-	char label[96];
-
-	snprintf(label, sizeof(label), "below timer resolution (< %.3g cycles)", bound);
-	st.SetLabel(label);
-	rb_contract_below(b.name, label, bound);
-}
-
-// RB_UNROLLED: cost per access from the twin with twice the accesses (minus the chain baseline).
-void run_unrolled(benchmark::State &st, const rb_bench &b)
+Result run_unrolled(benchmark::State &st, const rb_bench &b)
 {
 	const rb_kernel &k = *b.k;
 	rb_kernel_arg a = {b.io, nullptr, 0, kWriteValue, 0};
 	rb_fastest once = rb_fastest_none(), twice = once, base_once = once, base_twice = once;
-	uint64_t iters;
+	rb_settling settle = {};
+	uint64_t iters, end = deadline(b);
 
 	if (!calibrate(st, b, k.fn, a, &iters))
-		return;
-	for (auto _ : st) {
+		return {};
+	do {
 		rb_span s1, s2, b1, b2;
+		bool gain;
 
 		if (!run(st, b, k.fn, a, iters, &s1) || !run(st, b, k.twin, a, iters, &s2))
-			return;
+			return {};
 		if (k.base && (!run(st, b, k.base, a, iters, &b1) || !run(st, b, k.base_twin, a, iters, &b2)))
-			return;
-		rb_fastest_add(&once, s1.ticks, s1.core);
-		rb_fastest_add(&twice, s2.ticks, s2.core);
-		if (k.base) {
-			rb_fastest_add(&base_once, b1.ticks, b1.core);
-			rb_fastest_add(&base_twice, b2.ticks, b2.core);
-		}
-	}
-	rb_cost c = rb_unrolled_cost(&once, &twice, k.base ? &base_once : nullptr, k.base ? &base_twice : nullptr,
-				     (double)(iters * k.unroll), b.clk->resolution);
-	if (c.below)
-		return below_resolution(st, b, c.bound);
-	report(st, b, c.ticks, core_cycles(b, c.ticks, c.core), k.bytes);
+			return {};
+		gain = rb_fastest_gain(&once, s1.ticks, s1.core) | rb_fastest_gain(&twice, s2.ticks, s2.core);
+		if (k.base)
+			gain |= rb_fastest_gain(&base_once, b1.ticks, b1.core) |
+				rb_fastest_gain(&base_twice, b2.ticks, b2.core);
+		rb_settling_round(&settle, gain);
+	} while (!rb_settled(&settle, kMinRounds) && rb_tsc_start() < end);
+	return cost(rb_unrolled_cost(&once, &twice, k.base ? &base_once : nullptr, k.base ? &base_twice : nullptr,
+				     (double)(iters * k.unroll), b.clk->resolution));
 }
 
 /*
- * RB_SAMPLED: every access timed alone, the timer's own median cost
- * subtracted.  A sample below that cost (the timer alone varies by a step
- * or two) is counted in below_overhead and kept as 0, never as a negative
- * latency.  Samples beyond the far-out fence are interrupts, migrations or
- * host preemption: counted as outliers, kept in the percentiles and the
- * histogram, never dropped.
+ * RB_SAMPLED: every access timed alone, kSamples of them (fewer when the
+ * budget ends first), the timer's own median cost subtracted.  A sample
+ * below that cost (the timer alone varies by a step or two) is counted in
+ * below_overhead and kept as 0, never as a negative latency.  Samples beyond
+ * the far-out fence are interrupts, migrations or host preemption: counted
+ * as outliers, kept in the percentiles and the histogram, never dropped.
  */
-void run_sampled(benchmark::State &st, const rb_bench &b)
+Result run_sampled(benchmark::State &st, const rb_bench &b)
 {
 	const rb_family &f = *b.k->family;
 	std::vector<uint64_t> chunk(kSamplesPerCall);
 	std::vector<double> s, ratio;
 	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0};
-	size_t next = 0, under = 0;
+	size_t under = 0;
+	uint64_t end = deadline(b);
 
-	s.reserve(kMaxSamples);
-	for (auto _ : st) {
+	s.reserve(kSamples);
+	do {
 		rb_span span;
 
 		if (!run(st, b, b.k->fn, a, kSamplesPerCall, &span))
-			return;
-		if (span.ticks && ratio.size() < kMaxSamples)
+			return {};
+		if (span.ticks)
 			ratio.push_back((double)span.core / (double)span.ticks);
 		for (uint64_t v : chunk) {
 			double c = (double)v - b.clk->overhead;
 			under += c < 0;
-			c = std::max(c, 0.0);
-			if (s.size() < kMaxSamples)
-				s.push_back(c);
-			else
-				s[next++ % kMaxSamples] = c;	// keep the latest once full
+			s.push_back(std::max(c, 0.0));
 		}
-	}
+	} while (s.size() < kSamples && rb_tsc_start() < end);
 	std::sort(s.begin(), s.end());
 	auto pct = [&](double p) { return rb_percentile(s.data(), s.size(), p); };
 	double step = b.clk->resolution;
 	size_t outliers = rb_count_above(s.data(), s.size(), rb_outlier_fence(s.data(), s.size(), step));
+	Result r;
 
 	if (f.reports & RB_REPORT_HISTOGRAM) {
 		rb_histogram h;
 		rb_bin_samples(s.data(), s.size(), pct(0.999), step, &h);
 		rb_contract_histogram(b.name, h);
 	}
-	if (pct(0.5) < step)
-		return below_resolution(st, b, step);
-	double cycles = pct(0.5);
+	r.ok = true;
+	if (pct(0.5) < step) {
+		r.below = true;
+		r.bound = step;
+		return r;
+	}
+	r.ticks = pct(0.5);
 	std::nth_element(ratio.begin(), ratio.begin() + ratio.size() / 2, ratio.end());
 	// with a counter, the live core/TSC ratio of these samples converts the TSC figure
-	report(st, b, cycles, core_cycles(b, cycles, ratio.empty() ? 0 : cycles * ratio[ratio.size() / 2]),
-	       b.k->bytes);
+	r.core = ratio.empty() ? 0 : r.ticks * ratio[ratio.size() / 2];
 	if (f.reports & RB_REPORT_OUTLIERS) {
 		st.counters["outliers"] = (double)outliers;
 		st.counters["below_overhead"] = (double)under;
@@ -184,31 +187,86 @@ void run_sampled(benchmark::State &st, const rb_bench &b)
 		st.counters["p999"] = pct(0.999);
 		st.counters["max"] = s.back();
 	}
+	return r;
 }
 
-// RB_BATCH: calls of n elements (a count: cost per element) or n bytes (a size: cost per call).
-void run_batch(benchmark::State &st, const rb_bench &b)
+// RB_BATCH: calls of n elements (a count: cost per element) or n bytes (a size: cost per call), until they settle.
+Result run_batch(benchmark::State &st, const rb_bench &b)
 {
 	const rb_kernel &k = *b.k;
 	bool count = k.family->param == RB_PARAM_COUNT;
 	Buffer mem(b.n * k.bytes);
 	rb_kernel_arg a = {b.io, mem.p, b.n, 0xa5, 0};
-	double units = count ? (double)b.n : 1, bytes = count ? k.bytes : (double)b.n;
 	rb_fastest f = rb_fastest_none();
-	uint64_t iters;
+	rb_settling settle = {};
+	uint64_t iters, end = deadline(b);
 
 	memset(mem.p, 0x3c, b.n * k.bytes);
 	if (!calibrate(st, b, k.fn, a, &iters))
-		return;
-	for (auto _ : st) {
+		return {};
+	do {
 		rb_span span;
 
 		if (!run(st, b, k.fn, a, iters, &span))
-			return;
-		rb_fastest_add(&f, span.ticks, span.core);
+			return {};
+		rb_settling_round(&settle, rb_fastest_gain(&f, span.ticks, span.core));
+	} while (!rb_settled(&settle, kMinRounds) && rb_tsc_start() < end);
+	return cost(rb_batch_cost(&f, b.clk->overhead, (double)iters * (count ? (double)b.n : 1)));
+}
+
+/*
+ * Reads the control beside a measurement; true when it shows the machine
+ * disturbed.  Its dependent add also gives the core clock of the moment
+ * (core cycles per tick) where no counter counts them: the core clock moves
+ * with turbo and load, so a ratio taken at start-up would not fit a
+ * benchmark run a minute later.
+ */
+bool disturbed(const rb_bench &b, double *core_per_tick)
+{
+	rb_control c;
+
+	rb_control_read(&c, b.clk->overhead);
+	if (core_per_tick)
+		*core_per_tick = c.tick_per_add > 0 ? 1 / c.tick_per_add : 0;
+	return rb_control_disturbed(&g_best, &c);
+}
+
+// One repetition: the family's runner between two readings of the control; Google Benchmark's time is the cost.
+void measure(benchmark::State &st, const rb_bench &b)
+{
+	const rb_kernel &k = *b.k;
+	double core_per_tick = 0, bytes = k.family->param == RB_PARAM_SIZE ? (double)b.n : k.bytes;
+	bool shaken = disturbed(b, nullptr);
+	Result r;
+
+	switch (k.family->shape) {
+	case RB_UNROLLED: r = run_unrolled(st, b); break;
+	case RB_SAMPLED: r = run_sampled(st, b); break;
+	case RB_BATCH: r = run_batch(st, b); break;
 	}
-	rb_cost c = rb_batch_cost(&f, b.clk->overhead, (double)iters * units);
-	report(st, b, c.ticks, core_cycles(b, c.ticks, c.core), bytes);
+	if (!r.ok)
+		return;
+	shaken |= disturbed(b, &core_per_tick);
+	if (shaken)
+		rb_contract_disturbed(b.name);
+	if (r.below) {
+		char label[96];
+
+		snprintf(label, sizeof(label), "below timer resolution (< %.3g cycles)", r.bound);
+		st.SetLabel(label);
+		rb_contract_below(b.name, label, r.bound);
+		// no figure: the time is the bound it lies under, as the label says
+		st.SetIterationTime(r.bound / b.clk->tsc_hz);
+		return;
+	}
+	double core = b.clk->core_fd >= 0 ? r.core : r.ticks * core_per_tick, ns = r.ticks / b.clk->tsc_hz * 1e9;
+
+	st.counters["cycles"] = r.ticks;
+	st.counters["core_cycles"] = core;
+	st.counters["ns"] = ns;
+	if (bytes > 0)
+		st.counters["bytes_per_second"] = bytes * b.clk->tsc_hz / r.ticks;
+	st.SetIterationTime(ns * 1e-9);
 }
 
 /*
@@ -262,7 +320,7 @@ void rb_run(benchmark::State &st, const rb_bench &b)
 	const char *dead = b.t->hardware && b.k->reads ? device_not_responding(*b.t, *b.clk) : nullptr;
 
 	if (dead) {
-		fail(st, b, dead);
+		fail(st, dead);
 		for (auto _ : st) {
 		}
 		return;
@@ -271,15 +329,17 @@ void rb_run(benchmark::State &st, const rb_bench &b)
 	if (g_markers)
 		LIKWID_MARKER_START(b.name.c_str());
 #endif
-	switch (b.k->family->shape) {
-	case RB_UNROLLED: run_unrolled(st, b); break;
-	case RB_SAMPLED: run_sampled(st, b); break;
-	case RB_BATCH: run_batch(st, b); break;
-	}
+	for (auto _ : st)
+		measure(st, b);
 #ifdef LIKWID_PERFMON
 	if (g_markers)
 		LIKWID_MARKER_STOP(b.name.c_str());
 #endif
+}
+
+void rb_measure_budget(double seconds)
+{
+	g_budget = seconds;
 }
 
 void rb_skip(benchmark::State &st, const std::string &why)

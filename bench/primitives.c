@@ -1,4 +1,4 @@
-/* primitives.c: the published primitives as kernels of n and 2n unrolled copies, timed on the TSC */
+/* primitives.c: the published primitives as kernels of n and 2n unrolled copies, and the disturbance control, timed on the TSC */
 #include <math.h>
 #include <stdint.h>
 
@@ -39,6 +39,45 @@ PRIMITIVE(lockeds, , "lock orq $0, (%%rsp)", : : : "memory", "cc")
 static uint64_t (*const kernels[RB_NR_PRIMITIVES])(int) = {
 	add_chain, imul_chain, l1_load_use, loads, stores, lfences, mfences, lockeds,
 };
+
+/*
+ * The control: the same 128 x CONTROL_ITERS adds as one dependent chain and
+ * as four independent ones, each the fastest of a few calls (about 60 µs in
+ * all).  Whole calls, not n versus 2n: a fastest call cannot come out
+ * faster than the machine is, so the best reading stays honest.
+ */
+enum { CONTROL_ITERS = 200, CONTROL_TRIES = 5 };
+
+static uint64_t adds_dependent(void)
+{
+	uint64_t x = 0, t0 = rb_tsc_start();
+
+	for (int i = 0; i < CONTROL_ITERS; i++)
+		__asm__ __volatile__(".rept 128\n\tadd $1, %[x]\n\t.endr" : [x] "+r" (x));
+	return rb_tsc_stop() - t0;
+}
+
+static uint64_t adds_independent(void)
+{
+	uint64_t a = 0, b = 0, c = 0, d = 0, t0 = rb_tsc_start();
+
+	for (int i = 0; i < CONTROL_ITERS; i++)
+		__asm__ __volatile__(".rept 32\n\tadd $1, %[a]\n\tadd $1, %[b]\n\tadd $1, %[c]\n\tadd $1, %[d]\n\t.endr"
+				     : [a] "+r" (a), [b] "+r" (b), [c] "+r" (c), [d] "+r" (d));
+	return rb_tsc_stop() - t0;
+}
+
+void rb_control_read(struct rb_control *c, double overhead)
+{
+	double dep = INFINITY, ind = INFINITY;
+
+	for (int i = 0; i < CONTROL_TRIES; i++) {
+		dep = fmin(dep, (double)adds_dependent());
+		ind = fmin(ind, (double)adds_independent());
+	}
+	c->tick_per_add = (dep - overhead) / (128.0 * CONTROL_ITERS);
+	c->width = (dep - overhead) / (ind - overhead);
+}
 
 double rb_primitive_ticks(enum rb_primitive p, int tries)
 {

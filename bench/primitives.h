@@ -1,6 +1,8 @@
-/* primitives.h: instructions whose cost is published (add, imul, L1 loads and stores, fences), timed on the TSC */
+/* primitives.h: instructions whose cost is published (add, imul, L1 loads and stores, fences), and the disturbance control, timed on the TSC */
 #ifndef REGBENCH_PRIMITIVES_H
 #define REGBENCH_PRIMITIVES_H
+
+#include "estimate.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,6 +27,12 @@ enum rb_primitive {
  * core_hz / tsc_hz / result.
  */
 double rb_primitive_ticks(enum rb_primitive p, int tries);
+
+/*
+ * Read the control that tells a disturbed machine (estimate.h says what it
+ * is), the timer's own cost `overhead` (ticks) removed; about 50 µs.
+ */
+void rb_control_read(struct rb_control *c, double overhead);
 
 #ifdef __cplusplus
 }

@@ -37,9 +37,14 @@ struct rb_bench {
 // those that cannot run on this target or CPU are registered as skipped, with the reason.
 void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_options &o);
 
-// Run one benchmark (measure.cc), or report it skipped.
+// Run one repetition of a benchmark (measure.cc): Google Benchmark's one iteration, whose
+// manual time is the cost per unit; or report it skipped.
 void rb_run(benchmark::State &st, const rb_bench &b);
 void rb_skip(benchmark::State &st, const std::string &why);
+
+// The most one repetition of a benchmark measures, in seconds (--benchmark_min_time): a
+// repetition stops sooner once its fastest calls settle, or when it has its samples.
+void rb_measure_budget(double seconds);
 
 // likwid marker regions (a -DLIKWID_PERFMON build): set up only under likwid-perfctr.
 void rb_markers_init();

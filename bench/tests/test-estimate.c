@@ -202,6 +202,55 @@ static void test_step(void)
 	check_near(rb_median_u64(m, 5), 5, 0, "median of five");
 }
 
+/*
+ * Settling: a kernel whose fastest call comes in round 5 and never drops
+ * again stops at the minimum rounds; one that keeps improving does not
+ * settle; a drop smaller than RB_SETTLE_GAIN does not count as one.
+ */
+static void test_settling(void)
+{
+	struct rb_fastest f = rb_fastest_none();
+	struct rb_settling s = { 0, 0 };
+	unsigned int rounds = 0;
+
+	for (; rounds < 1000 && !rb_settled(&s, 12); rounds++)
+		rb_settling_round(&s, rb_fastest_gain(&f, rounds == 4 ? 20000 : 21000 + next() % 4000, 0));
+	check(rounds == 12, "settling: a fastest call in round 5 settles at the minimum of 12 rounds");
+	check_near(f.ticks, 20000, 0, "settling: the fastest call is kept");
+
+	f = rb_fastest_none();
+	s = (struct rb_settling){ 0, 0 };
+	for (rounds = 0; rounds < 100 && !rb_settled(&s, 12); rounds++)
+		rb_settling_round(&s, rb_fastest_gain(&f, 100000 - 1000 * rounds, 0));
+	check(rounds == 100, "settling: a kernel that keeps getting faster does not settle");
+
+	f = rb_fastest_none();
+	s = (struct rb_settling){ 0, 0 };
+	for (rounds = 0; rounds < 100 && !rb_settled(&s, 12); rounds++)
+		rb_settling_round(&s, rb_fastest_gain(&f, 100000 - rounds, 0));
+	check(rounds == 12, "settling: drops below RB_SETTLE_GAIN do not hold it up");
+
+	s = (struct rb_settling){ 0, 0 };
+	for (rounds = 0; rounds < 100 && !rb_settled(&s, 12); rounds++)
+		rb_settling_round(&s, rounds == 9);
+	check(rounds == 20, "settling: a gain in round 10 runs it to round 20");
+}
+
+/* The control: a reading below the best width or clock by more than RB_DISTURBED is disturbed. */
+static void test_control(void)
+{
+	struct rb_control best = { 0, 0 }, quiet = { 0.800, 3.40 }, shared = { 0.806, 2.20 }, slow = { 1.000, 3.40 };
+	struct rb_control near = { 0.801, 3.40 * (1 - RB_DISTURBED / 2) };
+
+	check(!rb_control_disturbed(&best, &shared), "control: the first reading is the best there is");
+	check(!rb_control_disturbed(&best, &quiet), "control: a better reading is not disturbed");
+	check_near(best.width, 3.40, 0, "control: the best width is kept");
+	check(rb_control_disturbed(&best, &shared), "control: a third of the width gone is disturbed");
+	check(rb_control_disturbed(&best, &slow), "control: a clock 20% slower is disturbed");
+	check(!rb_control_disturbed(&best, &near), "control: within RB_DISTURBED is not");
+	check_near(best.tick_per_add, 0.800, 0, "control: the fastest clock is kept");
+}
+
 int main(void)
 {
 	test_unrolled();
@@ -209,6 +258,8 @@ int main(void)
 	test_percentiles();
 	test_histogram();
 	test_step();
+	test_settling();
+	test_control();
 	printf("test-estimate: %d of %d checks %s\n", checks - failures, checks, failures ? "passed, FAILED" : "passed");
 	return failures != 0;
 }
