@@ -17,6 +17,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "console.h"
 #include "contract.h"
 #include "output.h"
 
@@ -60,6 +61,7 @@ public:
 	{
 		if (g_signal)
 			benchmark::AddCustomContext("interrupted", g_signal == SIGINT ? "SIGINT" : "SIGTERM");
+		benchmark::AddCustomContext("disturbed_benchmarks", std::to_string(rb_contract_disturbed_benchmarks()));
 		if (context_)
 			JSONReporter::ReportContext(*context_);
 		JSONReporter::ReportRuns(runs_);
@@ -72,53 +74,79 @@ private:
 };
 
 /*
- * Hands everything to the result file's reporter, and to the console's what
- * it shows: with aggregates_only, the aggregates of repeated benchmarks, and
- * the runs that have no aggregates (one repetition) or failed.
+ * Hands everything to the result file's reporter, and to the console what it
+ * shows: regbench's console gets each benchmark once it is complete;
+ * Google Benchmark's JSON or CSV on stdout (--benchmark_format) gets, with
+ * aggregates_only, the aggregates of repeated benchmarks, and the runs that
+ * have no aggregates (one repetition) or failed.
  */
 class Tee : public benchmark::BenchmarkReporter {
 public:
-	Tee(BenchmarkReporter *display, BenchmarkReporter *file, bool aggregates_only)
-		: display_(display), file_(file), aggregates_only_(aggregates_only) {}
+	Tee(rb_console *console, BenchmarkReporter *display, BenchmarkReporter *file, bool aggregates_only)
+		: console_(console), display_(display), file_(file), aggregates_only_(aggregates_only) {}
 
 	bool ReportContext(const Context &context) override
 	{
-		bool ok = display_->ReportContext(context);
+		bool ok = true;
 
+		if (console_)
+			console_->context(context);
+		else
+			ok = display_->ReportContext(context);
 		return (!file_ || file_->ReportContext(context)) && ok;
 	}
 
-	void ReportRuns(const std::vector<Run> &runs) override
+	void ReportRuns(const std::vector<Run> &given) override
 	{
-		std::vector<Run> shown;
+		std::vector<Run> runs = given;
 
-		for (const Run &r : runs)
-			if (!aggregates_only_ || r.run_type == Run::RT_Aggregate || r.repetitions <= 1 || r.error_occurred)
-				shown.push_back(r);
-		for (const Run &r : runs)
+		for (Run &r : runs) {
+			r.run_name.time_type.clear();	// the names regbench registered
 			rb_contract_reported(r);
-		if (!shown.empty())
-			display_->ReportRuns(shown);
+		}
+		if (display_) {
+			std::vector<Run> shown;
+			for (const Run &r : runs)
+				if (!aggregates_only_ || r.run_type == Run::RT_Aggregate || r.repetitions <= 1 ||
+				    r.error_occurred)
+					shown.push_back(r);
+			if (!shown.empty())
+				display_->ReportRuns(shown);
+		}
 		if (file_)
 			file_->ReportRuns(runs);
+		for (const rb_runs &b : gather_.add(runs))
+			complete(b);
 	}
 
 	void Finalize() override
 	{
-		display_->Finalize();
+		for (const rb_runs &b : gather_.rest())
+			complete(b);
+		progress_.finish();
+		if (display_)
+			display_->Finalize();
 		if (file_)
 			file_->Finalize();
 	}
 
 private:
+	rb_console *console_;
 	BenchmarkReporter *display_, *file_;
 	bool aggregates_only_;
+	rb_gather gather_;
+	rb_progress progress_;
+
+	void complete(const rb_runs &b)
+	{
+		if (console_)
+			console_->benchmark(b, &progress_);
+		progress_.done(b[0].run_name.str());
+	}
 };
 
-std::unique_ptr<benchmark::BenchmarkReporter> reporter(const std::string &format, bool color, bool tabular)
+std::unique_ptr<benchmark::BenchmarkReporter> reporter(const std::string &format)
 {
-	using R = benchmark::ConsoleReporter;
-
 	if (format == "json")
 		return std::make_unique<ResultJSON>();
 	if (format == "csv") {
@@ -128,8 +156,54 @@ std::unique_ptr<benchmark::BenchmarkReporter> reporter(const std::string &format
 		return std::make_unique<benchmark::CSVReporter>();
 #pragma GCC diagnostic pop
 	}
-	return std::make_unique<R>(static_cast<R::OutputOptions>((color ? R::OO_Color : R::OO_None) |
-								 (tabular ? R::OO_Tabular : R::OO_None)));
+	// a result file in console format: Google Benchmark's, without colour
+	return std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None);
+}
+
+/*
+ * Google Benchmark matches --benchmark_filter against its own instance names,
+ * which end in "/manual_time" where regbench sets the time; a "$" anchor in
+ * the filter means the end of the name regbench shows (outside brackets and
+ * escapes, where it is an anchor in an extended regex).
+ */
+std::string anchored(const std::string &filter)
+{
+	std::string out;
+
+	for (size_t i = 0; i < filter.size(); i++) {
+		char c = filter[i];
+
+		if (c == '\\' && i + 1 < filter.size()) {
+			out += filter.substr(i++, 2);
+		} else if (c == '[') {
+			// a bracket expression runs to the first ']' that is not its first member
+			size_t end = i + 1;
+			if (end < filter.size() && filter[end] == '^')
+				end++;
+			end = filter.find(']', end + 1);
+			end = end == std::string::npos ? filter.size() - 1 : end;
+			out += filter.substr(i, end - i + 1);
+			i = end;
+		} else if (c == '$') {
+			out += "(/manual_time)?$";
+		} else {
+			out += c;
+		}
+	}
+	return out;
+}
+
+// Google Benchmark's --benchmark_list_tests output, with the names regbench registered.
+void list(const std::string &names)
+{
+	std::istringstream in(names);
+	const std::string suffix = "/manual_time";
+
+	for (std::string line; std::getline(in, line);) {
+		if (line.size() >= suffix.size() && !line.compare(line.size() - suffix.size(), suffix.size(), suffix))
+			line.erase(line.size() - suffix.size());
+		printf("%s\n", line.c_str());
+	}
 }
 
 bool boolean(const std::string &v, bool *out)
@@ -272,8 +346,9 @@ int rb_output_run(const rb_output &o)
 {
 	bool color = o.color == "auto" ? isatty(STDOUT_FILENO) && getenv("TERM") && strcmp(getenv("TERM"), "dumb")
 				       : o.color == "true" || o.color == "yes" || o.color == "1";
-	auto display = reporter(o.format, color, o.tabular);
-	auto file = o.out.empty() ? nullptr : reporter(o.out_format, false, o.tabular);
+	rb_console console(color, o.tabular, o.aggregates_only);
+	auto display = o.format == "console" ? nullptr : reporter(o.format);
+	auto file = o.out.empty() ? nullptr : reporter(o.out_format);
 	std::ostringstream text;
 	int e;
 
@@ -281,8 +356,12 @@ int rb_output_run(const rb_output &o)
 		file->SetOutputStream(&text);
 		file->SetErrorStream(&text);
 	}
-	Tee tee(display.get(), file.get(), o.aggregates_only);
+	Tee tee(display ? nullptr : &console, display.get(), file.get(), o.aggregates_only);
+	std::ostringstream names;	// Google Benchmark lists the benchmarks on the display's stream
+	tee.SetOutputStream(&names);
+	benchmark::SetBenchmarkFilter(anchored(benchmark::GetBenchmarkFilter()));
 	benchmark::RunSpecifiedBenchmarks(&tee);
+	list(names.str());
 	if (g_fd < 0)
 		return 0;
 	if (!text.tellp()) {

@@ -1,0 +1,298 @@
+// console.cc: the console reporter (a line per benchmark, plain units, each state once) and the progress line
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <regex>
+
+#include "console.h"
+#include "contract.h"
+
+namespace {
+
+using Run = benchmark::BenchmarkReporter::Run;
+
+double now()
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+std::string minutes(double seconds)
+{
+	char buf[32];
+	long s = std::lround(seconds);
+
+	snprintf(buf, sizeof(buf), "%ld:%02ld", s / 60, s % 60);
+	return buf;
+}
+
+// A figure in plain digits, never an SI suffix: about four significant digits, whole numbers from 1000 on.
+std::string plain(double v)
+{
+	char buf[40];
+	double a = std::fabs(v);
+
+	snprintf(buf, sizeof(buf), a >= 1000 || v == 0 ? "%.0f" : a >= 100 ? "%.1f" : a >= 10 ? "%.2f" : "%.3f", v);
+	return buf;
+}
+
+const Run *find(const rb_runs &runs, const char *aggregate)
+{
+	for (const Run &r : runs)
+		if (r.run_type == Run::RT_Aggregate && r.aggregate_name == aggregate)
+			return &r;
+	return nullptr;
+}
+
+const double *counter(const Run *r, const char *name)
+{
+	if (!r)
+		return nullptr;
+	auto it = r->counters.find(name);
+	return it == r->counters.end() ? nullptr : &it->second.value;
+}
+
+std::string cell(const Run *r, const char *name, double scale = 1)
+{
+	const double *v = counter(r, name);
+
+	return v && std::isfinite(*v) ? plain(*v * scale) : "-";
+}
+
+std::string pad(const std::string &s, size_t width, bool right)
+{
+	if (s.size() >= width)
+		return s;
+	return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
+
+// The counters a family with percentiles adds, as columns (tabular) or as a note.
+const char *const kPercentiles[] = {"min", "p50", "p90", "p99", "p999", "max", "outliers"};
+
+// How many repetitions ended in an error, as "2 of 3".
+std::string failed(const rb_runs &runs)
+{
+	size_t n = 0, of = 0;
+
+	for (const Run &r : runs)
+		if (r.run_type == Run::RT_Iteration) {
+			of++;
+			n += r.error_occurred && !r.error_message.compare(0, 7, "error: ");
+		}
+	return std::to_string(n) + " of " + std::to_string(of);
+}
+
+}  // namespace
+
+std::vector<rb_runs> rb_gather::add(const rb_runs &runs)
+{
+	std::vector<rb_runs> complete;
+
+	for (const Run &r : runs) {
+		std::string name = r.run_name.str();
+		auto it = std::find_if(pending_.begin(), pending_.end(), [&](const auto &p) { return p.first == name; });
+		if (it == pending_.end()) {
+			pending_.emplace_back(name, rb_runs{});
+			it = pending_.end() - 1;
+		}
+		it->second.push_back(r);
+	}
+	/*
+	 * Complete: the aggregates have come, or every repetition has and there
+	 * will be none (Google Benchmark aggregates only two or more
+	 * repetitions that did not fail).
+	 */
+	for (auto it = pending_.begin(); it != pending_.end();) {
+		const rb_runs &rs = it->second;
+		bool aggregates = false;
+		int64_t reps = 0, ok = 0;
+
+		for (const Run &r : rs) {
+			aggregates |= r.run_type == Run::RT_Aggregate;
+			reps += r.run_type == Run::RT_Iteration;
+			ok += r.run_type == Run::RT_Iteration && !r.error_occurred;
+		}
+		if (aggregates || (reps >= rs[0].repetitions && (rs[0].repetitions < 2 || ok < 2))) {
+			complete.push_back(rs);
+			it = pending_.erase(it);
+		} else {
+			++it;
+		}
+	}
+	return complete;
+}
+
+std::vector<rb_runs> rb_gather::rest()
+{
+	std::vector<rb_runs> out;
+
+	for (auto &p : pending_)
+		out.push_back(p.second);
+	pending_.clear();
+	return out;
+}
+
+/*
+ * The benchmarks this run will report: the registered ones that
+ * --benchmark_filter selects, matched as Google Benchmark 1.7 does (a POSIX
+ * extended regex searched in the name; a leading '-' negates it).
+ */
+rb_progress::rb_progress() : start_(now()), last_(start_), tty_(isatty(STDERR_FILENO))
+{
+	std::string spec = benchmark::GetBenchmarkFilter();
+	bool negative = !spec.empty() && spec[0] == '-';
+	std::regex re;
+
+	if (negative)
+		spec.erase(0, 1);
+	if (spec.empty() || spec == "all")
+		spec = ".";
+	try {
+		re = std::regex(spec, std::regex::extended);
+	} catch (const std::regex_error &) {
+		return;		// Google Benchmark refuses it and runs nothing
+	}
+	for (const auto &[name, skipped] : rb_contract_registered())
+		if (std::regex_search(name, re) != negative) {
+			total_++;
+			runnable_ += !skipped;
+		}
+}
+
+std::string rb_progress::line() const
+{
+	double elapsed = now() - start_;
+	std::string s = std::to_string(done_) + " of " + std::to_string(total_) + " benchmarks done, " +
+			minutes(elapsed) + " elapsed";
+
+	if (ran_ && runnable_ > ran_)
+		s += ", about " + minutes(elapsed / (double)ran_ * (double)(runnable_ - ran_)) + " left";
+	return s;
+}
+
+void rb_progress::done(const std::string &name)
+{
+	rb_contract_entry e;
+
+	done_++;
+	ran_ += rb_contract_get(name, &e) && e.state != "skipped";
+	if (tty_)
+		return redraw();
+	if (now() - last_ >= 10 && done_ < total_) {
+		fprintf(stderr, "regbench: %s\n", line().c_str());
+		last_ = now();
+	}
+}
+
+void rb_progress::clear()
+{
+	if (shown_)
+		fputs("\r\033[K", stderr);
+	shown_ = false;
+}
+
+void rb_progress::redraw()
+{
+	if (!tty_ || !total_)
+		return;
+	fprintf(stderr, "\r\033[K%s", line().c_str());
+	fflush(stderr);
+	shown_ = true;
+}
+
+void rb_progress::finish()
+{
+	clear();
+	if (done_)
+		fprintf(stderr, "regbench: %zu benchmarks in %s\n", done_, minutes(now() - start_).c_str());
+}
+
+void rb_console::print(const std::string &text, const char *color)
+{
+	if (progress_)
+		progress_->clear();
+	if (color && color_)
+		printf("\033[%sm%s\033[m\n", color, text.c_str());
+	else
+		printf("%s\n", text.c_str());
+	fflush(stdout);
+}
+
+void rb_console::context(const benchmark::BenchmarkReporter::Context &c)
+{
+	width_ = std::max<size_t>(c.name_field_width, 20);
+	benchmark::BenchmarkReporter::PrintBasicContext(&std::cerr, c);
+}
+
+// The figure columns of one run: Time (ns), cycles, core_cycles, GB/s.
+std::string rb_console::figures(const Run *r) const
+{
+	return pad(cell(r, "ns"), 10, true) + pad(cell(r, "cycles"), 11, true) + pad(cell(r, "core_cycles"), 12, true) +
+	       pad(cell(r, "bytes_per_second", 1e-9), 8, true);
+}
+
+void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
+{
+	progress_ = progress;
+	std::string name = runs[0].run_name.str(), note;
+	rb_contract_entry e;
+	bool known = rb_contract_get(name, &e), percentiles = known && e.percentiles;
+	const Run *median = find(runs, "median"), *cv = find(runs, "cv");
+	const char *color = nullptr;
+	std::string cols = pad("Benchmark", width_, false) + pad("Time ns", 10, true) + pad("cycles", 11, true) +
+			   pad("core_cycles", 12, true) + pad("GB/s", 8, true) + pad("CV", 7, true) + "  " +
+			   pad("unit", 10, false);
+
+	if (tabular_ && percentiles)
+		for (const char *p : kPercentiles)
+			cols += pad(p, 9, true);
+	if (header_.empty())
+		print("Time is the cost of one unit (the unit column: access, read, element, copy, barrier) in ns: Google\n"
+		      "Benchmark's real_time, which regbench sets (manual time). cycles: TSC ticks per unit; core_cycles:\n"
+		      "core clock cycles per unit; GB/s: 10^9 bytes per second. Medians of " +
+		      std::to_string(runs[0].repetitions) + " repetitions; CV: their spread in cycles.");
+	if (cols != header_) {
+		print(cols);
+		header_ = cols;
+	}
+	// a benchmark run once has no aggregates: its one run is the figure
+	if (!median && runs[0].repetitions <= 1)
+		median = &runs[0];
+	if (!aggregates_only_ && runs[0].repetitions > 1)
+		for (const Run &r : runs)
+			if (r.run_type == Run::RT_Iteration && !r.error_occurred && r.report_label.empty())
+				print(pad(name + " #" + std::to_string(r.repetition_index + 1), width_, false) + figures(&r));
+
+	std::string row = pad(name, width_, false), reps = failed(runs);
+	if (known && e.state == "skipped") {
+		row += "skipped: " + e.reason;
+		color = "33";
+	} else if (known && e.state == "error") {
+		row += "error: " + e.reason + " (in " + reps + " repetitions)";
+		color = "31";
+	} else if (known && e.state == "below_resolution") {
+		row += e.reason;
+	} else {
+		const double *c = counter(cv, "cycles");
+		row += figures(median) + pad(c && std::isfinite(*c) ? plain(*c * 100) + "%" : "-", 7, true) + "  " +
+		       pad(known ? e.unit : "", 10, false);
+		if (percentiles && tabular_)
+			for (const char *p : kPercentiles)
+				row += pad(cell(median, p), 9, true);
+		else if (percentiles)
+			note = "p90 " + cell(median, "p90") + ", p99 " + cell(median, "p99") + ", max " + cell(median, "max");
+	}
+	if (known && e.disturbed && e.state != "skipped" && e.state != "error")
+		note += std::string(note.empty() ? "" : "; ") + "disturbed in " + std::to_string(e.disturbed) + " of " +
+			std::to_string(runs[0].repetitions) + " repetitions";
+	if (!note.empty())
+		row += "  (" + note + ")";
+	print(row, color);
+}
