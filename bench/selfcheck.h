@@ -14,7 +14,12 @@ extern "C" {
 /* The published figure for this CPU (core cycles, or accesses per cycle for rates), or NAN. */
 double rb_expected(enum rb_primitive p);
 
-/* Print the self-check table for this CPU to f; returns how many primitives were off. */
+/*
+ * Print the self-check table for this CPU to f.  Returns 0 when every figure
+ * with a reference matches it, 1 when one is off on an undisturbed machine,
+ * 3 when some could only be measured while the control read the machine
+ * disturbed (and none was off).
+ */
 int rb_selfcheck(FILE *f, const struct rb_clock *clk);
 
 #ifdef __cplusplus
