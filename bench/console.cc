@@ -11,6 +11,7 @@
 
 #include "console.h"
 #include "contract.h"
+#include "output.h"
 
 namespace {
 
@@ -182,7 +183,10 @@ void rb_progress::done(const std::string &name)
 	rb_contract_entry e;
 
 	done_++;
-	ran_ += rb_contract_get(name, &e) && e.state != "skipped";
+	if (rb_contract_get(name, &e)) {
+		ran_ += e.state != "skipped";
+		not_run_ += e.state == "skipped" && !e.reason.compare(0, 8, "not run:");
+	}
 	if (tty_)
 		return redraw();
 	if (now() - last_ >= 10 && done_ < total_) {
@@ -202,7 +206,7 @@ void rb_progress::redraw()
 {
 	if (!tty_ || !total_)
 		return;
-	fprintf(stderr, "\r\033[K%s", line().c_str());
+	fprintf(stderr, "\r\033[Kregbench: %s", line().c_str());
 	fflush(stderr);
 	shown_ = true;
 }
@@ -210,7 +214,10 @@ void rb_progress::redraw()
 void rb_progress::finish()
 {
 	clear();
-	if (done_)
+	if (not_run_)
+		fprintf(stderr, "regbench: interrupted after %s: %zu of %zu benchmarks not run\n",
+			minutes(now() - start_).c_str(), not_run_, done_);
+	else if (done_)
 		fprintf(stderr, "regbench: %zu benchmarks in %s\n", done_, minutes(now() - start_).c_str());
 }
 
@@ -271,6 +278,10 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 				print(pad(name + " #" + std::to_string(r.repetition_index + 1), width_, false) + figures(&r));
 
 	std::string row = pad(name, width_, false), reps = failed(runs);
+	if (known && e.state == "skipped" && rb_interrupted() && !e.reason.compare(0, 8, "not run:")) {
+		not_run_++;	// one line for all of them, at the end
+		return;
+	}
 	if (known && e.state == "skipped") {
 		row += "skipped: " + e.reason;
 		color = "33";
@@ -295,4 +306,10 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 	if (!note.empty())
 		row += "  (" + note + ")";
 	print(row, color);
+}
+
+void rb_console::finish()
+{
+	if (not_run_)
+		print(std::to_string(not_run_) + " benchmarks not run: the run was interrupted", "33");
 }

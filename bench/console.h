@@ -38,7 +38,7 @@ public:
 	void finish();
 
 private:
-	size_t total_ = 0, runnable_ = 0, done_ = 0, ran_ = 0;
+	size_t total_ = 0, runnable_ = 0, done_ = 0, ran_ = 0, not_run_ = 0;
 	double start_, last_;
 	bool tty_, shown_ = false;
 	std::string line() const;
@@ -52,11 +52,12 @@ public:
 	void context(const benchmark::BenchmarkReporter::Context &c);
 	// one benchmark's runs; the progress line is cleared before each line printed
 	void benchmark(const rb_runs &runs, rb_progress *progress);
+	void finish();		// after the last benchmark
 
 private:
 	bool color_, tabular_, aggregates_only_;
 	rb_progress *progress_ = nullptr;
-	size_t width_ = 30;
+	size_t width_ = 30, not_run_ = 0;
 	std::string header_;		// the column header last printed
 	void print(const std::string &text, const char *color = nullptr);
 	std::string figures(const benchmark::BenchmarkReporter::Run *r) const;

@@ -65,11 +65,59 @@ bool calibrate(benchmark::State &st, const rb_bench &b, rb_kernel_fn f, const rb
 	return true;
 }
 
-// The end of a repetition's time budget, on the TSC.
-uint64_t deadline(const rb_bench &b)
-{
-	return rb_tsc_start() + (uint64_t)(g_budget * b.clk->tsc_hz);
-}
+/*
+ * The control beside a repetition (a reading before and after its rounds),
+ * and what it said.  Its dependent add also gives the core clock of the
+ * moment (core cycles per tick) where no counter counts them: the core clock
+ * moves with turbo and load, so a ratio taken at start-up would not fit a
+ * benchmark run a minute later.
+ */
+class Watch {
+public:
+	// the repetition's time budget ends g_budget seconds from now
+	explicit Watch(const rb_bench &b) : b_(b)
+	{
+		if (g_best.width <= 0)
+			rb_control_prime(&g_best, b.clk->overhead);
+		end_ = rb_tsc_start() + (uint64_t)(g_budget * b.clk->tsc_hz);
+	}
+
+	// Reads the control: true when the machine is not disturbed.
+	bool calm()
+	{
+		rb_control c;
+
+		rb_control_read(&c, b_.clk->overhead);
+		core_per_tick = c.tick_per_add > 0 ? 1 / c.tick_per_add : 0;
+		return !rb_control_disturbed(&g_best, &c);
+	}
+
+	bool time_left() const { return rb_tsc_start() < end_; }
+
+	/*
+	 * For a measurement that keeps its fastest calls: after a series of
+	 * rounds, true when another is wanted (the control read the machine
+	 * disturbed before or after the series, and the budget lasts), once the
+	 * control reads it calm again.  Rounds on a calm machine then lower the
+	 * fastest calls to its figure.
+	 */
+	bool again(bool calm_before)
+	{
+		disturbed = !(calm_before & calm());
+		if (!disturbed || !time_left())
+			return false;
+		while (!calm() && time_left()) {
+		}
+		return time_left();
+	}
+
+	bool disturbed = false;
+	double core_per_tick = 0;
+
+private:
+	const rb_bench &b_;
+	uint64_t end_;
+};
 
 // What one repetition measured: a cost per unit (ticks, and core cycles where counted), or the bound
 // it lies below, or nothing (a fault).  The sampled runner sets its percentiles on the state itself.
@@ -93,32 +141,37 @@ Result cost(const rb_cost &c)
 /*
  * RB_UNROLLED: cost per access from the twin with twice the accesses (minus
  * the chain baseline), between the fastest calls of each, in rounds until
- * they settle or the budget ends.
+ * they settle (again while the control reads a disturbed machine) or the
+ * budget ends.
  */
-Result run_unrolled(benchmark::State &st, const rb_bench &b)
+Result run_unrolled(benchmark::State &st, const rb_bench &b, Watch &w)
 {
 	const rb_kernel &k = *b.k;
 	rb_kernel_arg a = {b.io, nullptr, 0, kWriteValue, 0};
 	rb_fastest once = rb_fastest_none(), twice = once, base_once = once, base_twice = once;
-	rb_settling settle = {};
-	uint64_t iters, end = deadline(b);
+	uint64_t iters;
 
 	if (!calibrate(st, b, k.fn, a, &iters))
 		return {};
-	do {
-		rb_span s1, s2, b1, b2;
-		bool gain;
+	for (bool calm = w.calm();; calm = true) {
+		rb_settling settle = {};
+		do {
+			rb_span s1, s2, b1, b2;
+			bool gain;
 
-		if (!run(st, b, k.fn, a, iters, &s1) || !run(st, b, k.twin, a, iters, &s2))
-			return {};
-		if (k.base && (!run(st, b, k.base, a, iters, &b1) || !run(st, b, k.base_twin, a, iters, &b2)))
-			return {};
-		gain = rb_fastest_gain(&once, s1.ticks, s1.core) | rb_fastest_gain(&twice, s2.ticks, s2.core);
-		if (k.base)
-			gain |= rb_fastest_gain(&base_once, b1.ticks, b1.core) |
-				rb_fastest_gain(&base_twice, b2.ticks, b2.core);
-		rb_settling_round(&settle, gain);
-	} while (!rb_settled(&settle, kMinRounds) && rb_tsc_start() < end);
+			if (!run(st, b, k.fn, a, iters, &s1) || !run(st, b, k.twin, a, iters, &s2))
+				return {};
+			if (k.base && (!run(st, b, k.base, a, iters, &b1) || !run(st, b, k.base_twin, a, iters, &b2)))
+				return {};
+			gain = rb_fastest_gain(&once, s1.ticks, s1.core) | rb_fastest_gain(&twice, s2.ticks, s2.core);
+			if (k.base)
+				gain |= rb_fastest_gain(&base_once, b1.ticks, b1.core) |
+					rb_fastest_gain(&base_twice, b2.ticks, b2.core);
+			rb_settling_round(&settle, gain);
+		} while (!rb_settled(&settle, kMinRounds) && w.time_left());
+		if (!w.again(calm))
+			break;
+	}
 	return cost(rb_unrolled_cost(&once, &twice, k.base ? &base_once : nullptr, k.base ? &base_twice : nullptr,
 				     (double)(iters * k.unroll), b.clk->resolution));
 }
@@ -131,14 +184,14 @@ Result run_unrolled(benchmark::State &st, const rb_bench &b)
  * the far-out fence are interrupts, migrations or host preemption: counted
  * as outliers, kept in the percentiles and the histogram, never dropped.
  */
-Result run_sampled(benchmark::State &st, const rb_bench &b)
+Result run_sampled(benchmark::State &st, const rb_bench &b, Watch &w)
 {
 	const rb_family &f = *b.k->family;
 	std::vector<uint64_t> chunk(kSamplesPerCall);
 	std::vector<double> s, ratio;
 	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0};
 	size_t under = 0;
-	uint64_t end = deadline(b);
+	bool calm = w.calm();
 
 	s.reserve(kSamples);
 	do {
@@ -153,7 +206,8 @@ Result run_sampled(benchmark::State &st, const rb_bench &b)
 			under += c < 0;
 			s.push_back(std::max(c, 0.0));
 		}
-	} while (s.size() < kSamples && rb_tsc_start() < end);
+	} while (s.size() < kSamples && w.time_left());
+	w.disturbed = !(calm & w.calm());
 	std::sort(s.begin(), s.end());
 	auto pct = [&](double p) { return rb_percentile(s.data(), s.size(), p); };
 	double step = b.clk->resolution;
@@ -190,64 +244,51 @@ Result run_sampled(benchmark::State &st, const rb_bench &b)
 	return r;
 }
 
-// RB_BATCH: calls of n elements (a count: cost per element) or n bytes (a size: cost per call), until they settle.
-Result run_batch(benchmark::State &st, const rb_bench &b)
+// RB_BATCH: calls of n elements (a count: cost per element) or n bytes (a size: cost per call), timed as
+// RB_UNROLLED's are.
+Result run_batch(benchmark::State &st, const rb_bench &b, Watch &w)
 {
 	const rb_kernel &k = *b.k;
 	bool count = k.family->param == RB_PARAM_COUNT;
 	Buffer mem(b.n * k.bytes);
 	rb_kernel_arg a = {b.io, mem.p, b.n, 0xa5, 0};
 	rb_fastest f = rb_fastest_none();
-	rb_settling settle = {};
-	uint64_t iters, end = deadline(b);
+	uint64_t iters;
 
 	memset(mem.p, 0x3c, b.n * k.bytes);
 	if (!calibrate(st, b, k.fn, a, &iters))
 		return {};
-	do {
-		rb_span span;
+	for (bool calm = w.calm();; calm = true) {
+		rb_settling settle = {};
+		do {
+			rb_span span;
 
-		if (!run(st, b, k.fn, a, iters, &span))
-			return {};
-		rb_settling_round(&settle, rb_fastest_gain(&f, span.ticks, span.core));
-	} while (!rb_settled(&settle, kMinRounds) && rb_tsc_start() < end);
+			if (!run(st, b, k.fn, a, iters, &span))
+				return {};
+			rb_settling_round(&settle, rb_fastest_gain(&f, span.ticks, span.core));
+		} while (!rb_settled(&settle, kMinRounds) && w.time_left());
+		if (!w.again(calm))
+			break;
+	}
 	return cost(rb_batch_cost(&f, b.clk->overhead, (double)iters * (count ? (double)b.n : 1)));
 }
 
-/*
- * Reads the control beside a measurement; true when it shows the machine
- * disturbed.  Its dependent add also gives the core clock of the moment
- * (core cycles per tick) where no counter counts them: the core clock moves
- * with turbo and load, so a ratio taken at start-up would not fit a
- * benchmark run a minute later.
- */
-bool disturbed(const rb_bench &b, double *core_per_tick)
-{
-	rb_control c;
-
-	rb_control_read(&c, b.clk->overhead);
-	if (core_per_tick)
-		*core_per_tick = c.tick_per_add > 0 ? 1 / c.tick_per_add : 0;
-	return rb_control_disturbed(&g_best, &c);
-}
-
-// One repetition: the family's runner between two readings of the control; Google Benchmark's time is the cost.
+// One repetition: the family's runner beside the control; Google Benchmark's time is the cost.
 void measure(benchmark::State &st, const rb_bench &b)
 {
 	const rb_kernel &k = *b.k;
-	double core_per_tick = 0, bytes = k.family->param == RB_PARAM_SIZE ? (double)b.n : k.bytes;
-	bool shaken = disturbed(b, nullptr);
+	double bytes = k.family->param == RB_PARAM_SIZE ? (double)b.n : k.bytes;
+	Watch w(b);
 	Result r;
 
 	switch (k.family->shape) {
-	case RB_UNROLLED: r = run_unrolled(st, b); break;
-	case RB_SAMPLED: r = run_sampled(st, b); break;
-	case RB_BATCH: r = run_batch(st, b); break;
+	case RB_UNROLLED: r = run_unrolled(st, b, w); break;
+	case RB_SAMPLED: r = run_sampled(st, b, w); break;
+	case RB_BATCH: r = run_batch(st, b, w); break;
 	}
 	if (!r.ok)
 		return;
-	shaken |= disturbed(b, &core_per_tick);
-	if (shaken)
+	if (w.disturbed)
 		rb_contract_disturbed(b.name);
 	if (r.below) {
 		char label[96];
@@ -259,7 +300,7 @@ void measure(benchmark::State &st, const rb_bench &b)
 		st.SetIterationTime(r.bound / b.clk->tsc_hz);
 		return;
 	}
-	double core = b.clk->core_fd >= 0 ? r.core : r.ticks * core_per_tick, ns = r.ticks / b.clk->tsc_hz * 1e9;
+	double core = b.clk->core_fd >= 0 ? r.core : r.ticks * w.core_per_tick, ns = r.ticks / b.clk->tsc_hz * 1e9;
 
 	st.counters["cycles"] = r.ticks;
 	st.counters["core_cycles"] = core;

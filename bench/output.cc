@@ -123,6 +123,8 @@ public:
 	{
 		for (const rb_runs &b : gather_.rest())
 			complete(b);
+		if (console_)
+			console_->finish();
 		progress_.finish();
 		if (display_)
 			display_->Finalize();

@@ -1,6 +1,7 @@
 /* primitives.c: the published primitives as kernels of n and 2n unrolled copies, and the disturbance control, timed on the TSC */
 #include <math.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "clock.h"
 #include "primitives.h"
@@ -77,6 +78,19 @@ void rb_control_read(struct rb_control *c, double overhead)
 	}
 	c->tick_per_add = (dep - overhead) / (128.0 * CONTROL_ITERS);
 	c->width = (dep - overhead) / (ind - overhead);
+}
+
+void rb_control_prime(struct rb_control *best, double overhead)
+{
+	struct timespec ms = { 0, 1000 * 1000 };
+
+	for (int i = 0; i < 20; i++) {
+		struct rb_control c;
+
+		rb_control_read(&c, overhead);
+		rb_control_disturbed(best, &c);
+		nanosleep(&ms, NULL);
+	}
 }
 
 double rb_primitive_ticks(enum rb_primitive p, int tries)

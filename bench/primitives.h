@@ -34,6 +34,12 @@ double rb_primitive_ticks(enum rb_primitive p, int tries);
  */
 void rb_control_read(struct rb_control *c, double overhead);
 
+/*
+ * The best readings to start from: twenty readings a millisecond apart
+ * (a short disturbance at start-up then does not set the bar).
+ */
+void rb_control_prime(struct rb_control *best, double overhead);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,7 +3,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "clock.h"
 
@@ -184,15 +183,7 @@ int rb_selfcheck(FILE *f, const struct rb_clock *clk)
 	struct verdict v[RB_NR_PRIMITIVES];
 	int off = 0, shaken = 0;
 
-	/* the control's best readings to start from: a few, a millisecond apart */
-	for (int i = 0; i < 20; i++) {
-		struct rb_control c;
-		struct timespec ms = { 0, 1000 * 1000 };
-
-		rb_control_read(&c, clk->overhead);
-		rb_control_disturbed(&best, &c);
-		nanosleep(&ms, NULL);
-	}
+	rb_control_prime(&best, clk->overhead);
 	for (int p = 0; p < RB_NR_PRIMITIVES; p++) {
 		double expected = ref ? ref->v[p] : NAN;
 		struct round first;

@@ -58,6 +58,14 @@ for want in "^ram +available" "^trap +available"; do
 	else echo "FAIL: --list-targets lacks /$want/:"; echo "$list" | sed 's/^/  /'; fail=1; fi
 done
 
+# --help ends with Google Benchmark's own flags
+help=$("$regbench" --help)
+if echo "$help" | grep -q '^benchmark \[--benchmark_list_tests' && echo "$help" | tail -1 | grep -qE '^ +\[--'; then
+	echo "ok: --help ends with Google Benchmark's flags"
+else
+	echo "FAIL: --help does not end with Google Benchmark's flags:"; echo "$help" | tail -3 | sed 's/^/  /'; fail=1
+fi
+
 # --strategy narrows the accessor strategies and keeps the libc reference row
 names=$("$regbench" --quick --strategy=string --benchmark_list_tests=true)
 if echo "$names" | grep -q '/relaxed' || ! echo "$names" | grep -q '^copy/fromio/string/' ||

@@ -107,6 +107,30 @@ check "p99.9 lies inside a linear bin: the last bin holds only the tail above p9
   | "\($r.name): p999 \($r.p999), edges \($g.edges)"'
 check "the environment check is in the context" '
   ["env_governor","env_boost","env_vm","env_warnings","topology","core_cycles_source"] - (.context | keys) | .[]'
+check "Google Benchmark's time is the cost per unit: real_time is the ns counter (manual time)" '
+  its | select(.ns != null) | select((.real_time - .ns) as $d | $d * $d > (1e-6 * .ns) * (1e-6 * .ns))
+  | "\(.name): \(.real_time) vs \(.ns)"'
+check "every benchmark counts its disturbed repetitions; the context counts the benchmarks with any" '
+  (.regbench.benchmarks | to_entries[] | select((.value.disturbed | type) != "number" or .value.disturbed < 0)
+   | "\(.key): disturbed \(.value.disturbed)"),
+  (select((.context.disturbed_benchmarks | tonumber) != ([.regbench.benchmarks[] | select(.disturbed > 0)] | length))
+   | "context disturbed_benchmarks \(.context.disturbed_benchmarks)")'
+
+# the console: one line per benchmark, a skip or a result below resolution once, counters without SI suffixes
+console_check() {	# console_check DESCRIPTION AWK-PROGRAM-THAT-PRINTS-OFFENDERS
+	bad=$(awk "$2" "$out/console")
+	if [ -n "$bad" ]; then echo "FAIL: console: $1:"; echo "$bad" | sed 's/^/  /' | head -10; fail=1
+	else echo "ok: console: $1"; fi
+}
+console_check "each benchmark is one line" '$1 ~ /^(lat|chain|thrpt|flush|rep|copy|barrier|dispatch)\// && seen[$1]++ { print }'
+console_check "no ERROR OCCURRED and no SI suffix on a figure" '/ERROR OCCURRED/ || /[0-9][kmMGTun]( |$)/ { print }'
+for state in skipped below_resolution; do
+	for name in $(jq -r --arg s "$state" '.regbench.benchmarks | to_entries[] | select(.value.state == $s) | .key' "$out/r.json" | head -3); do
+		case $state in skipped) want="skipped: " ;; *) want="below timer resolution" ;; esac
+		console_check "$name says '$want' once" '$1 == "'"$name"'" && index($0, "'"$want"'") { n++ } END { if (n != 1) print "'"$name"': " n + 0 " lines" }'
+	done
+done
+
 if [ "$target" = trap ]; then
 	check "the port window runs rep insX/outsX and the port cookie, each paired with its MMIO form" '
   .regbench.benchmarks as $m
