@@ -95,20 +95,30 @@ public:
 	bool time_left() const { return rb_tsc_start() < end_; }
 
 	/*
-	 * For a measurement that keeps its fastest calls: after a series of
-	 * rounds, true when another is wanted (the control read the machine
-	 * disturbed before or after the series, and the budget lasts), once the
-	 * control reads it calm again.  Rounds on a calm machine then lower the
-	 * fastest calls to its figure.
+	 * For a measurement that keeps its fastest calls: rounds of round(&gain)
+	 * (false on a fault; gain: a fastest call dropped) until they settle,
+	 * within the budget.  When the control read the machine disturbed before
+	 * or after them, it waits for a calm reading and makes another series:
+	 * rounds on a calm machine lower the fastest calls to its figure.
 	 */
-	bool again(bool calm_before)
+	template <typename Round>
+	bool rounds(Round round)
 	{
-		disturbed = !(calm_before & calm());
-		if (!disturbed || !time_left())
-			return false;
-		while (!calm() && time_left()) {
+		for (bool calm_before = calm();; calm_before = true) {
+			rb_settling s = {};
+			do {
+				bool gain;
+
+				if (!round(&gain))
+					return false;
+				rb_settling_round(&s, gain);
+			} while (!rb_settled(&s, kMinRounds) && time_left());
+			disturbed = !(calm_before & calm());
+			if (!disturbed || !time_left())
+				return true;
+			while (!calm() && time_left()) {
+			}
 		}
-		return time_left();
 	}
 
 	bool disturbed = false;
@@ -150,28 +160,22 @@ Result run_unrolled(benchmark::State &st, const rb_bench &b, Watch &w)
 	rb_kernel_arg a = {b.io, nullptr, 0, kWriteValue, 0};
 	rb_fastest once = rb_fastest_none(), twice = once, base_once = once, base_twice = once;
 	uint64_t iters;
+	auto round = [&](bool *gain) {
+		rb_span s1, s2, b1, b2;
 
-	if (!calibrate(st, b, k.fn, a, &iters))
+		if (!run(st, b, k.fn, a, iters, &s1) || !run(st, b, k.twin, a, iters, &s2))
+			return false;
+		if (k.base && (!run(st, b, k.base, a, iters, &b1) || !run(st, b, k.base_twin, a, iters, &b2)))
+			return false;
+		*gain = rb_fastest_gain(&once, s1.ticks, s1.core) | rb_fastest_gain(&twice, s2.ticks, s2.core);
+		if (k.base)
+			*gain |= rb_fastest_gain(&base_once, b1.ticks, b1.core) |
+				 rb_fastest_gain(&base_twice, b2.ticks, b2.core);
+		return true;
+	};
+
+	if (!calibrate(st, b, k.fn, a, &iters) || !w.rounds(round))
 		return {};
-	for (bool calm = w.calm();; calm = true) {
-		rb_settling settle = {};
-		do {
-			rb_span s1, s2, b1, b2;
-			bool gain;
-
-			if (!run(st, b, k.fn, a, iters, &s1) || !run(st, b, k.twin, a, iters, &s2))
-				return {};
-			if (k.base && (!run(st, b, k.base, a, iters, &b1) || !run(st, b, k.base_twin, a, iters, &b2)))
-				return {};
-			gain = rb_fastest_gain(&once, s1.ticks, s1.core) | rb_fastest_gain(&twice, s2.ticks, s2.core);
-			if (k.base)
-				gain |= rb_fastest_gain(&base_once, b1.ticks, b1.core) |
-					rb_fastest_gain(&base_twice, b2.ticks, b2.core);
-			rb_settling_round(&settle, gain);
-		} while (!rb_settled(&settle, kMinRounds) && w.time_left());
-		if (!w.again(calm))
-			break;
-	}
 	return cost(rb_unrolled_cost(&once, &twice, k.base ? &base_once : nullptr, k.base ? &base_twice : nullptr,
 				     (double)(iters * k.unroll), b.clk->resolution));
 }
@@ -255,21 +259,18 @@ Result run_batch(benchmark::State &st, const rb_bench &b, Watch &w)
 	rb_fastest f = rb_fastest_none();
 	uint64_t iters;
 
-	memset(mem.p, 0x3c, b.n * k.bytes);
-	if (!calibrate(st, b, k.fn, a, &iters))
-		return {};
-	for (bool calm = w.calm();; calm = true) {
-		rb_settling settle = {};
-		do {
-			rb_span span;
+	auto round = [&](bool *gain) {
+		rb_span span;
 
-			if (!run(st, b, k.fn, a, iters, &span))
-				return {};
-			rb_settling_round(&settle, rb_fastest_gain(&f, span.ticks, span.core));
-		} while (!rb_settled(&settle, kMinRounds) && w.time_left());
-		if (!w.again(calm))
-			break;
-	}
+		if (!run(st, b, k.fn, a, iters, &span))
+			return false;
+		*gain = rb_fastest_gain(&f, span.ticks, span.core);
+		return true;
+	};
+
+	memset(mem.p, 0x3c, b.n * k.bytes);
+	if (!calibrate(st, b, k.fn, a, &iters) || !w.rounds(round))
+		return {};
 	return cost(rb_batch_cost(&f, b.clk->overhead, (double)iters * (count ? (double)b.n : 1)));
 }
 
