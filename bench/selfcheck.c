@@ -37,6 +37,12 @@ static const struct reference references[] = {
 	{ "Skylake",    0x06, 0x5e, 0x5e, false, { 1, 3, 4, 2, 1, NO, NO, NO } },
 	{ "Skylake",    0x06, 0x8e, 0x8e, false, { 1, 3, 4, 2, 1, NO, NO, NO } },
 	{ "Skylake",    0x06, 0x9e, 0x9e, false, { 1, 3, 4, 2, 1, NO, NO, NO } },
+	/*
+	 * Sunny Cove cores (0x6a/0x6c Ice Lake server, 0x7d/0x7e client; 0x6a is the
+	 * development VM's Xeon): 5-cycle L1 load-to-use, two loads and two stores
+	 * per cycle (Intel's Optimization Reference Manual on the Ice Lake
+	 * microarchitecture); imul r64 3 cycles (Agner Fog, uops.info).
+	 */
 	{ "Ice Lake",   0x06, 0x6a, 0x6c, false, { 1, 3, 5, 2, 2, NO, NO, NO } },
 	{ "Ice Lake",   0x06, 0x7d, 0x7e, false, { 1, 3, 5, 2, 2, NO, NO, NO } },
 	{ "Golden Cove", 0x06, 0x8f, 0x8f, false, { 1, 3, 5, 3, 2, NO, NO, NO } },
