@@ -33,16 +33,57 @@ bool rb_settled(const struct rb_settling *s, unsigned int min_rounds)
 	return s->rounds >= min_rounds && s->rounds >= 2 * s->last;
 }
 
-bool rb_control_disturbed(struct rb_control *best, const struct rb_control *c)
+/* The control's measures by index, and which way is better: tick_per_add is better smaller. */
+static double *measure(struct rb_control *c, int m)
 {
-	bool disturbed = best->width > 0 && (c->width < best->width * (1 - RB_DISTURBED) ||
-					     c->tick_per_add > best->tick_per_add * (1 + RB_DISTURBED));
+	double *v[RB_CONTROL_MEASURES] = { &c->tick_per_add, &c->width, &c->loads, &c->stores };
 
-	if (c->width > best->width)
-		best->width = c->width;
-	if (best->tick_per_add <= 0 || c->tick_per_add < best->tick_per_add)
-		best->tick_per_add = c->tick_per_add;
-	return disturbed;
+	return v[m];
+}
+
+#define STEP 1.0025	/* a bin is a quarter percent wide */
+
+static int bin_of(double v)
+{
+	double b = v > 0 ? floor(log(v) / log(STEP) + 0.5) + RB_CONTROL_BINS / 2 : 0;
+
+	return b < 0 ? 0 : b >= RB_CONTROL_BINS ? RB_CONTROL_BINS - 1 : (int)b;
+}
+
+void rb_control_add(struct rb_control_history *h, const struct rb_control *c)
+{
+	struct rb_control r = *c;
+
+	for (int m = 0; m < RB_CONTROL_MEASURES; m++)
+		h->counts[m][bin_of(*measure(&r, m))]++;
+	h->n++;
+}
+
+struct rb_control rb_control_reference(const struct rb_control_history *h)
+{
+	struct rb_control r = { 0, 0, 0, 0 }, published = h->published;
+
+	for (int m = 0; m < RB_CONTROL_MEASURES && h->n; m++) {
+		/* from the better end, the reading that one in twenty beat */
+		uint64_t want = (uint64_t)(0.05 * (h->n - 1)) + 1, seen = 0;
+		int b = m == 0 ? 0 : RB_CONTROL_BINS - 1, step = m == 0 ? 1 : -1;
+
+		for (; (seen += h->counts[m][b]) < want; b += step)
+			;
+		*measure(&r, m) = pow(STEP, b - RB_CONTROL_BINS / 2);
+		if (m > 0)
+			*measure(&r, m) = fmax(*measure(&r, m), *measure(&published, m));
+	}
+	return r;
+}
+
+bool rb_control_disturbed(const struct rb_control_history *h, const struct rb_control *c)
+{
+	struct rb_control ref = rb_control_reference(h);
+
+	return h->n && (c->tick_per_add > ref.tick_per_add * (1 + RB_DISTURBED) ||
+			c->width < ref.width * (1 - RB_DISTURBED) || c->loads < ref.loads * (1 - RB_DISTURBED) ||
+			c->stores < ref.stores * (1 - RB_DISTURBED));
 }
 
 struct rb_cost rb_unrolled_cost(const struct rb_fastest *once, const struct rb_fastest *twice,

@@ -52,27 +52,52 @@ bool rb_settled(const struct rb_settling *s, unsigned int min_rounds);
 
 /*
  * A reading of the control that tells a disturbed machine (primitives.c
- * takes it): `tick_per_add`, TSC ticks per dependent add, is the core clock;
- * `width`, the adds per cycle of independent chains, is how much of the
- * core's issue width is ours.  A host that runs another guest on this
- * core's SMT sibling takes issue ports, so the width drops (by a third on
- * the development VM) while a latency hardly moves; a host that lowers the
- * clock raises tick_per_add.
+ * takes it), each measure against one dependent add chain timed with it:
+ * `tick_per_add`, TSC ticks per dependent add, is the core clock; `width`
+ * is the adds per cycle of four independent chains (the issue width left to
+ * us), `loads` and `stores` the independent L1 loads and stores per cycle.
+ * A host that runs another guest on this core's SMT sibling takes issue
+ * ports and load and store bandwidth: on the development VM loads drop from
+ * 2 to about 1.6 per cycle and stores from 2 to 1.2, for a second or more,
+ * while a latency hardly moves.  A host that lowers the clock raises
+ * tick_per_add.
  */
 struct rb_control {
-	double tick_per_add, width;
+	double tick_per_add, width, loads, stores;
 };
 
 /*
- * Whether the reading c shows the machine disturbed: its width more than
- * RB_DISTURBED below the best seen, or its clock more than RB_DISTURBED
- * slower than the fastest seen.  *best (start it at {0, 0}) keeps the best
- * of each and takes c's.  Interference only slows the control, so the best
- * readings are the undisturbed machine; a machine disturbed from the first
- * reading to the last cannot be told from a quiet one.
+ * What the control reads on this machine when it is not disturbed: every
+ * reading so far, binned in quarter-percent steps, per measure.  The
+ * reference of each is its 95th percentile (the 5th of tick_per_add, where
+ * less is faster): an undisturbed phase must make up 5% of the readings to
+ * set it, and a rare reading better than the machine's usual best (a short
+ * phase with the SMT sibling idle) does not move it.  `published` holds
+ * what the CPU's published figures say a measure reaches (0 where none is
+ * known): no reference is below it, so a host that shares the core for
+ * every reading (it does, for minutes, on the development VM) cannot lower
+ * the bar to its own level.  Zero it to start.
+ */
+#define RB_CONTROL_MEASURES 4
+#define RB_CONTROL_BINS 2048
+struct rb_control_history {
+	struct rb_control published;
+	uint32_t n;
+	uint32_t counts[RB_CONTROL_MEASURES][RB_CONTROL_BINS];
+};
+
+void rb_control_add(struct rb_control_history *h, const struct rb_control *c);
+
+/* The reference readings of h (all 0 while h is empty). */
+struct rb_control rb_control_reference(const struct rb_control_history *h);
+
+/*
+ * Whether the reading c shows the machine disturbed: a measure more than
+ * RB_DISTURBED worse than its reference in h.  A machine disturbed for 95%
+ * of the readings cannot be told from a quiet one.
  */
 #define RB_DISTURBED 0.03
-bool rb_control_disturbed(struct rb_control *best, const struct rb_control *c);
+bool rb_control_disturbed(const struct rb_control_history *h, const struct rb_control *c);
 
 /*
  * A cost per unit (access, element, call): ticks and core cycles (0 when

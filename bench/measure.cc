@@ -23,7 +23,7 @@ constexpr unsigned int kMinRounds = 12;		// rounds of fastest calls, however soo
 constexpr uint64_t kWriteValue = 0x5a5a5a5a5a5a5a5aull;
 
 double g_budget = 0.05;				// seconds one repetition measures at most
-rb_control g_best = {0, 0};			// the control's best readings so far
+rb_control_history g_control;			// every reading of the control so far
 
 struct Buffer {
 	std::unique_ptr<unsigned char[]> raw;
@@ -77,8 +77,8 @@ public:
 	// the repetition's time budget ends g_budget seconds from now
 	explicit Watch(const rb_bench &b) : b_(b)
 	{
-		if (g_best.width <= 0)
-			rb_control_prime(&g_best, b.clk->overhead);
+		if (!g_control.n)
+			rb_control_prime(&g_control, b.clk->overhead);
 		end_ = rb_tsc_start() + (uint64_t)(g_budget * b.clk->tsc_hz);
 	}
 
@@ -89,22 +89,24 @@ public:
 
 		rb_control_read(&c, b_.clk->overhead);
 		core_per_tick = c.tick_per_add > 0 ? 1 / c.tick_per_add : 0;
-		return !rb_control_disturbed(&g_best, &c);
+		rb_control_add(&g_control, &c);
+		return !rb_control_disturbed(&g_control, &c);
 	}
 
 	bool time_left() const { return rb_tsc_start() < end_; }
 
 	/*
-	 * For a measurement that keeps its fastest calls: rounds of round(&gain)
-	 * (false on a fault; gain: a fastest call dropped) until they settle,
-	 * within the budget.  When the control read the machine disturbed before
-	 * or after them, it waits for a calm reading and makes another series:
-	 * rounds on a calm machine lower the fastest calls to its figure.
+	 * For a measurement that keeps its fastest calls: series of rounds of
+	 * round(&gain) (false on a fault; gain: a fastest call dropped), each
+	 * until they settle, between readings of the control.  A series the
+	 * control read a disturbed machine before or after is followed by
+	 * another while the budget lasts: rounds in a calm moment lower the
+	 * fastest calls to the machine's figure.
 	 */
 	template <typename Round>
 	bool rounds(Round round)
 	{
-		for (bool calm_before = calm();; calm_before = true) {
+		for (bool calm_before = calm();;) {
 			rb_settling s = {};
 			do {
 				bool gain;
@@ -113,11 +115,11 @@ public:
 					return false;
 				rb_settling_round(&s, gain);
 			} while (!rb_settled(&s, kMinRounds) && time_left());
-			disturbed = !(calm_before & calm());
+			bool calm_after = calm();
+			disturbed = !(calm_before && calm_after);
 			if (!disturbed || !time_left())
 				return true;
-			while (!calm() && time_left()) {
-			}
+			calm_before = calm_after;
 		}
 	}
 
@@ -211,7 +213,7 @@ Result run_sampled(benchmark::State &st, const rb_bench &b, Watch &w)
 			s.push_back(std::max(c, 0.0));
 		}
 	} while (s.size() < kSamples && w.time_left());
-	w.disturbed = !(calm & w.calm());
+	w.disturbed = !(w.calm() && calm);
 	std::sort(s.begin(), s.end());
 	auto pct = [&](double p) { return rb_percentile(s.data(), s.size(), p); };
 	double step = b.clk->resolution;

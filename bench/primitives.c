@@ -5,6 +5,7 @@
 
 #include "clock.h"
 #include "primitives.h"
+#include "selfcheck.h"
 
 enum { ITERS = 1000, UNITS = 64 };
 
@@ -42,19 +43,19 @@ static uint64_t (*const kernels[RB_NR_PRIMITIVES])(int) = {
 };
 
 /*
- * The control: the same 128 x CONTROL_ITERS adds as one dependent chain and
- * as four independent ones, each the fastest of a few calls (about 60 µs in
- * all).  Whole calls, not n versus 2n: a fastest call cannot come out
- * faster than the machine is, so the best reading stays honest.
+ * The control: 128 x CONTROL_ITERS adds as one dependent chain and as four
+ * independent ones, and as many independent L1 loads and stores, each the
+ * fastest of a few calls (about 90 µs in all).  Whole calls, not n versus
+ * 2n: a fastest call cannot come out faster than the machine is.
  */
-enum { CONTROL_ITERS = 200, CONTROL_TRIES = 5 };
+enum { CONTROL_ITERS = 200, CONTROL_TRIES = 5, CONTROL_OPS = 128 * CONTROL_ITERS };
 
 static uint64_t adds_dependent(void)
 {
 	uint64_t x = 0, t0 = rb_tsc_start();
 
 	for (int i = 0; i < CONTROL_ITERS; i++)
-		__asm__ __volatile__(".rept 128\n\tadd $1, %[x]\n\t.endr" : [x] "+r" (x));
+		__asm__ __volatile__(".rept 128\n\tadd $1, %0\n\t.endr" : "+r" (x));
 	return rb_tsc_stop() - t0;
 }
 
@@ -63,33 +64,58 @@ static uint64_t adds_independent(void)
 	uint64_t a = 0, b = 0, c = 0, d = 0, t0 = rb_tsc_start();
 
 	for (int i = 0; i < CONTROL_ITERS; i++)
-		__asm__ __volatile__(".rept 32\n\tadd $1, %[a]\n\tadd $1, %[b]\n\tadd $1, %[c]\n\tadd $1, %[d]\n\t.endr"
-				     : [a] "+r" (a), [b] "+r" (b), [c] "+r" (c), [d] "+r" (d));
+		__asm__ __volatile__(".rept 32\n\tadd $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3\n\t.endr"
+				     : "+r" (a), "+r" (b), "+r" (c), "+r" (d));
+	return rb_tsc_stop() - t0;
+}
+
+static uint64_t control_loads(void)
+{
+	uint64_t t0 = rb_tsc_start();
+
+	for (int i = 0; i < CONTROL_ITERS; i++)
+		__asm__ __volatile__(".rept 128\n\tmov (%0), %%rax\n\t.endr" : : "r" (line) : "rax");
+	return rb_tsc_stop() - t0;
+}
+
+static uint64_t control_stores(void)
+{
+	uint64_t t0 = rb_tsc_start();
+
+	for (int i = 0; i < CONTROL_ITERS; i++)
+		__asm__ __volatile__(".rept 128\n\tmov %%rax, (%0)\n\t.endr" : : "r" (line), "a" (0) : "memory");
 	return rb_tsc_stop() - t0;
 }
 
 void rb_control_read(struct rb_control *c, double overhead)
 {
-	double dep = INFINITY, ind = INFINITY;
+	double dep = INFINITY, ind = INFINITY, ld = INFINITY, st = INFINITY;
 
 	for (int i = 0; i < CONTROL_TRIES; i++) {
-		dep = fmin(dep, (double)adds_dependent());
-		ind = fmin(ind, (double)adds_independent());
+		dep = fmin(dep, (double)adds_dependent() - overhead);
+		ind = fmin(ind, (double)adds_independent() - overhead);
+		ld = fmin(ld, (double)control_loads() - overhead);
+		st = fmin(st, (double)control_stores() - overhead);
 	}
-	c->tick_per_add = (dep - overhead) / (128.0 * CONTROL_ITERS);
-	c->width = (dep - overhead) / (ind - overhead);
+	c->tick_per_add = dep / CONTROL_OPS;
+	c->width = dep / ind;
+	c->loads = dep / ld;
+	c->stores = dep / st;
 }
 
-void rb_control_prime(struct rb_control *best, double overhead)
+void rb_control_prime(struct rb_control_history *h, double overhead)
 {
-	struct timespec ms = { 0, 1000 * 1000 };
+	struct timespec pause = { 0, 500 * 1000 };
+	double loads = rb_expected(RB_LOADS_PER_CYCLE), stores = rb_expected(RB_STORES_PER_CYCLE);
 
-	for (int i = 0; i < 20; i++) {
+	h->published.loads = isnan(loads) ? 0 : loads;
+	h->published.stores = isnan(stores) ? 0 : stores;
+	for (int i = 0; i < 40; i++) {
 		struct rb_control c;
 
 		rb_control_read(&c, overhead);
-		rb_control_disturbed(best, &c);
-		nanosleep(&ms, NULL);
+		rb_control_add(h, &c);
+		nanosleep(&pause, NULL);
 	}
 }
 

@@ -30,15 +30,15 @@ double rb_primitive_ticks(enum rb_primitive p, int tries);
 
 /*
  * Read the control that tells a disturbed machine (estimate.h says what it
- * is), the timer's own cost `overhead` (ticks) removed; about 50 µs.
+ * is), the timer's own cost `overhead` (ticks) removed; about 90 µs.
  */
 void rb_control_read(struct rb_control *c, double overhead);
 
 /*
- * The best readings to start from: twenty readings a millisecond apart
- * (a short disturbance at start-up then does not set the bar).
+ * Readings to start a history with: forty, half a millisecond apart (a
+ * short disturbance at start-up then does not set the references).
  */
-void rb_control_prime(struct rb_control *best, double overhead);
+void rb_control_prime(struct rb_control_history *h, double overhead);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "clock.h"
 
@@ -115,12 +116,18 @@ static void measure(enum rb_primitive p, int tries, double overhead, struct roun
 		r->figure = 1 / r->figure;
 }
 
-/* Whether the control read the machine disturbed on either side of r, against the best readings. */
-static bool disturbed(const struct rb_control *best, const struct round *r)
+/* Whether the control read the machine disturbed on either side of r. */
+static bool disturbed(const struct rb_control_history *h, const struct round *r)
 {
-	struct rb_control b = *best;
+	return rb_control_disturbed(h, &r->before) || rb_control_disturbed(h, &r->after);
+}
 
-	return rb_control_disturbed(&b, &r->before) || rb_control_disturbed(&b, &r->after);
+static void measure_beside(enum rb_primitive p, int tries, double overhead, struct rb_control_history *h,
+			   struct round *r)
+{
+	measure(p, tries, overhead, r);
+	rb_control_add(h, &r->before);
+	rb_control_add(h, &r->after);
 }
 
 static bool near(double figure, double expected)
@@ -139,7 +146,7 @@ static int by_figure(const void *a, const void *b)
  * A row that misses its reference is measured again, in rounds between
  * readings of the control, for up to RECHECK_SECONDS: the host may share
  * the core for a second or more, and a figure taken then says nothing of
- * the CPU.  The rounds in which the control read an undisturbed machine
+ * the CPU, so the rounds are spread over that time.  The rounds in which the control read an undisturbed machine
  * decide (their median); with none, the row could only be measured
  * disturbed.
  */
@@ -153,23 +160,23 @@ struct verdict {
 };
 
 static struct verdict recheck(enum rb_primitive p, double expected, const struct rb_clock *clk,
-			      struct rb_control *best, const struct round *first)
+			      struct rb_control_history *h, const struct round *first)
 {
 	static struct round rounds[RECHECK_ROUNDS], quiet[RECHECK_ROUNDS];
 	struct verdict v = { first->ticks, first->figure, 0, 0, DISTURBED };
 	uint64_t end = rb_tsc_start() + (uint64_t)(RECHECK_SECONDS * clk->tsc_hz);
+	struct timespec pause = { 0, (long)(1e9 * RECHECK_SECONDS / RECHECK_ROUNDS) };
 	int n = 0, undisturbed = 0;
 
 	while (n < RECHECK_ROUNDS && undisturbed < RECHECK_UNDISTURBED && rb_tsc_start() < end) {
-		measure(p, 3, clk->overhead, &rounds[n]);
-		rb_control_disturbed(best, &rounds[n].before);
-		rb_control_disturbed(best, &rounds[n].after);
-		undisturbed += !disturbed(best, &rounds[n]);
+		measure_beside(p, 3, clk->overhead, h, &rounds[n]);
+		undisturbed += !disturbed(h, &rounds[n]);
 		n++;
+		nanosleep(&pause, NULL);
 	}
-	/* judged again against the best readings of all the rounds */
+	/* judged again against the references of all the readings */
 	for (int i = 0; i < n; i++)
-		if (!disturbed(best, &rounds[i]))
+		if (!disturbed(h, &rounds[i]))
 			quiet[v.undisturbed++] = rounds[i];
 	v.rounds = n;
 	if (v.undisturbed >= RECHECK_ENOUGH) {
@@ -185,23 +192,22 @@ int rb_selfcheck(FILE *f, const struct rb_clock *clk)
 {
 	unsigned int family, model;
 	const struct reference *ref = reference_for_this_cpu(&family, &model);
-	struct rb_control best = { 0, 0 };
+	static struct rb_control_history h;
+	struct rb_control calm;
 	struct verdict v[RB_NR_PRIMITIVES];
 	int off = 0, shaken = 0;
 
-	rb_control_prime(&best, clk->overhead);
+	rb_control_prime(&h, clk->overhead);
 	for (int p = 0; p < RB_NR_PRIMITIVES; p++) {
 		double expected = ref ? ref->v[p] : NAN;
 		struct round first;
 
-		measure((enum rb_primitive)p, 9, clk->overhead, &first);
-		rb_control_disturbed(&best, &first.before);
-		rb_control_disturbed(&best, &first.after);
+		measure_beside((enum rb_primitive)p, 9, clk->overhead, &h, &first);
 		v[p] = (struct verdict){ first.ticks, first.figure, 0, 0, MATCHES };
 		if (p == RB_ADD_CHAIN || isnan(expected))
 			v[p].kind = NO_REFERENCE;
 		else if (!near(first.figure, expected))
-			v[p] = recheck((enum rb_primitive)p, expected, clk, &best, &first);
+			v[p] = recheck((enum rb_primitive)p, expected, clk, &h, &first);
 		off += v[p].kind == OFF;
 		shaken += v[p].kind == DISTURBED;
 	}
@@ -210,9 +216,10 @@ int rb_selfcheck(FILE *f, const struct rb_clock *clk)
 		ref ? ref->name : "no reference (this CPU is not in the table)");
 	fprintf(f, "TSC %.4f GHz (%s); core clock %.3f GHz (%s)\n", clk->tsc_hz / 1e9, clk->tsc_hz_source,
 		clk->core_hz / 1e9, clk->core_hz_source);
-	fprintf(f, "control: at best %.3f TSC ticks per dependent add and %.2f independent adds per cycle; a reading\n"
-		"%.0f%% below either is a disturbed machine (the host shares the core or lowers its clock)\n",
-		best.tick_per_add, best.width, 100 * RB_DISTURBED);
+	calm = rb_control_reference(&h);
+	fprintf(f, "control (%u readings): %.3f TSC ticks per dependent add, %.2f independent adds, %.2f loads and\n"
+		"%.2f stores per cycle in the best 5%% of its readings; %.0f%% worse on any is a disturbed machine\n",
+		h.n, calm.tick_per_add, calm.width, calm.loads, calm.stores, 100 * RB_DISTURBED);
 	fprintf(f, "%-30s %10s %10s %9s  %s\n", "primitive", "TSC ticks", "core", "expected", "verdict");
 	for (int p = 0; p < RB_NR_PRIMITIVES; p++) {
 		double expected = ref ? ref->v[p] : NAN, d = 100 * (v[p].figure / expected - 1);

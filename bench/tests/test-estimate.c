@@ -236,19 +236,42 @@ static void test_settling(void)
 	check(rounds == 20, "settling: a gain in round 10 runs it to round 20");
 }
 
-/* The control: a reading below the best width or clock by more than RB_DISTURBED is disturbed. */
+/*
+ * The control: the references are the best 5% of the readings, so a few
+ * readings better than the machine's usual best do not move them; a reading
+ * more than RB_DISTURBED worse on any measure is disturbed.
+ */
 static void test_control(void)
 {
-	struct rb_control best = { 0, 0 }, quiet = { 0.800, 3.40 }, shared = { 0.806, 2.20 }, slow = { 1.000, 3.40 };
-	struct rb_control near = { 0.801, 3.40 * (1 - RB_DISTURBED / 2) };
+	static struct rb_control_history h;
+	struct rb_control usual = { 0.800, 3.37, 2.00, 2.00 }, idle = { 0.800, 4.05, 2.00, 2.00 };
+	struct rb_control shared = { 0.806, 2.30, 1.60, 1.25 }, stores = { 0.800, 3.35, 2.00, 1.20 };
+	struct rb_control slow = { 1.000, 3.37, 2.00, 2.00 }, near = { 0.801, 3.37 * (1 - RB_DISTURBED / 2), 1.98, 2.00 };
+	struct rb_control ref;
 
-	check(!rb_control_disturbed(&best, &shared), "control: the first reading is the best there is");
-	check(!rb_control_disturbed(&best, &quiet), "control: a better reading is not disturbed");
-	check_near(best.width, 3.40, 0, "control: the best width is kept");
-	check(rb_control_disturbed(&best, &shared), "control: a third of the width gone is disturbed");
-	check(rb_control_disturbed(&best, &slow), "control: a clock 20% slower is disturbed");
-	check(!rb_control_disturbed(&best, &near), "control: within RB_DISTURBED is not");
-	check_near(best.tick_per_add, 0.800, 0, "control: the fastest clock is kept");
+	check(!rb_control_disturbed(&h, &shared), "control: nothing is disturbed before any reading");
+	for (int i = 0; i < 200; i++)
+		rb_control_add(&h, i % 2 ? &usual : &shared);
+	for (int i = 0; i < 3; i++)
+		rb_control_add(&h, &idle);
+	ref = rb_control_reference(&h);
+	check_near(ref.width, 3.37, 3.37 * 0.003, "control: three idle readings in 203 do not move the width's reference");
+	check_near(ref.tick_per_add, 0.800, 0.800 * 0.003, "control: the clock's reference is its fast end");
+	check(!rb_control_disturbed(&h, &usual), "control: the usual best is calm");
+	check(!rb_control_disturbed(&h, &near), "control: within RB_DISTURBED is calm");
+	check(rb_control_disturbed(&h, &shared), "control: a shared core (width, loads, stores down) is disturbed");
+	check(rb_control_disturbed(&h, &stores), "control: stores alone down is disturbed");
+	check(rb_control_disturbed(&h, &slow), "control: a clock 20% slower is disturbed");
+	for (int i = 0; i < 200; i++)
+		rb_control_add(&h, &idle);
+	check(rb_control_disturbed(&h, &usual), "control: once the sibling is idle for long, the usual width is disturbed");
+
+	static struct rb_control_history always_shared = { .published = { 0, 0, 2.00, 2.00 } };
+	for (int i = 0; i < 200; i++)
+		rb_control_add(&always_shared, &shared);
+	check(rb_control_disturbed(&always_shared, &shared),
+	      "control: a host sharing the core for every reading is disturbed against the published rates");
+	check(!rb_control_disturbed(&always_shared, &usual), "control: the published rates are met when calm");
 }
 
 int main(void)
