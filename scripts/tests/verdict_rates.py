@@ -13,8 +13,10 @@ does) and prints for each pair of sides, and in total:
   difference at all: what the statistic alone can find).
 Rates are over the results with a number on both sides; results without one
 (skipped, below resolution in a run) are counted apart.  --repetitions N
-keeps only each benchmark's first N repetitions.  Run with Debian's
-/usr/bin/python3 from anywhere.
+keeps only each benchmark's first N repetitions; --floor F replaces the
+smallest difference that counts (stats.MIN_EFFECT), to see what another
+floor would do on this machine.  Run with Debian's /usr/bin/python3 from
+anywhere.
 """
 import argparse
 import copy
@@ -25,7 +27,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from regbench_report import model, verdicts  # noqa: E402
+from regbench_report import model, stats, verdicts  # noqa: E402
 
 # Counters that are not a time per operation: a rate (scaled the other way) and counts (left alone).
 RATES = {"bytes_per_second", "items_per_second"}
@@ -84,7 +86,11 @@ def main():
     p.add_argument("--runs", type=int, default=1, metavar="K", help="runs a side (1)")
     p.add_argument("--repetitions", type=int, metavar="N", help="use only the first N repetitions of each benchmark")
     p.add_argument("--slower", type=float, default=1.10, metavar="F", help="the factor of the detection run (1.10)")
+    p.add_argument("--floor", type=float, metavar="F", help="the smallest relative difference that counts, for "
+                   "repetitions and runs alike (default: the report's)")
     args = p.parse_args()
+    if args.floor is not None:
+        stats.MIN_EFFECT = {unit: args.floor for unit in stats.MIN_EFFECT}
     k = args.runs
     if len(args.files) < 2 * k:
         p.error(f"give at least {2 * k} result files of one build for --runs {k}")
