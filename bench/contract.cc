@@ -221,6 +221,8 @@ std::string rb_contract_json()
 			out += ", \"bound\": " + number(m.bound);
 		if (!m.pair.empty())
 			out += ", \"pair\": " + rb_json_string(m.pair);
+		if (k.note)
+			out += ", \"note\": " + rb_json_string(k.note);
 		out += "}";
 	}
 	out += in + "},";
