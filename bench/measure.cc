@@ -124,10 +124,11 @@ void run_unrolled(benchmark::State &st, const rb_bench &b)
 /*
  * RB_SAMPLED: every access timed alone, the timer's own median cost
  * subtracted.  A sample below that cost (the timer alone varies by a step
- * or two) is counted in below_overhead and kept as 0, never as a negative
- * latency.  Samples beyond the far-out fence are interrupts, migrations or
- * host preemption: counted as outliers, kept in the percentiles and the
- * histogram, never dropped.
+ * or two) is kept as 0, never as a negative latency, and counted in
+ * below_overhead among the samples kept (the percentiles' own).  Samples
+ * beyond the far-out fence are interrupts, migrations or host preemption:
+ * counted as outliers, kept in the percentiles and the histogram, never
+ * dropped.
  */
 void run_sampled(benchmark::State &st, const rb_bench &b)
 {
@@ -135,7 +136,7 @@ void run_sampled(benchmark::State &st, const rb_bench &b)
 	std::vector<uint64_t> chunk(kSamplesPerCall);
 	std::vector<double> s, ratio;
 	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0};
-	size_t next = 0, under = 0;
+	size_t next = 0;
 
 	s.reserve(kMaxSamples);
 	for (auto _ : st) {
@@ -147,13 +148,16 @@ void run_sampled(benchmark::State &st, const rb_bench &b)
 			ratio.push_back((double)span.core / (double)span.ticks);
 		for (uint64_t v : chunk) {
 			double c = (double)v - b.clk->overhead;
-			under += c < 0;
-			c = std::max(c, 0.0);
 			if (s.size() < kMaxSamples)
 				s.push_back(c);
 			else
 				s[next++ % kMaxSamples] = c;	// keep the latest once full
 		}
+	}
+	size_t under = 0;
+	for (double &c : s) {
+		under += c < 0;
+		c = std::max(c, 0.0);
 	}
 	std::sort(s.begin(), s.end());
 	auto pct = [&](double p) { return rb_percentile(s.data(), s.size(), p); };
