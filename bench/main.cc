@@ -323,8 +323,9 @@ void add_env_context(const rb_env &e)
 	benchmark::AddCustomContext("env_boost", e.boost);
 	benchmark::AddCustomContext("env_vm", e.vm ? std::string("yes (") + e.hypervisor + ")" : "no");
 	benchmark::AddCustomContext("env_smt_siblings", e.smt_siblings);
-	benchmark::AddCustomContext("env_sibling_busy", fmt(e.sibling_busy, "%.3f"));
-	benchmark::AddCustomContext("env_others_busy", fmt(e.others_busy, "%.3f"));
+	// no such CPUs, no figure: 0 would say they are idle
+	benchmark::AddCustomContext("env_sibling_busy", *e.smt_siblings ? fmt(e.sibling_busy, "%.3f") : "");
+	benchmark::AddCustomContext("env_others_busy", e.others ? fmt(e.others_busy, "%.3f") : "");
 	benchmark::AddCustomContext("env_loadavg", fmt(e.loadavg, "%.2f"));
 	benchmark::AddCustomContext("env_warnings", e.warnings);
 }
