@@ -73,9 +73,10 @@ struct rb_span {
 uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters);
 
 /*
- * Run fn under a guard: a SIGBUS or SIGSEGV inside it ends the run and
- * returns -1 with the reason in why, instead of killing the process.  On
- * success returns 0 and what the call took.
+ * Run fn under a guard: a SIGBUS or SIGSEGV fault inside it ends the run
+ * and returns -1 with the reason (signal and address) in why, instead of
+ * killing the process.  Only faults count: the same signal sent with kill()
+ * has its usual effect.  On success returns 0 and what the call took.
  */
 int rb_guarded_run(rb_kernel_fn fn, const struct rb_kernel_arg *a, uint64_t iters,
 		   const struct rb_clock *clk, struct rb_span *span, char *why, size_t whylen);
