@@ -148,6 +148,11 @@ void rb_contract_histogram(const std::string &name, const rb_histogram &h)
 	g_histograms[name] = out + "]}";
 }
 
+std::vector<std::string> rb_contract_names()
+{
+	return g_order;
+}
+
 bool rb_any_error()
 {
 	return g_error;

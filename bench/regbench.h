@@ -33,6 +33,9 @@ struct rb_bench {
 	std::string name;
 };
 
+// Bad input: "regbench: what: why (hint)" on stderr, exit 2.
+[[noreturn]] void rb_die(const std::string &what, const std::string &why, const std::string &hint);
+
 // Register every family x op x width x strategy of the kernel table that the options select;
 // those that cannot run on this target or CPU are registered as skipped, with the reason.
 void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_options &o);
