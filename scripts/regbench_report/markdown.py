@@ -334,6 +334,18 @@ def copy_winners(run, direction):
     return f"{COPY_OPS.get(direction, direction)} " + ", ".join(span(*sp) for sp in spans)
 
 
+def notes(run):
+    """Markdown lines: regbench's notes on what measured figures hold beyond the access, grouped by note."""
+    groups = {}
+    for key, res in run.results.items():
+        if res.state == "ok" and res.note:
+            groups.setdefault(res.note, []).append(key)
+    out = []
+    for note, keys in sorted(groups.items()):
+        out.append("- " + ", ".join(f"`{p}`" for p in names.compact(keys)) + f": {note}.")
+    return out
+
+
 # --- what was not measured ---------------------------------------------------------------
 
 def not_measured(run):

@@ -142,6 +142,7 @@ class Result:
     bound: Optional[float] = None    # for below: the resolution the result is under
     reason: str = ""                 # for skipped/error/below: why; for ok: the label
     histogram: Optional[Histogram] = None
+    note: str = ""                   # regbench's note on what the figure holds beyond the access, or ""
 
     family = property(lambda self: self.key.family)
     op = property(lambda self: self.key.op)
@@ -331,7 +332,7 @@ def _meta(path, rb):
 
 
 def _entry(path, m, described, name):
-    """(Key, state, space, pair, bound, reason) of regbench.benchmarks[name], checked."""
+    """(Key, state, space, pair, bound, reason, note) of regbench.benchmarks[name], checked."""
     e = described[name]
     where = f"regbench.benchmarks['{name}']"
     if not isinstance(e, dict):
@@ -348,7 +349,8 @@ def _entry(path, m, described, name):
             _field(path, where, e, "pair", lambda v: v is None or v in described, "a benchmark of regbench.benchmarks",
                    None),
             _field(path, where, e, "bound", lambda v: v is None or _number(v), "a number of TSC cycles", None),
-            _field(path, where, e, "reason", _text, "text"))
+            _field(path, where, e, "reason", _text, "text"),
+            _field(path, where, e, "note", _text, "text", ""))
 
 
 def _histograms(path, obj):
@@ -378,14 +380,14 @@ def _counters(entry):
 
 
 def _result(name, entries, described):
-    key, state, space, pair, bound, reason = described
+    key, state, space, pair, bound, reason, note = described
     runs = [e for e in entries if e.get("run_type") != "aggregate"]
     aggs = {e.get("aggregate_name"): e for e in entries if e.get("run_type") == "aggregate"}
     first = (runs or entries)[0]
     reps = int(first.get("repetitions") or len(runs) or 1)
     if state != "ok":
         return Result(name, key, state, space, pair, repetitions=reps, bound=bound if state == "below" else None,
-                      reason=reason)
+                      reason=reason, note=note)
 
     median, cv, stddev, mean = (_counters(aggs[a]) if a in aggs else {} for a in ("median", "cv", "stddev", "mean"))
     samples = [_counters(e) for e in runs]
@@ -399,7 +401,8 @@ def _result(name, entries, described):
         else:
             counters[c] = math.nan
         noise[c] = _noise(c, cv, stddev, mean, vals)
-    return Result(name, key, "ok", space, pair, counters, noise, reps, reason=str(first.get("label") or ""))
+    return Result(name, key, "ok", space, pair, counters, noise, reps, reason=str(first.get("label") or ""),
+                  note=note)
 
 
 def _noise(c, cv, stddev, mean, vals):

@@ -101,6 +101,10 @@ def write(runs, out_dir, labels=None, title=None, command=None):
                 if c.group == group and c.file not in placed:
                     md += [f"![{c.caption}]({c.file})", "", f"*{c.caption}*", ""]
                     placed.add(c.file)
+    noted = [(l, n) for r, l in zip(runs, labels) for n in markdown.notes(r)]
+    if noted:
+        md += ["**Notes** from regbench on what some figures hold beyond the access itself:", ""]
+        md += [(f"- {l}: " + n[2:] if compare else n) for l, n in noted] + [""]
     rest = [c for c in made if c.file not in placed]
     if rest:
         md += ["### More charts", ""]

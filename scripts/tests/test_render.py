@@ -289,6 +289,19 @@ class Headlines(unittest.TestCase):
         self.assertEqual(markdown.warnings(run), ["running in a VM (KVMKVMKVM): the host shares the CPU",
                                                   "governor powersave"])
 
+    def test_notes_say_what_figures_hold_by_note(self):
+        from regbench_report import markdown
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        measured = [n for n, b in doc["regbench"]["benchmarks"].items() if b["state"] == "measured"][:2]
+        for n in measured:
+            doc["regbench"]["benchmarks"][n]["note"] = "one movzx more"
+        run = model.from_document("x.json", doc)
+        lines = markdown.notes(run)
+        self.assertEqual(len(lines), 1)
+        self.assertTrue(lines[0].startswith("- `") and lines[0].endswith(": one movzx more."), lines[0])
+        self.assertEqual(markdown.notes(model.load(fixture.path("single.json"))), [])
+
 
 class Index(unittest.TestCase):
     def test_index_lists_each_report_with_its_headline(self):
