@@ -96,7 +96,7 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 #define CHAIN_NOTE_mov(bits)							\
 	((bits) < 32 ? "each " #bits "-bit asm read writes only part of its register, so it merges "	\
 		       "with the register's old value, which a load that zero-extends by itself (a C "	\
-		       "volatile read) does not; the movzx that follows it is in the baseline" : NULL)
+		       "volatile read) does not; a zero-extension after it is in the baseline too" : NULL)
 #define CHAIN_NOTE_deref(bits) NULL
 
 /*
