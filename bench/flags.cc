@@ -196,7 +196,7 @@ bool rb_benchmark_flag(const std::string &arg, rb_benchmark_flags *f, rb_output 
 		break;
 	case REGEX: {
 		if (v.empty())
-			rb_die(flag, "needs a value", "a regular expression, e.g. " + flag + "=^chain/ (or all)");
+			rb_die(flag, "needs a value", "a regular expression or all, e.g. " + flag + "=^chain/");
 		std::string expr = v[0] == '-' ? v.substr(1) : v, why = v == "all" ? "" : regex_error(expr);
 
 		if (!why.empty())

@@ -253,7 +253,8 @@ void rb_output_open(const rb_output &o)
 		return;
 	if (!stat(o.out.c_str(), &st)) {
 		if (S_ISDIR(st.st_mode))
-			die(what, "'" + o.out + "' is a folder", "give a file name, e.g. " + o.out + "/result.json");
+			die(what, "'" + o.out + "' is a folder",
+			    "give a file name, e.g. " + o.out + (o.out.back() == '/' ? "" : "/") + "result.json");
 		for (int fd : {STDOUT_FILENO, STDERR_FILENO})
 			if (!fstat(fd, &fd_st) && fd_st.st_dev == st.st_dev && fd_st.st_ino == st.st_ino) {
 				g_direct = fd;

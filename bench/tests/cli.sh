@@ -47,7 +47,7 @@ expect_error "regbench: --benchmark_min_time: bad time '1e9' (seconds above 0 to
 expect_error "regbench: --benchmark_min_warmup_time: bad time '-0.1' (seconds from 0 to 3600, e.g. --benchmark_min_warmup_time=0.5)" --benchmark_min_warmup_time=-0.1
 expect_error "regbench: --benchmark_filter: not a regular expression: '(': Mismatched '(' and ')' in regular expression (an extended regular expression, as grep -E takes)" "--benchmark_filter=("
 expect_error "regbench: --benchmark_filter: not a regular expression: '-[z-a]': Invalid range in bracket expression. (an extended regular expression, as grep -E takes)" "--benchmark_filter=-[z-a]"
-expect_error "regbench: --benchmark_filter: needs a value (a regular expression, e.g. --benchmark_filter=^chain/ (or all))" --benchmark_filter=
+expect_error "regbench: --benchmark_filter: needs a value (a regular expression or all, e.g. --benchmark_filter=^chain/)" --benchmark_filter=
 expect_error "regbench: --benchmark_filter: needs a value (Google Benchmark's flags take =, e.g. --benchmark_filter=^chain/)" --benchmark_filter
 # a filter that selects nothing, counted against the benchmarks registered (- selects what it does not match)
 n=$("$regbench" --benchmark_list_tests=true 2>/dev/null | wc -l)
@@ -75,7 +75,7 @@ expect_error "regbench: --benchmark_out_format: unknown value 'xml' (one of json
 expect_error "regbench: --benchmark_format: unknown value 'tabular' (one of console, json, csv)" --benchmark_format=tabular
 expect_error "regbench: --benchmark_color: unknown value 'blue' (one of auto, true, false, yes, no, 1, 0)" --benchmark_color=blue
 expect_error "regbench: --benchmark_out: needs a value (e.g. --benchmark_out=FILE)" --benchmark_out=
-expect_error "regbench: --benchmark_out: '/' is a folder (give a file name, e.g. //result.json)" --benchmark_out=/
+expect_error "regbench: --benchmark_out: '/' is a folder (give a file name, e.g. /result.json)" --benchmark_out=/
 expect_error "regbench: --benchmark_out: cannot create a file in '/nonexistent-regbench': No such file or directory (create the folder first)" --benchmark_out=/nonexistent-regbench/r.json
 # Google Benchmark reads the same flags from its environment, where these checks do not reach
 for env in BENCHMARK_REPETITIONS=0:benchmark_repetitions BENCHMARK_OUT=x.json:benchmark_out BENCHMARK_LIST_TESTS=no:benchmark_list_tests; do
