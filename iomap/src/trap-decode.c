@@ -17,6 +17,8 @@
 
 static ZydisDecoder decoder;
 
+void (*trap_unsupported_hook)(const char *line, size_t len);
+
 #define XFEATURE_SSE		1
 #define XFEATURE_YMM		2	/* upper halves of ymm0-15 */
 #define XFEATURE_OPMASK		5
@@ -127,6 +129,8 @@ static void __attribute__((noreturn)) unsupported(struct emu *e, const char *why
 	put(&l, why);
 	put(&l, " (the trap target emulates mov, movzx, movsx, movsxd, [rep] movs/stos/ins/outs, in, out "
 		"and unmasked vector moves)\n");
+	if (trap_unsupported_hook)
+		trap_unsupported_hook(l.buf, l.n);
 	/* nothing is left to do if stderr is gone: the exit status still says it */
 	(void)!write(STDERR_FILENO, l.buf, l.n);
 	_exit(IOMAP_TRAP_EXIT_UNSUPPORTED);
