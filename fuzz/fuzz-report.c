@@ -9,6 +9,8 @@
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
 /*
  * libFuzzer cannot instrument Python, so the Python code under test reports
@@ -22,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define COUNTERS (1u << 16)
 __attribute__((section("__libfuzzer_extra_counters"), used)) static uint8_t counters[COUNTERS];
 
-static PyObject *one_input;
+static PyObject *one_input, *mutate;
 static uintptr_t previous;
 
 static int traced(PyCodeObject *code)
@@ -87,8 +89,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (!module)
 		python_failed("cannot import report_target from " FUZZ_SOURCE_DIR);
 	one_input = PyObject_GetAttrString(module, "one_input");
-	if (!one_input)
-		python_failed("report_target has no one_input");
+	mutate = PyObject_GetAttrString(module, "mutate");
+	if (!one_input || !mutate)
+		python_failed("report_target lacks one_input or mutate");
 	Py_DECREF(module);
 	PyEval_SetTrace(trace, NULL);
 	return 0;
@@ -106,4 +109,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		python_failed("the loader raised something other than ReportError:");
 	Py_DECREF(r);
 	return 0;
+}
+
+/* Half the mutations change the document's structure (report_target.mutate), half its bytes. */
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+	PyObject *r;
+	char *bytes;
+	Py_ssize_t n;
+
+	if (seed % 2)
+		return LLVMFuzzerMutate(data, size, max_size);
+	r = PyObject_CallFunction(mutate, "y#nI", (const char *)data, (Py_ssize_t)size, (Py_ssize_t)max_size, seed);
+	if (!r)
+		python_failed("report_target.mutate failed:");
+	if (r == Py_None || PyBytes_AsStringAndSize(r, &bytes, &n) || (size_t)n > max_size) {
+		PyErr_Clear();
+		Py_DECREF(r);
+		return LLVMFuzzerMutate(data, size, max_size);
+	}
+	memcpy(data, bytes, (size_t)n);
+	Py_DECREF(r);
+	return (size_t)n;
 }
