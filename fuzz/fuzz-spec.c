@@ -1,26 +1,13 @@
 /* fuzz-spec.c: fuzz target for the target-spec parser: any bytes as a spec, and its canonical form a fixed point */
-#include <stdarg.h>
+#define _GNU_SOURCE
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "iomap/target.h"
+#include "violated.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* A broken property: say which, then abort so that the fuzzer keeps the input. */
-static void __attribute__((noreturn, format(printf, 1, 2))) violated(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("fuzz-spec: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	abort();
-}
 
 /* A reason is printed as one line after "regbench: ": no control character may break or colour it. */
 static int one_printable_line(const char *s)

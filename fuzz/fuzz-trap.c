@@ -2,7 +2,6 @@
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 
 #include "iomap/trap.h"
 #include "trap-dev.h"
+#include "violated.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -76,18 +76,6 @@ static unsigned char frame_fp[16384];	/* and its vector state */
 static size_t frame_fp_len;
 static jmp_buf refused;
 static char refusal[600];
-
-static void __attribute__((noreturn, format(printf, 1, 2))) violated(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("fuzz-trap: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	abort();
-}
 
 static void take_frame(int signo, siginfo_t *si, void *uc)
 {

@@ -33,7 +33,8 @@ def one_input(data):
 
 
 # Values of every JSON type, the edges included, that a damaged or edited file may hold anywhere.
-_VALUES = [None, True, False, 0, -1, 1, 2, 1.5, -0.0, 1e308, 2 ** 64, "", "x", "mmio", "count", [], {}, [[]], {"": {}}]
+_VALUES = [None, True, False, 0, -1, 1, 2, 1.5, -0.0, 1e308, 2 ** 64, "", "x", "a\nb", "\x1b[31m", "mmio", "count",
+           [], {}, [[]], {"": {}}]
 
 
 def _nodes(doc, out):

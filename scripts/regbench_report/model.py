@@ -33,7 +33,9 @@ class ReportError(Exception):
     """A file the report cannot use; str() is `FILE: why (what to try)`."""
 
     def __init__(self, path, why, hint):
-        super().__init__(f"{path}: {why} ({hint})")
+        # reasons quote names and values from the file: their control characters must not break the one line
+        text = f"{path}: {why} ({hint})"
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in text))
 
 
 class Key(NamedTuple):
