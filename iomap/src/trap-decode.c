@@ -354,13 +354,26 @@ static uint64_t get_reg64(struct emu *e, int greg)
 }
 
 /*
+ * A string instruction's element: its memory operand's size.  The operand
+ * size is not it: REX.W makes movs and stos move 8 bytes, but leaves ins and
+ * outs at 4 while Zydis reports their operand size as 64.
+ */
+static unsigned int element_bytes(const struct emu *e)
+{
+	for (unsigned int i = 0; i < e->in.operand_count; i++)
+		if (e->op[i].type == ZYDIS_OPERAND_TYPE_MEMORY)
+			return e->op[i].size / 8;
+	return 1;
+}
+
+/*
  * movs, stos, ins, outs with or without rep: element by element, RSI, RDI
  * and RCX stepping as the hardware steps them (down when EFLAGS.DF is set).
  * The whole remaining count runs in this one fault.
  */
 static void emulate_string(struct emu *e, uint8_t opcode)
 {
-	unsigned int size = opcode & 1 ? e->in.operand_width / 8 : 1;
+	unsigned int size = element_bytes(e);
 	int rep = (e->in.attributes & ZYDIS_ATTRIB_HAS_REP) != 0;
 	int64_t step = (get_reg64(e, REG_EFL) & (1u << 10)) ? -(int64_t)size : (int64_t)size;
 	uint64_t count = rep ? get_reg64(e, REG_RCX) : 1;
