@@ -111,7 +111,8 @@ static void setup(void)
 	}
 	dev = trap_dev_of(&target);
 	ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
-	arena = malloc(ARENA_LEN);
+	/* aligned to its length, so that an address in it has the same low 16 bits (a port number) every run */
+	arena = aligned_alloc(ARENA_LEN, ARENA_LEN);
 	arena_before = malloc(ARENA_LEN);
 	code = aligned_alloc(4096, 2 * 4096);
 	if (!arena || !arena_before || !code)
@@ -251,7 +252,26 @@ static void written(const ZydisDecodedInstruction *in, const ZydisDecodedOperand
 	}
 }
 
-static void check_log(size_t from)
+/*
+ * The widths the instruction accesses the device with, as a set of byte
+ * counts: its memory operands' sizes (each element of a string instruction,
+ * a whole vector register), or for in and out the size of AL, AX or EAX.
+ */
+static unsigned int access_widths(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *op)
+{
+	unsigned int mem = 0, acc = 0;
+
+	for (unsigned int i = 0; i < in->operand_count; i++)
+		if (op[i].type == ZYDIS_OPERAND_TYPE_MEMORY)
+			mem |= op[i].size / 8;
+		else if (op[i].type == ZYDIS_OPERAND_TYPE_REGISTER &&
+			 ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, op[i].reg.value) == ZYDIS_REGISTER_RAX)
+			acc |= op[i].size / 8;
+	return mem ? mem : acc;
+}
+
+/* Every access logged since from is of a width the instruction has and lies inside its window. */
+static void check_log(size_t from, unsigned int widths)
 {
 	size_t n;
 	const struct iomap_trap_access *log = iomap_trap_log(&target, &n);
@@ -260,11 +280,20 @@ static void check_log(size_t from)
 		size_t len = log[i].space == IOMAP_SPACE_MMIO ? target.len : target.port_len;
 		unsigned int w = log[i].width;
 
-		if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16 && w != 32 && w != 64)
-			violated("logged an access %u bytes wide", w);
+		if ((w & (w - 1)) || !(w & widths))
+			violated("logged an access %u bytes wide, which the instruction does not make (its widths: %#x)",
+				 w, widths);
 		if (log[i].offset > len || w > len - log[i].offset)
 			violated("logged an access of %u bytes at %#x, outside the %zu-byte window", w, log[i].offset, len);
 	}
+}
+
+/* trap_emulate's answer, or -1 when the emulator refused the instruction (its report in refusal). */
+static int emulate(siginfo_t *si, ucontext_t *uc)
+{
+	if (setjmp(refused))
+		return -1;
+	return trap_emulate(dev, SIGSEGV, si, uc);
 }
 
 static unsigned int byte_at(const uint8_t *data, size_t size, size_t i)
@@ -280,6 +309,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
 	uint64_t gpr[NREGS], rip, fault_addr = 0;
 	int flags = (int)byte_at(data, size, STATE_FLAGS), fault_code, decoded, handled, gprs[NREGS], vector, memory;
+	unsigned int widths;
 	siginfo_t si;
 	size_t log_from;
 
@@ -308,6 +338,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	decoded = ZYAN_SUCCESS(ZydisDecoderDecodeFull(&decoder, (const void *)(uintptr_t)rip, INSN_BYTES, &in, op));
+	widths = decoded ? access_widths(&in, op) : 0;
 	if (decoded) {
 		if (!plausible(&in, op, gpr, rip, flags, &fault_code, &fault_addr))
 			return 0;
@@ -344,17 +375,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	before = uc;
 	memcpy(fp_before, fp, frame_fp_len);
 
-	if (setjmp(refused)) {
+	handled = emulate(&si, &uc);
+	check_log(log_from, widths);
+	if (handled < 0) {
 		size_t n = strlen(refusal);
 
 		if (strncmp(refusal, "iomap: trap: cannot emulate ", 28) || n < 2 || refusal[n - 1] != '\n' ||
 		    strchr(refusal, '\n') != refusal + n - 1)
 			violated("the report of an instruction it cannot emulate is not one line: '%s'", refusal);
-		check_log(log_from);
 		return 0;
 	}
-	handled = trap_emulate(dev, SIGSEGV, &si, &uc);
-	check_log(log_from);
 	if (!handled) {
 		/* not the device's: the state is the CPU's again, untouched */
 		if (memcmp(&uc.uc_mcontext.gregs, &before.uc_mcontext.gregs, sizeof(uc.uc_mcontext.gregs)) ||
