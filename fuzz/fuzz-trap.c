@@ -26,8 +26,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  *             bit 3 a legacy (FXSAVE-only) frame; bits 4-7 how far into the
  *             last 16 bytes of a page the instruction starts, so that it
  *             may run on into the next page
- *   16        XSAVE components to leave in their initial state: bit n
- *             clears component n + 1 of XSTATE_BV (1 SSE, 2 YMM, 5-7 AVX-512)
+ *   16        XSAVE components to switch between in use and their initial
+ *             state: bit n toggles component n + 1 in XSTATE_BV (1 SSE,
+ *             2 YMM, 5-7 AVX-512), where the frame has room for it
  *   17...     five bytes per general register in Zydis's order (rax, rcx,
  *             rdx, rbx, rsp, rbp, rsi, rdi, r8-r15): a selector and a 32-bit
  *             value; selector % 3 is 0: the MMIO window plus value modulo its
@@ -45,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  */
 #define INSN_BYTES	15
 #define STATE_FLAGS	15
-#define STATE_XCLEAR	16
+#define STATE_XTOGGLE	16
 #define STATE_REGS	17
 #define NREGS		16
 #define INPUT_BYTES	(STATE_REGS + 5 * NREGS)
@@ -359,10 +360,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uc.uc_mcontext.gregs[REG_EFL] = (uc.uc_mcontext.gregs[REG_EFL] & ~(greg_t)0x400) | (flags & FLAG_DF ? 0x400 : 0);
 	memcpy(fp, frame_fp, frame_fp_len);
 	if (frame_fp_len > 512) {
-		uint64_t bv, clear = (uint64_t)byte_at(data, size, STATE_XCLEAR) << 1;
+		uint64_t bv, features, toggle = (uint64_t)byte_at(data, size, STATE_XTOGGLE) << 1;
 
 		memcpy(&bv, fp + FX_XSTATE_BV, sizeof(bv));
-		bv &= ~clear;
+		memcpy(&features, fp + FX_SW_BYTES + 8, sizeof(features));
+		bv ^= toggle & features;
 		memcpy(fp + FX_XSTATE_BV, &bv, sizeof(bv));
 		if (flags & FLAG_LEGACY)
 			memset(fp + FX_SW_BYTES, 0, 4);
