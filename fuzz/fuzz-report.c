@@ -15,9 +15,11 @@ size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 /*
  * libFuzzer cannot instrument Python, so the Python code under test reports
  * its own coverage: a C trace function sees every line and opcode that runs
- * in the report's package and counts each transition (from one instruction
+ * in the report's package and marks each transition (from one instruction
  * to the next, within a code object) in libFuzzer's extra counters, which
- * libFuzzer reads as it reads the counters of compiled code.  Code outside
+ * libFuzzer reads as it reads the counters of compiled code.  Marks, not
+ * counts: how often a loop over the file's benchmarks ran says nothing new
+ * about the loader, and counts made every longer file a new input.  Code outside
  * the package (the standard library, this harness's Python side) is not
  * traced: new paths there are not what the fuzzer should chase.
  */
@@ -50,7 +52,7 @@ static int trace(PyObject *self, PyFrameObject *frame, int what, PyObject *arg)
 		previous = (uintptr_t)code;
 	} else if (what == PyTrace_LINE || what == PyTrace_OPCODE) {
 		here = ((uintptr_t)code >> 4) * 0x9e3779b1u ^ (uintptr_t)PyFrame_GetLasti(frame) * 0x85ebca6bu;
-		counters[(here ^ previous) % COUNTERS]++;
+		counters[(here ^ previous) % COUNTERS] = 1;
 		previous = here >> 1;
 	}
 	Py_DECREF(code);
