@@ -85,6 +85,7 @@ static const struct bad bads[] = {
 	{ "", "target '': unknown target kind '' (the kinds: ram, trap, pci, port)" },
 	{ "RAM", "target 'RAM': unknown target kind 'RAM' (the kinds: ram, trap, pci, port)" },
 	{ "ram:64k\n", "target spec with a control character (give it on one line)" },
+	{ "\033[31mram", "target spec with a control character (give it on one line)" },	/* a terminal escape */
 	{ "trap,scratch", "target 'trap,scratch': unknown option 'scratch' (trap takes a model: trap:MODEL)" },
 	{ "trap:Fifo!", "target 'trap:Fifo!': bad model name 'Fifo!' (letters, digits, - and _, e.g. trap:default)" },
 	{ "pci", "target 'pci': no device (pci:SLOT/BAR or pci:VENDOR:DEVICE/BAR, e.g. pci:00:04.0/0)" },
