@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "iomap/io.h"
+#include "iomap/region.h"
 #include "iomap/strategy.h"
 #include "clock.h"
 #include "kernels.h"
@@ -70,6 +71,10 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 #define PIO_REG uint16_t io = PORT_OF(a->io)
 #define PIO_AT(off) ((uint16_t)(io + (off)))
 #define PIO_NUM(off) PIO_AT(off)
+/* A region's cookies (iomap/region.h) step like MMIO addresses; each access is a pread/pwrite. */
+#define REGION_REG MMIO_REG
+#define REGION_AT(off) MMIO_AT(off)
+#define REGION_NUM(off) MMIO_NUM(off)
 
 /*
  * The single-access families, in either space: sp is MMIO or PIO, rd and wr
@@ -105,11 +110,14 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 
 /*
  * Every strategy's kernels, from its line of IOMAP_STRATEGIES: its single
- * accesses on MMIO (every width) and on ports (8 to 32 bits: x86 has no
- * 64-bit port instruction), its _rep loops and port _rep, its copies.
+ * accesses on MMIO (every width), on ports (8 to 32 bits: x86 has no
+ * 64-bit port instruction) and, where it has port forms, through a region
+ * (every width: the kernel makes the access), its _rep loops and port _rep,
+ * its copies.
  */
 #define MMIO_SINGLE(bits, type, k, reg, wreg, id) SINGLE(MMIO, read, write, id, bits)
 #define PIO_SINGLE(bits, type, k, id) SINGLE(PIO, in, out, id, bits)
+#define REGION_SINGLE(bits, type, k, reg, wreg, id) SINGLE(REGION, pread, pwrite, id, bits)
 #define MMIO_REP(bits, type, k, reg, wreg, id) REP(MMIO, read, write, id, bits)
 #define PIO_REP(bits, type, k, id) REP(PIO, in, out, id, bits)
 
@@ -122,6 +130,7 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 #define STRATEGY_KERNELS(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
 	IOMAP_HAS_##access(IOMAP_WIDTHS(MMIO_SINGLE, id))			\
 	IOMAP_HAS_##port(IOMAP_HAS_##access(IOMAP_PORT_WIDTHS(PIO_SINGLE, id)))	\
+	IOMAP_HAS_##port(IOMAP_HAS_##access(IOMAP_WIDTHS(REGION_SINGLE, id)))	\
 	IOMAP_LOOP_##rep(IOMAP_WIDTHS(MMIO_REP, id))				\
 	IOMAP_HAS_##port(IOMAP_HAS_##rep(IOMAP_PORT_WIDTHS(PIO_REP, id)))	\
 	IOMAP_HAS_##copy(COPY(id))
@@ -194,8 +203,10 @@ uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters)
 
 #define MMIO IOMAP_SPACE_MMIO
 #define PIO IOMAP_SPACE_PIO
+#define REGION IOMAP_SPACE_REGION
 #define E_MMIO_SINGLE(bits, type, k, reg, wreg, id, name) ENTRIES_SINGLE(MMIO, read, write, id, name, bits)
 #define E_PIO_SINGLE(bits, type, k, id, name) ENTRIES_SINGLE(PIO, in, out, id, name, bits)
+#define E_REGION_SINGLE(bits, type, k, reg, wreg, id, name) ENTRIES_SINGLE(REGION, pread, pwrite, id, name, bits)
 #define E_MMIO_REP(bits, type, k, reg, wreg, id, name) ENTRIES_REP(MMIO, read, write, id, name, bits)
 #define E_PIO_REP(bits, type, k, id, name) ENTRIES_REP(PIO, in, out, id, name, bits)
 
@@ -204,6 +215,8 @@ uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters)
 	IOMAP_HAS_##access(IOMAP_WIDTHS(E_MMIO_SINGLE, id, name))
 #define SECTION_PIO_SINGLE(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
 	IOMAP_HAS_##port(IOMAP_HAS_##access(IOMAP_PORT_WIDTHS(E_PIO_SINGLE, id, name)))
+#define SECTION_REGION_SINGLE(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+	IOMAP_HAS_##port(IOMAP_HAS_##access(IOMAP_WIDTHS(E_REGION_SINGLE, id, name)))
 #define SECTION_MMIO_REP(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
 	IOMAP_LOOP_##rep(IOMAP_WIDTHS(E_MMIO_REP, id, name))
 #define SECTION_PIO_REP(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
@@ -219,6 +232,7 @@ uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters)
 const struct rb_kernel rb_kernels[] = {
 	IOMAP_STRATEGIES(SECTION_MMIO_SINGLE)
 	IOMAP_STRATEGIES(SECTION_PIO_SINGLE)
+	IOMAP_STRATEGIES(SECTION_REGION_SINGLE)
 	IOMAP_STRATEGIES(SECTION_MMIO_REP)
 	IOMAP_STRATEGIES(SECTION_PIO_REP)
 	ENTRIES_COPY(libc, "libc", .row = RB_REFERENCE, .insn = IOMAP_INSN_ANY,
