@@ -12,11 +12,11 @@ extern "C" {
 #endif
 
 /*
- * vfio-pci gives user space a device's I/O BARs (and its memory BARs, where
- * they cannot or should not be mmapped) only as ranges of its device file:
- * each access is a pread or pwrite, a system call in which the kernel makes
- * the access (an in/out or a mov of the same width, for aligned 1, 2, 4 and
- * 8 bytes).  iomap_region_map() reserves address space for such a range and
+ * vfio-pci gives user space a device's I/O BARs only as ranges of its
+ * device file (and memory BARs too, where they cannot be mmapped): each access is a pread or pwrite, a system call in which the kernel makes
+ * the access (an in/out or a mov of the same width for aligned 1, 2 and 4
+ * bytes; 8 may reach the device as two 4-byte accesses, as the kernel
+ * decides).  iomap_region_map() reserves address space for such a range and
  * returns its start as a cookie, so that the window is used the way every
  * other target's is (base + offset) and the accessors below turn a cookie
  * back into the file's offset.  The reservation is inaccessible: an
