@@ -77,8 +77,8 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 #define REGION_NUM(off) MMIO_NUM(off)
 
 /*
- * The single-access families, in either space: sp is MMIO or PIO, rd and wr
- * name the accessors (iomap_read32_relaxed, iomap_in32_relaxed ...).
+ * The single-access families, in any space: sp is MMIO, PIO or REGION, rd and wr
+ * name the accessors (iomap_read32_relaxed, iomap_in32_relaxed, iomap_pread32_relaxed ...).
  * thrpt: independent back-to-back accesses to one register; a read's value
  * is dropped, the volatile or asm-volatile access is still issued.
  * chain: each read's register depends on the previous value (v & zero, zero
@@ -159,19 +159,6 @@ UNROLLED(dispatch_table, void __iomem *io = a->io;
 	 (void)read32(io), 0)
 UNROLLED(dispatch_cookie, void __iomem *io = a->io, (void)ioread32(io), 0)
 UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
-
-uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters)
-{
-	uint64_t *out = a->mem;
-
-	(void)iters;
-	switch (a->n) {
-	case 1: *out = ioread8(a->io); break;
-	case 2: *out = ioread16(a->io); break;
-	default: *out = ioread32(a->io); break;
-	}
-	return 0;
-}
 
 /*
  * The table, walked by the harness to register benchmarks.  K() is one
