@@ -152,9 +152,9 @@ static void vfio_describe(FILE *out)
 {
 	char why[200];
 
+	fprintf(out, "      devices bound to vfio-pci (give one to it with scripts/vfio-bind SLOT):\n");
 	if (iomap_pci_each(describe_device, out, why, sizeof(why)))
 		fprintf(out, "      cannot list PCI devices: %s\n", why);
-	fprintf(out, "      (devices bound to vfio-pci; give one to it with scripts/vfio-bind SLOT)\n");
 }
 
 /* What an open vfio target holds. */
