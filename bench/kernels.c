@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "iomap/io.h"
+#include "iomap/region.h"
 #include "iomap/strategy.h"
 #include "clock.h"
 #include "kernels.h"
@@ -70,6 +71,10 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 #define PIO_REG uint16_t io = PORT_OF(a->io)
 #define PIO_AT(off) ((uint16_t)(io + (off)))
 #define PIO_NUM(off) PIO_AT(off)
+/* A region's cookies (iomap/region.h) step like MMIO addresses; each access is a pread/pwrite. */
+#define REGION_REG MMIO_REG
+#define REGION_AT(off) MMIO_AT(off)
+#define REGION_NUM(off) MMIO_NUM(off)
 
 /*
  * What stands for a read in a chain's baseline, by how the read is issued
@@ -86,6 +91,8 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
  */
 #define CHAIN_STANDIN_mov(type, x) ({ __typeof__(x) __r = (x); OPAQUE(__r); (type)__r; })
 #define CHAIN_STANDIN_deref(type, x) ({ __typeof__(x) __r = (x); OPAQUE(__r); __r; })
+/* a region's read is a call returning a value of the access's type: converted as an asm read's */
+#define CHAIN_STANDIN_call(type, x) CHAIN_STANDIN_mov(type, x)
 
 /*
  * What a chain's figure holds beyond a plain load, said in the JSON (the
@@ -98,11 +105,12 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 		       "with the register's old value, which a load that zero-extends by itself (a C "	\
 		       "volatile read) does not; a zero-extension after it is in the baseline too" : NULL)
 #define CHAIN_NOTE_deref(bits) NULL
+#define CHAIN_NOTE_call(bits) NULL
 
 /*
- * The single-access families, in either space: sp is MMIO or PIO, rd and wr
- * name the accessors (iomap_read32_relaxed, iomap_in32_relaxed ...), access
- * is how they issue it (mov or deref).
+ * The single-access families, in any space: sp is MMIO, PIO or REGION, rd
+ * and wr name the accessors (iomap_read32_relaxed, iomap_in32_relaxed,
+ * iomap_pread32_relaxed ...), access is how they issue it (mov or deref).
  * thrpt: independent back-to-back accesses to one register; a read's value
  * is dropped, the volatile or asm-volatile access is still issued.
  * chain: each read's register depends on the previous value (v & zero, zero
@@ -135,12 +143,15 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 
 /*
  * Every strategy's kernels, from its line of IOMAP_STRATEGIES: its single
- * accesses on MMIO (every width) and on ports (8 to 32 bits: x86 has no
- * 64-bit port instruction), its _rep loops and port _rep, its copies.
+ * accesses on MMIO (every width), on ports (8 to 32 bits: x86 has no
+ * 64-bit port instruction) and, where it has port forms, through a region
+ * (every width: the kernel makes the access), its _rep loops and port _rep,
+ * its copies.
  */
 #define MMIO_SINGLE(bits, type, k, reg, wreg, id, access) SINGLE(MMIO, read, write, id, bits, access)
-/* a port access is an asm in/out of the exact width, whatever the strategy: as mov */
+/* a port access is an asm in/out of the exact width whatever the strategy (as mov), a region's a call */
 #define PIO_SINGLE(bits, type, k, id) SINGLE(PIO, in, out, id, bits, mov)
+#define REGION_SINGLE(bits, type, k, reg, wreg, id) SINGLE(REGION, pread, pwrite, id, bits, call)
 #define MMIO_REP(bits, type, k, reg, wreg, id) REP(MMIO, read, write, id, bits)
 #define PIO_REP(bits, type, k, id) REP(PIO, in, out, id, bits)
 
@@ -153,6 +164,7 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 #define STRATEGY_KERNELS(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
 	IOMAP_HAS_##access(IOMAP_WIDTHS(MMIO_SINGLE, id, access))		\
 	IOMAP_HAS_##port(IOMAP_HAS_##access(IOMAP_PORT_WIDTHS(PIO_SINGLE, id)))	\
+	IOMAP_HAS_##port(IOMAP_HAS_##access(IOMAP_WIDTHS(REGION_SINGLE, id)))	\
 	IOMAP_LOOP_##rep(IOMAP_WIDTHS(MMIO_REP, id))				\
 	IOMAP_HAS_##port(IOMAP_HAS_##rep(IOMAP_PORT_WIDTHS(PIO_REP, id)))	\
 	IOMAP_HAS_##copy(COPY(id))
@@ -181,19 +193,6 @@ UNROLLED(dispatch_table, void __iomem *io = a->io;
 	 (void)read32(io), 0)
 UNROLLED(dispatch_cookie, void __iomem *io = a->io, (void)ioread32(io), 0)
 UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
-
-uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters)
-{
-	uint64_t *out = a->mem;
-
-	(void)iters;
-	switch (a->n) {
-	case 1: *out = ioread8(a->io); break;
-	case 2: *out = ioread16(a->io); break;
-	default: *out = ioread32(a->io); break;
-	}
-	return 0;
-}
 
 /*
  * The table, walked by the harness to register benchmarks.  K() is one
@@ -225,9 +224,11 @@ uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters)
 
 #define MMIO IOMAP_SPACE_MMIO
 #define PIO IOMAP_SPACE_PIO
+#define REGION IOMAP_SPACE_REGION
 #define E_MMIO_SINGLE(bits, type, k, reg, wreg, id, name, access)		\
 	ENTRIES_SINGLE(MMIO, read, write, id, name, bits, access)
 #define E_PIO_SINGLE(bits, type, k, id, name) ENTRIES_SINGLE(PIO, in, out, id, name, bits, mov)
+#define E_REGION_SINGLE(bits, type, k, reg, wreg, id, name) ENTRIES_SINGLE(REGION, pread, pwrite, id, name, bits, call)
 #define E_MMIO_REP(bits, type, k, reg, wreg, id, name) ENTRIES_REP(MMIO, read, write, id, name, bits)
 #define E_PIO_REP(bits, type, k, id, name) ENTRIES_REP(PIO, in, out, id, name, bits)
 
@@ -236,6 +237,8 @@ uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters)
 	IOMAP_HAS_##access(IOMAP_WIDTHS(E_MMIO_SINGLE, id, name, access))
 #define SECTION_PIO_SINGLE(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
 	IOMAP_HAS_##port(IOMAP_HAS_##access(IOMAP_PORT_WIDTHS(E_PIO_SINGLE, id, name)))
+#define SECTION_REGION_SINGLE(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+	IOMAP_HAS_##port(IOMAP_HAS_##access(IOMAP_WIDTHS(E_REGION_SINGLE, id, name)))
 #define SECTION_MMIO_REP(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
 	IOMAP_LOOP_##rep(IOMAP_WIDTHS(E_MMIO_REP, id, name))
 #define SECTION_PIO_REP(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
@@ -251,6 +254,7 @@ uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters)
 const struct rb_kernel rb_kernels[] = {
 	IOMAP_STRATEGIES(SECTION_MMIO_SINGLE)
 	IOMAP_STRATEGIES(SECTION_PIO_SINGLE)
+	IOMAP_STRATEGIES(SECTION_REGION_SINGLE)
 	IOMAP_STRATEGIES(SECTION_MMIO_REP)
 	IOMAP_STRATEGIES(SECTION_PIO_REP)
 	ENTRIES_COPY(libc, "libc", .row = RB_REFERENCE, .insn = IOMAP_INSN_ANY,

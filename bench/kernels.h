@@ -66,13 +66,6 @@ struct rb_span {
 };
 
 /*
- * Not timed: one read of a->n bytes (1, 2 or 4) at a->io through the generic
- * cookie accessors (so either space), stored to *(uint64_t *)a->mem.  The
- * harness uses it, guarded, to see whether a device answers at all.
- */
-uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters);
-
-/*
  * Run fn under a guard: a SIGBUS or SIGSEGV fault inside it ends the run
  * and returns -1 with the reason (signal and address) in why, instead of
  * killing the process.  Only faults count: the same signal sent with kill()

@@ -374,6 +374,7 @@ void add_context(const iomap_target &t, const rb_clock &clk, int cpu)
 	context("target_device", t.device);
 	context("target_bar", t.bar >= 0 ? std::to_string(t.bar) : "");
 	context("target_len", std::to_string(t.len));
+	context("target_iommu", t.iommu);
 	context("tsc_hz", fmt(clk.tsc_hz));
 	context("tsc_hz_source", clk.tsc_hz_source);
 	context("invariant_tsc", clk.invariant ? "true" : "false");
@@ -518,6 +519,10 @@ int main(int argc, char **argv)
 	int status = rb_output_run(output);
 	benchmark::Shutdown();
 	rb_markers_close();
+	if (const char *lost = rb_device_lost())
+		fprintf(stderr, "regbench: target '%s': the device stopped answering: %s (what ran before is kept; "
+			"check that it is present and enabled%s%s, and run again)\n", t.spec, lost,
+			t.device[0] ? ": lspci -vv -s " : "", t.device[0] ? strchr(t.device, ' ') + 1 : "");
 	iomap_target_close(&t);
 	if (rb_interrupted())
 		return 128 + rb_interrupted();

@@ -44,6 +44,10 @@ void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_o
 void rb_run(benchmark::State &st, const rb_bench &b);
 void rb_skip(benchmark::State &st, const std::string &why);
 
+// Why the device behind a hardware target stopped answering during the run (which then stopped),
+// or NULL while it answers.
+const char *rb_device_lost();
+
 // likwid marker regions (a -DLIKWID_PERFMON build): set up only under likwid-perfctr.
 void rb_markers_init();
 void rb_markers_close();

@@ -14,7 +14,7 @@ expect_error() {	# expect_error EXPECTED-LINE ARGS...
 	fi
 }
 
-expect_error "regbench: target 'nosuch': unknown target kind 'nosuch' (the kinds: ram, trap, pci, port)" --target nosuch
+expect_error "regbench: target 'nosuch': unknown target kind 'nosuch' (the kinds: ram, trap, pci, port, vfio)" --target nosuch
 expect_error "regbench: target 'ram:12q': bad size '12q' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)" --target=ram:12q
 expect_error "regbench: target 'ram:0': bad size '0' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)" --target=ram:0
 expect_error "regbench: target 'trap:nosuch': unknown model 'nosuch' (the models: default, scratch)" --target trap:nosuch
@@ -27,8 +27,8 @@ expect_error "regbench: --allow-write: bad window '0x4+0' (OFF+LEN in bytes from
 expect_error "regbench: target 'pci:00:04.0/0,widths=12': bad widths '12' (bits joined by +, e.g. widths=32 or widths=8+16)" --target pci:00:04.0/0,widths=12
 expect_error "regbench: target 'port:0x70+2,widths=64': bad option 'widths=64' (port takes widths= of 8, 16 and 32, e.g. port:0xc000+4,widths=32)" --target port:0x70+2,widths=64
 # lookups only: no device has vendor ffff, and domain ffff does not exist on the machines this runs on
-expect_error "regbench: target 'pci:ffff:1234/0': no PCI device ffff:1234 (lspci -nn lists the devices with their ids)" --target pci:ffff:1234/0
-expect_error "regbench: target 'pci:ffff:ff:1f.7/0': no PCI device at ffff:ff:1f.7 (lspci lists the devices)" --target pci:ffff:ff:1f.7/0
+expect_error "regbench: target 'pci:ffff:1234/0': no PCI device matches d=ffff:1234 (lspci -nn lists the devices with their ids)" --target pci:ffff:1234/0
+expect_error "regbench: target 'pci:ffff:ff:1f.7/0': no PCI device matches s=ffff:ff:1f.7 (lspci -D lists the devices)" --target pci:ffff:ff:1f.7/0
 
 # Google Benchmark's own flags, checked before Google Benchmark sees them
 expect_error "regbench: --benchmark_repetitions: bad count 'x' (repetitions from 1 to 1000, e.g. --benchmark_repetitions=5)" --benchmark_repetitions=x

@@ -13,8 +13,9 @@ from . import model, names, tables
 from .model import Key
 
 MAPPINGS = {"wb": "WB (write-back, cached)", "uc": "UC (uncached)", "wc": "WC (write-combining)",
-            "trap": "trap (each access faults and is emulated)", "port": "port I/O"}
-KINDS = {"mmio": "MMIO", "pio": "port I/O"}
+            "trap": "trap (each access faults and is emulated)", "port": "port I/O",
+            "pread": "pread/pwrite of a vfio region (each access a system call)"}
+KINDS = {"mmio": "MMIO", "pio": "port I/O", "region": "a device file's region (vfio)"}
 COMMAND_KEYS = ("command_line", "regbench_command", "command")
 
 
@@ -108,6 +109,11 @@ def target_rows(run):
             ("device", run.ctx("target_device")),
             ("BAR", run.ctx("target_bar")),
             ("window", run.ctx("target_len") and f"{run.ctx('target_len')} bytes"),
+            ("IOMMU", {"type1": "type-1 (vfio container)", "noiommu": "none: vfio's no-IOMMU mode, no DMA isolation"}
+             .get(run.ctx("target_iommu"), run.ctx("target_iommu"))),
+            ("first read", run.ctx("target_first_read") and f"`{run.ctx('target_first_read')}` (the first "
+             "value read from the register)"),
+            ("device lost", run.ctx("target_lost") and f"stopped answering during the run: {run.ctx('target_lost')}"),
             ("accelerator", acc_text)]
     return [(k, str(v)) for k, v in rows if v]
 

@@ -136,7 +136,7 @@ class Result:
     name: str                        # its name in the file: an identifier, never taken apart
     key: Key
     state: str                       # ok, below, skipped, error
-    space: str = "mmio"              # mmio or pio: where it ran
+    space: str = "mmio"              # mmio, pio or region (pread/pwrite): where it ran
     pair: Optional[str] = None       # for a port benchmark beside MMIO: the name of its MMIO counterpart
     counters: Dict[str, float] = field(default_factory=dict)
     noise: Dict[str, Optional[float]] = field(default_factory=dict)
@@ -361,7 +361,7 @@ def _entry(path, m, described, name):
               _field(path, where, e, "param", _int_or_null, "a count, a size or null"))
     state = _field(path, where, e, "state", lambda v: v in _STATES, " | ".join(_STATES))
     return (key, _STATES[state],
-            _field(path, where, e, "space", lambda v: v in ("mmio", "pio"), "mmio or pio"),
+            _field(path, where, e, "space", lambda v: v in ("mmio", "pio", "region"), "mmio, pio or region"),
             _field(path, where, e, "pair", lambda v: v is None or v in described, "a benchmark of regbench.benchmarks",
                    None),
             _field(path, where, e, "bound", lambda v: v is None or _number(v), "a number of TSC cycles", None),
