@@ -3,6 +3,7 @@
 #define REGBENCH_CONTRACT_H
 
 #include <string>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
@@ -28,6 +29,9 @@ void rb_contract_reported(const benchmark::BenchmarkReporter::Run &run);
 
 // The lat/ samples of a benchmark, binned (the last repetition's).
 void rb_contract_histogram(const std::string &name, const rb_histogram &h);
+
+// The benchmarks' names, in registration order.
+std::vector<std::string> rb_contract_names();
 
 // True once any benchmark ended with an error, not a skip.
 bool rb_any_error();

@@ -77,6 +77,27 @@ std::string why_no_port(const rb_kernel &k)
 	return "needs an MMIO target";
 }
 
+// Why a kernel of MMIO or port space has no form on a region target (vfio: I/O BARs, ,pread): through
+// a region every access is a pread/pwrite system call, built for the single accesses of the strategies
+// with port forms.
+std::string why_no_region(const rb_kernel &k)
+{
+	switch (k.family->where) {
+	case RB_AT_COPY:
+		return "copies need a mapped window; through a region every access is a pread/pwrite system call "
+		       "(vfio: maps a memory BAR unless ,pread is given)";
+	case RB_AT_FIFO:
+		return "vfio-pci has no call that repeats one register: through a region _rep would be a loop of "
+		       "pread/pwrite calls, which thrpt measures per access";
+	default:
+		break;
+	}
+	if (k.row != RB_ACCESSOR)
+		return "it reads through a mapping or a port cookie; a region is reached with pread/pwrite only";
+	return "through a region every access is a pread/pwrite system call: only the strategies with port forms "
+	       "(an access under an ordering) have region forms";
+}
+
 std::string hex(uint64_t v)
 {
 	char buf[24];
@@ -117,6 +138,10 @@ std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
 	size_t off = offset(k, t);
 
 	if (f.where != RB_AT_NOTHING && k.space != t.space && !(k.space == IOMAP_SPACE_PIO && t.port)) {
+		if (t.space == IOMAP_SPACE_REGION)
+			return why_no_region(k);
+		if (k.space == IOMAP_SPACE_REGION)
+			return "needs a region target (vfio: with an I/O BAR, or ,pread)";
 		if (k.space == IOMAP_SPACE_MMIO)
 			return why_no_port(k);
 		if (s && !has_mmio_form(s, f))
@@ -143,16 +168,17 @@ std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
 	return "";
 }
 
-// Kernels of both spaces share names (thrpt/read32/relaxed): register the one of the target's own
-// space only, so that a port target runs the port forms under the names the MMIO ones have.
+// Kernels of several spaces share names (thrpt/read32/relaxed): register one per name, the one of
+// the target's own space, so that a port or region target runs its forms under the names the MMIO
+// ones have; where the target's space has none, the first in the table (skipped with its reason).
 bool shadowed(const rb_kernel &k, const iomap_target &t)
 {
 	if (k.space == t.space)
 		return false;
 	for (size_t i = 0; i < rb_nr_kernels; i++) {
 		const rb_kernel &o = rb_kernels[i];
-		if (o.space == t.space && o.family == k.family && !strcmp(o.op, k.op) && o.bits == k.bits &&
-		    !strcmp(o.strategy, k.strategy))
+		if (&o != &k && o.family == k.family && !strcmp(o.op, k.op) && o.bits == k.bits &&
+		    !strcmp(o.strategy, k.strategy) && (o.space == t.space || &o < &k))
 			return true;
 	}
 	return false;

@@ -33,6 +33,9 @@ struct rb_bench {
 	std::string name;
 };
 
+// Bad input: "regbench: what: why (hint)" on stderr, exit 2.
+[[noreturn]] void rb_die(const std::string &what, const std::string &why, const std::string &hint);
+
 // Register every family x op x width x strategy of the kernel table that the options select;
 // those that cannot run on this target or CPU are registered as skipped, with the reason.
 void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_options &o);
@@ -40,6 +43,10 @@ void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_o
 // Run one benchmark (measure.cc), or report it skipped.
 void rb_run(benchmark::State &st, const rb_bench &b);
 void rb_skip(benchmark::State &st, const std::string &why);
+
+// Why the device behind a hardware target stopped answering during the run (which then stopped),
+// or NULL while it answers.
+const char *rb_device_lost();
 
 // likwid marker regions (a -DLIKWID_PERFMON build): set up only under likwid-perfctr.
 void rb_markers_init();

@@ -19,7 +19,7 @@ from matplotlib.lines import Line2D                  # noqa: E402
 from matplotlib.legend import Legend                 # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
-from . import model, names, tables                   # noqa: E402
+from . import markdown, model, names, tables         # noqa: E402
 from .model import Key                               # noqa: E402
 
 plt.rcParams.update({"svg.hashsalt": "regbench", "svg.fonttype": "path", "font.size": 10,
@@ -53,12 +53,9 @@ def color(meta, strategy):
     return _PALETTE[sum(map(ord, strategy)) % len(_PALETTE)]
 
 
-_KINDS = {"mmio": "MMIO", "pio": "port I/O"}
-
-
 def where(run):
     """Where a run's numbers come from, for a chart's footer: target, mapping, kind, and what a QEMU guest's are."""
-    kind = _KINDS.get(run.ctx("target_kind"), run.ctx("target_kind", "kind not recorded"))
+    kind = markdown.KINDS.get(run.ctx("target_kind"), run.ctx("target_kind", "kind not recorded"))
     text = f"{run.ctx('target', '?')} ({run.ctx('target_mapping', '?')}, {kind})"
     acc = run.ctx("accelerator")
     if acc == "tcg":

@@ -13,8 +13,9 @@ from . import model, names, stats, tables, verdicts
 from .model import Key
 
 MAPPINGS = {"wb": "WB (write-back, cached)", "uc": "UC (uncached)", "wc": "WC (write-combining)",
-            "trap": "trap (each access faults and is emulated)", "port": "port I/O"}
-KINDS = {"mmio": "MMIO", "pio": "port I/O"}
+            "trap": "trap (each access faults and is emulated)", "port": "port I/O",
+            "pread": "pread/pwrite of a vfio region (each access a system call)"}
+KINDS = {"mmio": "MMIO", "pio": "port I/O", "region": "a device file's region (vfio)"}
 COMMAND_KEYS = ("command_line", "regbench_command", "command")
 
 
@@ -109,6 +110,11 @@ def target_rows(run):
             ("device", run.ctx("target_device")),
             ("BAR", run.ctx("target_bar")),
             ("window", run.ctx("target_len") and f"{run.ctx('target_len')} bytes"),
+            ("IOMMU", {"type1": "type-1 (vfio container)", "noiommu": "none: vfio's no-IOMMU mode, no DMA isolation"}
+             .get(run.ctx("target_iommu"), run.ctx("target_iommu"))),
+            ("first read", run.ctx("target_first_read") and f"`{run.ctx('target_first_read')}` (the first "
+             "value read from the register)"),
+            ("device lost", run.ctx("target_lost") and f"stopped answering during the run: {run.ctx('target_lost')}"),
             ("accelerator", acc_text)]
     return [(k, str(v)) for k, v in rows if v]
 
@@ -166,11 +172,12 @@ def _cell(run, key, counter, scale):
 
 def table_notes(t, runs, labels):
     """What the reader must know about the benchmarks in a table: failures with their reason, disturbed
-    repetitions, failed repetitions of a result that stands, and regbench's notes."""
+    repetitions, failed repetitions of a result that stands, and regbench's notes (one line per note)."""
     keys = list(dict.fromkeys(t.cell(row, c)[0] for row in t.rows for c in t.cols if t.cell(row, c)))
     out = []
     for r, label in zip(runs, labels):
         tag = f"{label}: " if len(runs) > 1 else ""
+        noted = {}
         for key in keys:
             res = r.results.get(key)
             if not res:
@@ -183,8 +190,9 @@ def table_notes(t, runs, labels):
             if res.disturbed and res.state in ("ok", "below"):
                 out.append(f"{tag}{DISTURBED} `{names.label(key)}`: {res.disturbed} of {res.repetitions} repetitions "
                            "measured while the machine was disturbed")
-            if res.note:
-                out.append(f"{tag}`{names.label(key)}`: {res.note}")
+            if res.note and res.state == "ok":
+                noted.setdefault(res.note, []).append(key)
+        out += [tag + ", ".join(f"`{p}`" for p in names.compact(ks)) + f": {note}" for note, ks in noted.items()]
     return out
 
 

@@ -36,7 +36,9 @@ class ReportError(Exception):
     """A file the report cannot use; str() is `FILE: why (what to try)`."""
 
     def __init__(self, path, why, hint):
-        super().__init__(f"{path}: {why} ({hint})")
+        # reasons quote names and values from the file: their control characters must not break the one line
+        text = f"{path}: {why} ({hint})"
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in text))
 
 
 class Key(NamedTuple):
@@ -142,7 +144,7 @@ class Result:
     name: str                        # its name in the file: an identifier, never taken apart
     key: Key
     state: str                       # ok, below, skipped, error
-    space: str = "mmio"              # mmio or pio: where it ran
+    space: str = "mmio"              # mmio, pio or region (pread/pwrite): where it ran
     pair: Optional[str] = None       # for a port benchmark beside MMIO: the name of its MMIO counterpart
     counters: Dict[str, float] = field(default_factory=dict)
     noise: Dict[str, Optional[float]] = field(default_factory=dict)
@@ -153,7 +155,7 @@ class Result:
     reason: str = ""                 # for skipped/error/below: why; for ok: the label
     histogram: Optional[Histogram] = None
     disturbed: int = 0               # repetitions measured while the machine was disturbed
-    note: str = ""                   # what regbench says about it (why a width differs, ...)
+    note: str = ""                   # regbench's note on what the figure holds beyond the access, or ""
     failed: List[str] = field(default_factory=list)   # error messages of repetitions that failed
 
     family = property(lambda self: self.key.family)
@@ -240,6 +242,9 @@ def load(path):
     except json.JSONDecodeError as e:
         raise ReportError(path, f"not valid JSON (line {e.lineno} column {e.colno}: {e.msg})",
                           "write it with --benchmark_out_format=json; a cut-short run leaves broken JSON")
+    except (ValueError, RecursionError) as e:
+        # valid JSON beyond what Python reads: an integer of over 4300 digits, nesting deeper than its stack
+        raise ReportError(path, f"JSON this report cannot read ({e})", _DAMAGED)
     return from_document(path, doc)
 
 
@@ -269,6 +274,9 @@ def from_document(path, doc):
         if not isinstance(b, dict) or not isinstance(b.get("name"), str):
             raise ReportError(path, f"benchmark #{i + 1} has no name", "the file is damaged; re-run regbench")
         name = b.get("run_name") or b["name"]
+        if not isinstance(name, str):
+            raise ReportError(path, f"benchmark #{i + 1} has a run_name that is not text", _DAMAGED)
+        _check_run(path, f"benchmark #{i + 1} ('{name}')", b)
         if name not in described:
             raise ReportError(path, f"benchmark '{name}' has no entry in regbench.benchmarks", _DAMAGED)
         entries.setdefault(name, []).append(b)
@@ -301,10 +309,18 @@ def _field(path, where, obj, key, check, want, default=KeyError):
     if key not in obj and default is not KeyError:
         return default
     v = obj.get(key)
-    if key not in obj or not check(v):
+    if key not in obj or not _holds(check, v):
         got = f"no {key}" if key not in obj else f"{key} {json.dumps(v)}"
         raise ReportError(path, f"{where} has {got} (needs {want})", _DAMAGED)
     return v
+
+
+def _holds(check, v):
+    """check(v); false where v cannot even be looked up (a list or an object where a name belongs)."""
+    try:
+        return check(v)
+    except TypeError:
+        return False
 
 
 _text = lambda v: isinstance(v, str)
@@ -363,7 +379,7 @@ def _entry(path, m, described, name):
               _field(path, where, e, "param", _int_or_null, "a count, a size or null"))
     state = _field(path, where, e, "state", lambda v: v in _STATES, " | ".join(_STATES))
     return (key, _STATES[state],
-            _field(path, where, e, "space", lambda v: v in ("mmio", "pio"), "mmio or pio"),
+            _field(path, where, e, "space", lambda v: v in ("mmio", "pio", "region"), "mmio, pio or region"),
             _field(path, where, e, "pair", lambda v: v is None or v in described, "a benchmark of regbench.benchmarks",
                    None),
             _field(path, where, e, "bound", lambda v: v is None or _number(v), "a number of TSC cycles", None),
@@ -393,6 +409,18 @@ def _histograms(path, obj):
 
 
 # --- Google Benchmark's entries -----------------------------------------------------------
+
+def _check_run(path, where, entry):
+    """The fields of a Google Benchmark entry that _result reads are of their types: one line otherwise."""
+    _field(path, where, entry, "aggregate_name", lambda v: v is None or _text(v), "text", None)
+    _field(path, where, entry, "repetitions", _int_or_null, "a count", None)
+    for k, v in entry.items():
+        if k not in _GB_FIELDS and _number(v):
+            try:
+                float(v)
+            except OverflowError:
+                raise ReportError(path, f"{where} has a {k} too large for a number", _DAMAGED)
+
 
 def _counters(entry):
     return {k: (float(v) if v is not None else None) for k, v in entry.items()

@@ -202,7 +202,7 @@ class BadFiles(unittest.TestCase):
                                   ("family", "thr", "has family \"thr\" (needs a family of regbench.families)"),
                                   ("strategy", "relaxd", "(needs \"\" or a strategy of regbench.strategies)"),
                                   ("state", "ok", "has state \"ok\" (needs measured | below_resolution"),
-                                  ("space", "io", "(needs mmio or pio)"),
+                                  ("space", "io", "(needs mmio, pio or region)"),
                                   ("pair", "thrpt/read32/nothing", "(needs a benchmark of regbench.benchmarks)"),
                                   ("param", True, "has param true")):
             doc = document("single.json")

@@ -344,6 +344,18 @@ class Headlines(unittest.TestCase):
         self.assertEqual(markdown.warnings(run), ["running in a VM (KVMKVMKVM): the host shares the CPU",
                                                   "governor powersave"])
 
+    def test_a_note_shared_by_benchmarks_of_a_table_is_one_line(self):
+        from regbench_report import markdown, tables
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        for n in ("thrpt/read32/relaxed", "thrpt/read64/relaxed"):
+            doc["regbench"]["benchmarks"][n]["note"] = "one movzx more"
+        run = model.from_document("x.json", doc)
+        t = next(t for t in tables.headline_tables([run]) if t.key == "read-thrpt-cycles")
+        self.assertEqual(markdown.table_notes(t, [run], ["ram"]), ["`thrpt/read{32,64}/relaxed`: one movzx more"])
+        t = next(t for t in tables.headline_tables([run]) if t.key == "read-chain-cycles")
+        self.assertEqual(markdown.table_notes(t, [run], ["ram"]), [])
+
 
 def listing(d):
     return sorted(os.listdir(d))
