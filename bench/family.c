@@ -1,9 +1,14 @@
 /* family.c: the family table; kernels.c points each kernel at its family, the harness and the JSON read it from here */
 #include "family.h"
 
-/* _rep counts and copy sizes: powers spanning one register access to a page and beyond. */
+/*
+ * _rep counts: one register access to a long burst.  Copy sizes: a
+ * descriptor, a page, and two that leave L1 and L2 on ram (a copy touches
+ * twice its size; 4 MiB needs a target that large: ram's default is).
+ * --counts and --sizes replace them.
+ */
 static const size_t counts[] = { 1, 8, 64, 512, 0 }, quick_counts[] = { 8, 256, 0 };
-static const size_t sizes[] = { 64, 256, 4096, 65536, 0 }, quick_sizes[] = { 64, 4096, 0 };
+static const size_t sizes[] = { 64, 4096, 256 << 10, 4 << 20, 0 }, quick_sizes[] = { 64, 4096, 0 };
 
 const struct rb_family rb_families[RB_NR_FAMILIES] = {
 	[RB_LAT] = { "lat", "one access at a time between serializing TSC reads (median of all samples)",

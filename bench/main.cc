@@ -4,6 +4,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,6 +38,11 @@ namespace {
 constexpr const char *kMinTime = "0.05";
 constexpr const char *kQuickMinTime = "0.005";
 
+// The largest copy size and _rep count the flags take: a copy beyond 1 TiB fits no window, and a
+// _rep buffer of 2^24 elements is already 128 MiB of 64-bit values.
+constexpr unsigned long long kMaxSize = 1ull << 40;
+constexpr unsigned long long kMaxCount = 1ull << 24;
+
 [[noreturn]] void die(const std::string &line)
 {
 	fprintf(stderr, "regbench: %s\n", line.c_str());
@@ -51,6 +57,7 @@ constexpr const char *kQuickMinTime = "0.005";
 void usage()
 {
 	printf("usage: regbench [--target=SPEC] [--strategy=NAME[,NAME...]] [--cpu=N] [--quick]\n"
+	       "                [--sizes=LIST] [--counts=LIST]\n"
 	       "                [--allow-write=OFF+LEN] [--force] [--list-targets] [--benchmark_...]\n"
 	       "\n"
 	       "  --target=SPEC     what to measure (default %s); --list-targets shows the kinds\n"
@@ -61,6 +68,9 @@ void usage()
 	printf("\n"
 	       "  --cpu=N           pin to CPU N (default: the highest CPU this process may use)\n"
 	       "  --quick           fewer sizes and counts, short runs: the whole suite in seconds\n"
+	       "  --sizes=LIST      copy sizes in bytes, e.g. --sizes=8,64,4k,256k,4m (k, m, g: binary);\n"
+	       "                    each must fit the target's copy window\n"
+	       "  --counts=LIST     _rep counts (elements), e.g. --counts=1,16,1k\n"
 	       "  --list-targets    every target kind: available here or not, and why; PCI devices and BARs\n"
 	       "  --allow-write=OFF+LEN  pci:/port: targets are read-only; allow writes to these bytes\n"
 	       "                    (from the start of the BAR or port range), e.g. --allow-write=0x4+4\n"
@@ -101,6 +111,32 @@ std::vector<std::string> split(const std::string &s, const std::string &sep = ",
 		out.push_back(s.substr(start, at - start));
 		start = at + sep.size();
 	} while (at != std::string::npos);
+	return out;
+}
+
+// --sizes=LIST / --counts=LIST: positive numbers (decimal or 0x hex) with an optional binary k, m
+// or g, comma-separated; returned sorted, each once.
+std::vector<size_t> number_list(const char *flag, const std::string &v, unsigned long long max,
+				const char *example)
+{
+	std::vector<size_t> out;
+
+	for (const std::string &item : split(v)) {
+		char *end = nullptr;
+		errno = 0;
+		unsigned long long n = item.empty() || item[0] == '-' ? 0 : strtoull(item.c_str(), &end, 0);
+		int shift = !end ? 0 : *end == 'k' || *end == 'K' ? 10 : *end == 'm' || *end == 'M' ? 20
+			: *end == 'g' || *end == 'G' ? 30 : 0;
+		if (end && shift)
+			end++;
+		if (!end || *end || errno || !n || n > (max >> shift))
+			die(flag, "bad value '" + item + "' in '" + v + "'",
+			    std::string("numbers from 1 to ") + std::to_string(max) + ", k/m/g allowed, comma-separated, e.g. " +
+			    flag + "=" + example);
+		out.push_back((size_t)(n << shift));
+	}
+	std::sort(out.begin(), out.end());
+	out.erase(std::unique(out.begin(), out.end()), out.end());
 	return out;
 }
 
@@ -167,6 +203,10 @@ rb_options parse(int &argc, char **argv, rb_output *output)
 					die("--strategy", "unknown strategy '" + s + "'", "regbench --help lists them");
 				o.strategies.push_back(s);
 			}
+		} else if (flag(argc, argv, i, "--sizes", &v)) {
+			o.sizes = number_list("--sizes", v, kMaxSize, "8,64,4k,256k,4m");
+		} else if (flag(argc, argv, i, "--counts", &v)) {
+			o.counts = number_list("--counts", v, kMaxCount, "1,16,1k");
 		} else if (flag(argc, argv, i, "--cpu", &v)) {
 			char *end;
 			long cpu = strtol(v.c_str(), &end, 10);
@@ -362,6 +402,11 @@ int main(int argc, char **argv)
 		return rb_selfcheck(stdout, &clk) ? 1 : 0;
 	if (iomap_target_open_permit(&t, o.target.c_str(), &o.permit, why, sizeof(why)))
 		die(errno == EBUSY ? with_force_hint(why) : why);	// already "target 'SPEC': why (what to try)"
+	std::string bad_sweep = rb_check_sweeps(t, o);
+	if (!bad_sweep.empty()) {
+		iomap_target_close(&t);
+		die(bad_sweep);
+	}
 	rb_output_open(output);
 	if (!clk.invariant)
 		fprintf(stderr, "regbench: warning: the TSC is not invariant: cycle counts drift with the clock\n");

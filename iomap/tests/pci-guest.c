@@ -67,7 +67,7 @@ static void __iomem *map(struct iomap_pci_dev *d, int bar, bool wc)
 static void edu_reads(void __iomem *c)
 {
 #define EDU_READ(s) check(iomap_read32_##s(c) == 0x010000ed, "edu: iomap_read32_" #s " of 0x00 is 0x010000ed");
-	EDU_READ(raw) EDU_READ(volatile) EDU_READ(relaxed) EDU_READ(barriered) EDU_READ(fenced) EDU_READ(locked)
+	EDU_READ(ordered) EDU_READ(volatile) EDU_READ(relaxed) EDU_READ(barriered) EDU_READ(fenced) EDU_READ(locked)
 #undef EDU_READ
 	for (size_t i = 0; i < iomap_nr_strategies; i++)
 		if (iomap_strategies[i].read32)
