@@ -238,10 +238,13 @@ std::string rb_check_sweeps(const iomap_target &t, const rb_options &o)
 	if (largest && (t.space != IOMAP_SPACE_MMIO || !t.copy_len))
 		return std::string("--sizes: target '") + t.spec + "' has no copy window (a port target moves no ranges) "
 		       "(drop --sizes, or name an MMIO target)";
-	if (largest > t.copy_len)
+	if (largest > t.copy_len) {
+		size_t mib = (largest + (1 << 20) - 1) >> 20, kib = (largest + 1023) >> 10;
 		return "--sizes: " + std::to_string(largest) + " bytes do not fit the copy window of target '" + t.spec +
 		       "', " + std::to_string(t.copy_len) + " bytes (sizes up to " + std::to_string(t.copy_len) +
-		       ", or a larger target such as ram:" + std::to_string((largest + 1023) / 1024) + "k)";
+		       ", or a larger target such as ram:" + (largest >= (1 << 20) ? std::to_string(mib) + "m)" :
+							      std::to_string(kib) + "k)");
+	}
 	return "";
 }
 

@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "iomap/io.h"
+#include "iomap/iopoll.h"
 #include "iomap/strategy.h"
 #include "iomap/target.h"
 #include "iomap/trap.h"
@@ -517,6 +518,65 @@ static void test_spaces(void)
 					 { REG + 2, 2, WR, MMIO, 0x4242 } }, 3);
 }
 
+/* ---- polling: readx_poll_timeout reads until the condition holds, or once more after the deadline ---- */
+
+/* Every access in the log is a read of `width` at off in sp; their number. */
+static size_t reads_at(int sp, size_t off, unsigned int width)
+{
+	size_t n;
+	const struct iomap_trap_access *a = iomap_trap_log(&t, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (!CHECK_EQ(a[i].offset, off) || !CHECK_EQ(a[i].width, width) || !CHECK_EQ(a[i].dir, RD) ||
+		    !CHECK_EQ(a[i].space, sp))
+			break;
+	return n;
+}
+
+static void test_poll(void)
+{
+	const size_t ctr = IOMAP_TRAP_OFF_COUNTER, id = IOMAP_TRAP_OFF_ID;
+	uint64_t q;
+	uint32_t v;
+	uint8_t b;
+
+	iomap_trap_reset(&t);
+	check_context("readl_poll_timeout until the counter reaches 5");
+	iomap_trap_log_reset(&t);
+	CHECK_EQ(readl_poll_timeout(mmio(ctr), v, v >= 5, 0, 10000000), 0);
+	CHECK_EQ(v, 5);
+	CHECK_EQ(reads_at(MMIO, ctr, 4), 6);
+
+	check_context("readx_poll_timeout(ioread32) on the port counter, sleeping between reads");
+	iomap_trap_log_reset(&t);
+	CHECK_EQ(readx_poll_timeout(ioread32, port(ctr), v, v == 3, 10, 10000000), 0);
+	CHECK_EQ(v, 3);
+	CHECK_EQ(reads_at(PIO, ctr, 4), 4);
+
+	check_context("readq_poll_timeout_atomic, true at once");
+	iomap_trap_log_reset(&t);
+	CHECK_EQ(readq_poll_timeout_atomic(mmio(id), q, q == IOMAP_TRAP_ID_VALUE, 1, 1000), 0);
+	CHECK_EQ(reads_at(MMIO, id, 8), 1);
+
+	check_context("readb_relaxed_poll_timeout that times out: -ETIMEDOUT, one more read after the deadline");
+	iomap_trap_log_reset(&t);
+	CHECK_EQ(readb_relaxed_poll_timeout(mmio(id), b, b == 0, 100, 2000), -ETIMEDOUT);
+	CHECK_EQ(b, (uint8_t)IOMAP_TRAP_ID_VALUE);
+	CHECK(reads_at(MMIO, id, 1) >= 2);
+}
+
+/* ---- io_stop_wc: nothing on the bus between the writes it separates ---- */
+
+static void test_stop_wc(void)
+{
+	check_context("writel, io_stop_wc, writel");
+	iomap_trap_log_reset(&t);
+	writel(1, mmio(REG));
+	io_stop_wc();
+	writel(2, mmio(REG + 4));
+	check_log((const struct want[]){ { REG, 4, WR, MMIO, 1 }, { REG + 4, 4, WR, MMIO, 2 } }, 2);
+}
+
 /* ---- register models ---- */
 
 static void test_models(void)
@@ -738,6 +798,8 @@ int main(void)
 	test_singles();
 	test_table();
 	test_port_singles();
+	test_poll();
+	test_stop_wc();
 	test_rep();
 	test_spaces();
 	test_models();
