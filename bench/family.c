@@ -2,13 +2,13 @@
 #include "family.h"
 
 /*
- * _rep counts: one register access, a burst, a long burst.  Copy sizes: one
+ * _rep counts: a short burst, a longer one, a long one.  Copy sizes: one
  * each in L1, L2 and L3 on ram (a copy touches twice its size: 8 KiB, 512
  * KiB, 8 MiB), 4 MiB needing a target that large (ram's default is).  Three
  * points each keep the suite's copy and _rep benchmarks as many as before
  * the kernel's strategies came; --counts and --sizes replace them.
  */
-static const size_t counts[] = { 1, 32, 512, 0 }, quick_counts[] = { 8, 256, 0 };
+static const size_t counts[] = { 8, 64, 512, 0 }, quick_counts[] = { 8, 256, 0 };
 static const size_t sizes[] = { 4096, 256 << 10, 4 << 20, 0 }, quick_sizes[] = { 64, 4096, 0 };
 
 const struct rb_family rb_families[RB_NR_FAMILIES] = {
