@@ -64,7 +64,7 @@ void usage()
 	       "  --strategy=LIST   only these accessor strategies (the libc row stays), of:",
 	       IOMAP_DEFAULT_TARGET);
 	for (size_t i = 0; i < iomap_nr_strategies; i++)
-		printf("\n                      %-12s %s", iomap_strategies[i].name, iomap_strategies[i].help);
+		printf("\n                      %-16s %s", iomap_strategies[i].name, iomap_strategies[i].help);
 	printf("\n"
 	       "  --cpu=N           pin to CPU N (default: the highest CPU this process may use)\n"
 	       "  --quick           fewer sizes and counts, short runs: the whole suite in seconds\n"
