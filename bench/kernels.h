@@ -45,6 +45,7 @@ struct rb_kernel {
 	enum rb_row row;
 	const char *help;		/* what a variant or reference row issues (accessors: the strategy's help) */
 	unsigned int bytes;		/* bytes per access (0 when nothing moves) */
+	unsigned int widths;		/* the widths of its device accesses, as a sum of byte counts (strategies.h) */
 	bool reads, writes;		/* what it does to the target */
 	enum iomap_space space;		/* the target space it runs on */
 	enum iomap_insn insn;		/* what its accesses are made of */

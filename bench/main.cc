@@ -40,6 +40,11 @@ namespace {
 constexpr const char *kMinTime = "0.05";
 constexpr const char *kQuickMinTime = "0.005";
 
+// The largest copy size and _rep count the flags take: a copy beyond 1 TiB fits no window, and a
+// _rep buffer of 2^24 elements is already 128 MiB of 64-bit values.
+constexpr unsigned long long kMaxSize = 1ull << 40;
+constexpr unsigned long long kMaxCount = 1ull << 24;
+
 [[noreturn]] void die(const std::string &line)
 {
 	fprintf(stderr, "regbench: %s\n", line.c_str());
@@ -94,16 +99,20 @@ void context(const std::string &key, const std::string &value)
 void usage()
 {
 	printf("usage: regbench [--target=SPEC] [--strategy=NAME[,NAME...]] [--cpu=N] [--quick]\n"
+	       "                [--sizes=LIST] [--counts=LIST]\n"
 	       "                [--allow-write=OFF+LEN] [--force] [--list-targets] [--benchmark_...]\n"
 	       "\n"
 	       "  --target=SPEC     what to measure (default %s); --list-targets shows the kinds\n"
 	       "  --strategy=LIST   only these accessor strategies (the libc row stays), of:",
 	       IOMAP_DEFAULT_TARGET);
 	for (size_t i = 0; i < iomap_nr_strategies; i++)
-		printf("\n                      %-12s %s", iomap_strategies[i].name, iomap_strategies[i].help);
+		printf("\n                      %-16s %s", iomap_strategies[i].name, iomap_strategies[i].help);
 	printf("\n"
 	       "  --cpu=N           pin to CPU N (default: the highest CPU this process may use)\n"
 	       "  --quick           fewer sizes and counts, short runs: the whole suite in seconds\n"
+	       "  --sizes=LIST      copy sizes in bytes, e.g. --sizes=8,64,4k,256k,4m (k, m, g: binary);\n"
+	       "                    each must fit the target's copy window\n"
+	       "  --counts=LIST     _rep counts (elements), e.g. --counts=1,16,1k\n"
 	       "  --list-targets    every target kind: available here or not, and why; PCI devices and BARs\n"
 	       "  --allow-write=OFF+LEN  pci:/port: targets are read-only; allow writes to these bytes\n"
 	       "                    (from the start of the BAR or port range), e.g. --allow-write=0x4+4\n"
@@ -144,6 +153,32 @@ std::vector<std::string> split(const std::string &s, const std::string &sep = ",
 		out.push_back(s.substr(start, at - start));
 		start = at + sep.size();
 	} while (at != std::string::npos);
+	return out;
+}
+
+// --sizes=LIST / --counts=LIST: positive numbers (decimal or 0x hex) with an optional binary k, m
+// or g, comma-separated; returned sorted, each once.
+std::vector<size_t> number_list(const char *flag, const std::string &v, unsigned long long max,
+				const char *example)
+{
+	std::vector<size_t> out;
+
+	for (const std::string &item : split(v)) {
+		char *end = nullptr;
+		errno = 0;
+		unsigned long long n = item.empty() || item[0] == '-' ? 0 : strtoull(item.c_str(), &end, 0);
+		int shift = !end ? 0 : *end == 'k' || *end == 'K' ? 10 : *end == 'm' || *end == 'M' ? 20
+			: *end == 'g' || *end == 'G' ? 30 : 0;
+		if (end && shift)
+			end++;
+		if (!end || *end || errno || !n || n > (max >> shift))
+			die(flag, "bad value '" + item + "' in '" + v + "'",
+			    std::string("numbers from 1 to ") + std::to_string(max) + ", k/m/g allowed, comma-separated, e.g. " +
+			    flag + "=" + example);
+		out.push_back((size_t)(n << shift));
+	}
+	std::sort(out.begin(), out.end());
+	out.erase(std::unique(out.begin(), out.end()), out.end());
 	return out;
 }
 
@@ -267,6 +302,12 @@ rb_options parse(int argc, char **argv, rb_output *output, rb_benchmark_flags *g
 		} else if (flag(argc, argv, i, "--strategy", &v)) {
 			given.add("--strategy", v);
 			o.strategies = strategy_list(v);
+		} else if (flag(argc, argv, i, "--sizes", &v)) {
+			given.add("--sizes", v);
+			o.sizes = number_list("--sizes", v, kMaxSize, "8,64,4k,256k,4m");
+		} else if (flag(argc, argv, i, "--counts", &v)) {
+			given.add("--counts", v);
+			o.counts = number_list("--counts", v, kMaxCount, "1,16,1k");
 		} else if (flag(argc, argv, i, "--cpu", &v)) {
 			char *end;
 			long cpu = strtol(v.c_str(), &end, 10);
@@ -500,6 +541,11 @@ int main(int argc, char **argv)
 	if (iomap_target_open_permit(&t, o.target.c_str(), &o.permit, why, sizeof(why)))
 		die(errno == EBUSY ? with_force_hint(why) : why);	// already "target 'SPEC': why (what to try)"
 	check_hardware_flags(o, t);
+	std::string bad_sweep = rb_check_sweeps(t, o);
+	if (!bad_sweep.empty()) {
+		iomap_target_close(&t);
+		die(bad_sweep);
+	}
 	rb_env_read(&env, cpu);
 	add_context(t, clk, cpu);
 	add_env_context(env);

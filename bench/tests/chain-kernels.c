@@ -27,7 +27,8 @@ static unsigned long file_address(rb_kernel_fn fn)
 /*
  * One line per chain kernel, pairs taken from the table (never from symbol
  * names): what it is, the accesses per iteration, whether the table gives it
- * a note, then the kernel, its twin, the baseline and the baseline's twin.
+ * a note, then the kernel, its twin, the baseline and the baseline's twin,
+ * and the device reads one access makes (two for a 64-bit split).
  */
 int main(void)
 {
@@ -38,13 +39,14 @@ int main(void)
 		if (k->family != &rb_families[RB_CHAIN])
 			continue;
 		if (!k->base || !k->base_twin || !k->twin) {
-			printf("%s/%s%u/%s-%s missing 0 0 0 0 0\n", k->family->name, k->op, k->bits, k->strategy,
+			printf("%s/%s%u/%s-%s missing 0 0 0 0 0 1\n", k->family->name, k->op, k->bits, k->strategy,
 			       iomap_space_name(k->space));
 			continue;
 		}
-		printf("%s/%s%u/%s-%s %u %d %lx %lx %lx %lx\n", k->family->name, k->op, k->bits, k->strategy,
+		printf("%s/%s%u/%s-%s %u %d %lx %lx %lx %lx %u\n", k->family->name, k->op, k->bits, k->strategy,
 		       iomap_space_name(k->space), k->unroll, k->note != NULL, file_address(k->fn),
-		       file_address(k->twin), file_address(k->base), file_address(k->base_twin));
+		       file_address(k->twin), file_address(k->base), file_address(k->base_twin),
+		       k->widths ? k->bytes / k->widths : 1);
 	}
 	return 0;
 }

@@ -535,6 +535,15 @@ void __iomem *pci_iomap_wc(struct iomap_pci_dev *dev, int bar, unsigned long max
 	return iomap_bar(dev, bar, maxlen, true);
 }
 
+void __iomem *pci_iomap_range(struct iomap_pci_dev *dev, int bar, unsigned long offset, unsigned long maxlen)
+{
+	uint64_t size = bar >= 0 && bar < 6 ? dev->bar[bar].size : 0, len = offset < size ? size - offset : 0;
+	enum iomap_pci_map kind = size && dev->bar[bar].io ? IOMAP_PCI_PORT : IOMAP_PCI_UC;
+
+	return iomap_pci_map(dev, bar, kind, offset, maxlen && maxlen < len ? maxlen : len, true, dev->error,
+			     sizeof(dev->error));
+}
+
 void pci_iounmap(struct iomap_pci_dev *dev, void __iomem *addr)
 {
 	iomap_pci_unmap(dev, addr);

@@ -12,11 +12,11 @@ struct good {
 };
 
 static const struct good goods[] = {
-	{ "ram", "ram:65536" },
+	{ "ram", "ram:4194304" },
 	{ "ram:64k", "ram:65536" },
 	{ "ram:2m,huge", "ram:2097152,huge" },
-	{ "ram,huge", "ram:65536,huge" },
-	{ "ram:huge", "ram:65536,huge" },
+	{ "ram,huge", "ram:4194304,huge" },
+	{ "ram:huge", "ram:4194304,huge" },
 	{ "ram:4096", "ram:4096" },
 	{ "ram:0x1000", "ram:4096" },
 	{ "ram:1", "ram:1" },

@@ -106,6 +106,8 @@ void iomap_pci_unmap(struct iomap_pci_dev *dev, void __iomem *cookie);
  */
 void __iomem *pci_iomap(struct iomap_pci_dev *dev, int bar, unsigned long maxlen);
 void __iomem *pci_iomap_wc(struct iomap_pci_dev *dev, int bar, unsigned long maxlen);
+/* The same from offset bytes into the BAR (uncached), at most maxlen of them; NULL when offset is past its end. */
+void __iomem *pci_iomap_range(struct iomap_pci_dev *dev, int bar, unsigned long offset, unsigned long maxlen);
 void pci_iounmap(struct iomap_pci_dev *dev, void __iomem *addr);
 
 #ifdef __cplusplus
