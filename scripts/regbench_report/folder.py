@@ -25,11 +25,16 @@ class FolderError(Exception):
     """The output folder cannot take the report; str() is `DIR: why (what to try)`."""
 
 
+def _plain(name):
+    """A file name of the folder itself: an edited manifest must not reach outside the folder."""
+    return name and "/" not in name and name not in (".", "..")
+
+
 def owned(out_dir):
     """The files of out_dir the report wrote: its manifest's, or those an older report's README links to."""
     try:
         with open(os.path.join(out_dir, MANIFEST), encoding="utf-8") as f:
-            return {l.strip() for l in f if l.strip() and not l.startswith("#")}
+            return {l.strip() for l in f if _plain(l.strip()) and not l.startswith("#")}
     except FileNotFoundError:
         pass
     readme = os.path.join(out_dir, "README.md")
@@ -54,7 +59,8 @@ def foreign(out_dir, sources=()):
 def check(out_dir, force=False, sources=()):
     """Raises FolderError when the report may not write into out_dir (a file, or a folder with others' files)."""
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise FolderError(f"{out_dir}: not a folder (give a new or empty folder for the report, e.g. {out_dir}-report)")
+        raise FolderError(f"{out_dir}: not a folder (give a new or empty folder for the report, "
+                          f"e.g. {out_dir}-report)")
     if not os.path.isdir(out_dir) or force:
         return
     others = foreign(out_dir, sources)

@@ -429,6 +429,17 @@ class Manifest(unittest.TestCase):
             fh.write("x")
         self.assertEqual(folder.foreign(out), ["mine.svg"])
 
+    def test_an_edited_manifest_cannot_reach_outside_the_folder(self):
+        root = fixture.tmpdir()
+        out = os.path.join(root, "r")
+        self.write(out, "single.json")
+        with open(os.path.join(root, "keep.txt"), "w") as fh:
+            fh.write("the user's\n")
+        with open(os.path.join(out, folder.MANIFEST), "a", encoding="utf-8") as fh:
+            fh.write("../keep.txt\n")
+        self.write(out, "port.json")
+        self.assertTrue(os.path.exists(os.path.join(root, "keep.txt")))
+
     def test_an_output_path_that_is_a_file(self):
         path = os.path.join(fixture.tmpdir(), "file")
         open(path, "w").close()
