@@ -232,8 +232,8 @@ def verdict_rule(runs):
     n, eff, alpha = stats.values_needed(), stats.MIN_EFFECT, f"{stats.ALPHA:g}"
     step = "and by one timer step for lat/ and flush/, whose values move in steps"
     if all(r.runs >= 2 for r in runs):
-        return (f"Each side is several runs of one build (the same `--names` label) and each run's median is one value: "
-                f"a ratio in **bold** is a difference the data shows, the runs of the two sides separate (an exact "
+        return (f"Each side is several runs of one build (the same `--names` label) and each run's median is one "
+                f"value: a ratio in **bold** is a difference the data shows, the runs of the two sides separate (an exact "
                 f"two-sided Mann-Whitney U test, p ≤ {alpha}) and the medians differ by at least {eff['run']:.0%} "
                 f"({step}). ≈ marks a result that is the same as far as the data can tell; ? one with too few runs: "
                 f"a verdict needs {n} runs of each, and with {n} only a complete separation counts.")

@@ -5,11 +5,11 @@ mean/median/stddev/cv aggregates.  Reports quote the median, show the
 repetition spread (cv) as the noise of each counter and compare runs over
 every repetition's value (stats), so this module folds those entries into
 one Result per benchmark, keeping each repetition's counters, and never lets
-later code see the raw layout.  What a benchmark is (family, op, width, strategy, param,
-space, state) comes from the file's `regbench` object (metadata contract 1,
-DESIGN.md), never from its name: the rest of the report finds benchmarks by
-those fields (Key) and takes family texts, display order and the kernel's
-strategies from the same object (Meta).  A file that is not regbench's JSON
+later code see the raw layout.  What a benchmark is (family, op, width,
+strategy, param, space, state) comes from the file's `regbench` object
+(metadata contract 1, DESIGN.md), never from its name: the rest of the
+report finds benchmarks by those fields (Key) and takes family texts,
+display order and the kernel's strategies from the same object (Meta).  A file that is not regbench's JSON
 raises ReportError with the one-line reason the command line prints.
 """
 import dataclasses
@@ -505,11 +505,11 @@ def group(runs):
         first = next(m for m in members if m)
         missing = [m for m in members if not m or m.state != "ok"]
         if missing:
-            worst = next((m for m in missing if m), None)
-            done = len(members) - len(missing)
-            results[key] = dataclasses.replace(worst or first, state=worst.state if worst else "skipped",
-                                               reason=f"{(worst.reason if worst else 'not in the file') or worst.state}"
-                                                      f" (measured in {done} of {len(members)} runs)")
+            unmeasured = next((m for m in missing if m), None)     # None: the runs that lack it do not have it
+            state, why = (unmeasured.state, unmeasured.reason or unmeasured.state) if unmeasured else \
+                ("skipped", "not in every run's file")
+            results[key] = dataclasses.replace(unmeasured or first, state=state, reason=f"{why} (measured in "
+                                               f"{len(members) - len(missing)} of {len(members)} runs)")
             continue
         counters, noise, reps, medians = {}, {}, {}, {}
         for c in dict.fromkeys(c for m in members for c in m.counters):

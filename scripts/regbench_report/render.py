@@ -80,8 +80,8 @@ def _render(runs, out_dir, staging, labels, title, command):
                + ", ".join(f"[{f}]({f})" for f in files[0]) + ".", ""]
     for r, l in zip(runs, labels):
         if r.ctx("interrupted"):
-            md += [f"**Interrupted** ({r.ctx('interrupted')}){f' — {l}' if compare else ''}: regbench stopped before the "
-                   "end of the run; what it did not run is listed as skipped under *Not measured*.", ""]
+            md += [f"**Interrupted** ({r.ctx('interrupted')}){f' — {l}' if compare else ''}: regbench stopped "
+                   "before the end of the run; what it did not run is listed as skipped under *Not measured*.", ""]
     md += ["## Machine", "", markdown.context_table(runs, labels, markdown.machine_rows), "",
            "## Target", "", markdown.context_table(runs, labels, markdown.target_rows), ""]
     warn = [(l, w) for r, l in zip(runs, labels) for w in markdown.warnings(r)]
@@ -90,8 +90,8 @@ def _render(runs, out_dir, staging, labels, title, command):
         md += [f"- {(l + ': ') if compare else ''}{w}" for l, w in warn] + [""]
     md += ["## Results", ""]
     if compare:
-        md += [f"Each table has a column per side (a run, or runs of one build) and the ratio of each later side's median "
-               f"to **{labels[0]}**'s. "
+        md += [f"Each table has a column per side (a run, or runs of one build) and the ratio of each later side's "
+               f"median to **{labels[0]}**'s. "
                + markdown.verdict_rule(runs) + " Smaller is better for cycles, larger for GB/s; `compare.json` lists "
                "every verdict with its p, its values and what decided it.", ""]
     md += [markdown.noise_summary(r) if not compare else f"- {l}: " + markdown.noise_summary(r)

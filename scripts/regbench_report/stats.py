@@ -20,6 +20,7 @@ is "same": no difference this data can show.  "n/a" is a result without a
 number on a side, or with too few values for the test ever to reach ALPHA.
 """
 import math
+import statistics
 from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple
 
@@ -38,9 +39,9 @@ ALPHA = 0.10
 # spread and 5% keeps false positives under 5%.
 MIN_EFFECT = {"run": 0.05, "repetition": 1.0}
 
-# Above this many repetitions in a run the exact distribution is replaced by
-# the normal approximation (with the tie correction): it is then within a
-# fraction of a percent, and the exact count grows with the product of both.
+# Above this many values a side the exact distribution is replaced by the
+# normal approximation (with the tie and continuity corrections): its p is
+# then within about 0.01 of the exact one, whose count grows with both sides.
 EXACT_LIMIT = 25
 
 
@@ -62,12 +63,6 @@ class Verdict:
     why: str = ""
     unit: str = "repetition"
     n: Tuple[int, int] = (0, 0)
-
-
-def median(values):
-    v = sorted(values)
-    n = len(v)
-    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
 def _midranks(pooled):
@@ -159,7 +154,7 @@ def compare(a: Sequence[float], b: Sequence[float], *, a_runs: Sequence[float] =
                                                              "the first run" if not a else "the later run"))
     unit = "run" if len(a_runs) >= 2 and len(b_runs) >= 2 else "repetition"
     xa, xb = (list(a_runs), list(b_runs)) if unit == "run" else (list(a), list(b))
-    ma, mb = median(xa), median(xb)
+    ma, mb = statistics.median(xa), statistics.median(xb)
     if ma <= 0 or mb <= 0:
         return Verdict(None, "n/a", why="a median of 0: no ratio", unit=unit)
     ratio = mb / ma

@@ -92,7 +92,8 @@ class Errors(unittest.TestCase):
         self.one_line(report("-o", fixture.tmpdir()), 2, "no result files")
         self.one_line(report("--compare", "--names", "a", one, one, "-o", fixture.tmpdir()), 2,
                       "--names: 1 labels for 2 files")
-        self.one_line(report("--compare", "--names", "a,a", one, one, "-o", fixture.tmpdir()), 2, "two different labels")
+        self.one_line(report("--compare", "--names", "a,a", one, one, "-o", fixture.tmpdir()), 2,
+                      "two different labels")
         self.one_line(report("--names", "a", one, "-o", fixture.tmpdir()), 2, "add --compare")
         self.one_line(report("--compare", "--command", "x", one, one, "-o", fixture.tmpdir()), 2, "--command")
         self.one_line(report("--index", fixture.tmpdir(), one), 2, "--index: takes only the reports folder")
@@ -129,7 +130,8 @@ class Errors(unittest.TestCase):
                 status = cli.main([fixture.path("single.json"), "-o", out])
         finally:
             charts.all_charts = real
-        self.assertEqual((status, err.getvalue()), (130, "report: interrupted (the output folder is as it was before)\n"))
+        self.assertEqual((status, err.getvalue()),
+                         (130, "report: interrupted (the output folder is as it was before)\n"))
         self.assertFalse(os.path.exists(out))
 
 

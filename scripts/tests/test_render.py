@@ -126,8 +126,8 @@ class ComparisonReport(unittest.TestCase):
         self.assertEqual(p50[2:], ["78", "91", "≈1.17×"])
 
     def test_headline_counts(self):
-        self.assertRegex(self.md, r"> \*\*Headline:\*\* second vs first: of (\d+) results 0 slower, 0 faster, 1 the same, "
-                                  r"\d+ not comparable;")
+        self.assertRegex(self.md, r"> \*\*Headline:\*\* second vs first: of (\d+) results 0 slower, 0 faster, "
+                                  r"1 the same, \d+ not comparable;")
 
     def test_compare_json(self):
         with open(os.path.join(self.dir, "compare.json"), encoding="utf-8") as f:
@@ -150,8 +150,8 @@ class ComparisonReport(unittest.TestCase):
         self.assertEqual(by["copy/toio/simd/4096", "bytes_per_second"]["states"], ["measured", "absent"])
         # the headline counts the same verdicts
         n = {v: sum(r["verdict"] == v for r in doc["results"]) for v in ("slower", "faster", "same", "n/a")}
-        self.assertIn(f"of {len(doc['results'])} results {n['slower']} slower, {n['faster']} faster, {n['same']} the same, "
-                      f"{n['n/a']} not comparable", self.md)
+        self.assertIn(f"of {len(doc['results'])} results {n['slower']} slower, {n['faster']} faster, "
+                      f"{n['same']} the same, {n['n/a']} not comparable", self.md)
 
     def test_a_single_run_has_no_compare_json(self):
         out, _ = rendered("single.json")
@@ -518,7 +518,8 @@ class Caveats(unittest.TestCase):
         self.assertIn("- `thrpt/write32/relaxed` failed: SIGBUS at offset 0x0", thrpt_w)
         thrpt_r = md.split("### Reads, thrpt/: TSC")[1].split("###")[0]
         self.assertIn("| relaxed | 0.250 † | 0.500 |", thrpt_r)
-        self.assertIn("- † `thrpt/read32/relaxed`: 1 of 1 repetitions measured while the machine was disturbed", thrpt_r)
+        self.assertIn("- † `thrpt/read32/relaxed`: 1 of 1 repetitions measured while the machine was disturbed",
+                      thrpt_r)
         chain = md.split("### Reads, chain/")[1].split("###")[0]
         self.assertIn("- `chain/read32/relaxed`: the accessor adds a movzbl", chain)
 

@@ -79,7 +79,8 @@ class Compare(unittest.TestCase):
         self.assertEqual(stats.compare(a, [x / big for x in a]).verdict, "faster")
         self.assertEqual(stats.compare(a, [x * big for x in a], higher_is_better=True).verdict, "faster")
         same = stats.compare(a, list(a))
-        self.assertEqual((same.verdict, same.p, same.ratio, same.unit, same.n), ("same", 1.0, 1.0, "repetition", (3, 3)))
+        self.assertEqual((same.verdict, same.p, same.ratio, same.unit, same.n),
+                         ("same", 1.0, 1.0, "repetition", (3, 3)))
 
     def test_separated_but_within_the_run_to_run_spread_is_the_same(self):
         a = [100.0, 100.1, 100.2]
@@ -113,7 +114,8 @@ class CompareRuns(unittest.TestCase):
     def test_runs_are_the_unit(self):
         reps = [100.0] * 9
         v = stats.compare(reps, [110.0] * 9, a_runs=[99.0, 100.0, 101.0], b_runs=[109.0, 110.0, 111.0])
-        self.assertEqual((v.verdict, v.unit, v.n, v.p, v.floor), ("slower", "run", (3, 3), 0.1, stats.MIN_EFFECT["run"]))
+        self.assertEqual((v.verdict, v.unit, v.n, v.p, v.floor),
+                         ("slower", "run", (3, 3), 0.1, stats.MIN_EFFECT["run"]))
 
     def test_runs_that_jump_between_two_speeds_are_the_same(self):
         # repetitions alone would separate 1.0 from 1.7; the runs show both speeds on both sides

@@ -117,7 +117,8 @@ def main():
             for v, n in counts.items():
                 totals[w][0][v] += n
             totals[w][1][0] += absent
-    print(line("in all, same build (false positives)", totals["fp"][0], totals["fp"][1][0], ["slower", "faster", "n/a"]))
+    print(line("in all, same build (false positives)", totals["fp"][0], totals["fp"][1][0],
+               ["slower", "faster", "n/a"]))
     print(line(f"in all, x{args.slower:g} (detection)", totals["det"][0], totals["det"][1][0], ["slower"]))
     print(line(f"in all, x{args.slower:g} against itself", totals["self"][0], totals["self"][1][0], ["slower"]))
 
