@@ -184,6 +184,11 @@ void rb_contract_histogram(const std::string &name, const rb_histogram &h)
 	g_histograms[name] = out + "]}";
 }
 
+std::vector<std::string> rb_contract_names()
+{
+	return g_order;
+}
+
 bool rb_any_error()
 {
 	return g_error;
@@ -258,6 +263,8 @@ std::string rb_contract_json()
 			out += ", \"bound\": " + number(m.bound);
 		if (!m.pair.empty())
 			out += ", \"pair\": " + rb_json_string(m.pair);
+		if (k.note)
+			out += ", \"note\": " + rb_json_string(k.note);
 		out += "}";
 	}
 	out += in + "},";

@@ -50,6 +50,9 @@ std::vector<std::pair<std::string, bool>> rb_contract_registered();
 // The lat/ samples of a benchmark, binned (the last repetition's).
 void rb_contract_histogram(const std::string &name, const rb_histogram &h);
 
+// The benchmarks' names, in registration order.
+std::vector<std::string> rb_contract_names();
+
 // True once any benchmark ended with an error, not a skip.
 bool rb_any_error();
 

@@ -51,31 +51,71 @@ static void hypervisor(struct rb_env *e)
 	}
 }
 
-/* Busy and total jiffies per CPU from /proc/stat; returns the number of CPUs read. */
-static int cpu_times(unsigned long long *busy, unsigned long long *total, int max)
+/* A whole small file (/proc/stat) as a string, or NULL; the caller frees it. */
+static char *read_text(const char *path)
 {
-	FILE *f = fopen("/proc/stat", "r");
-	char line[512];
-	int n = 0;
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0, got;
 
 	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long v[8] = {0};
-		int cpu;
+		return NULL;
+	for (;;) {
+		char *more = realloc(text, len + 4097);
 
-		/* "cpuN ..." lines only: the "cpu  ..." total would read as a CPU numbered after its first field */
-		if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]) ||
-		    sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
-			   &v[3], &v[4], &v[5], &v[6], &v[7]) < 5 || cpu < 0 || cpu >= max)
-			continue;
-		/* user nice system idle iowait irq softirq steal: idle and iowait are not busy */
-		total[cpu] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
-		busy[cpu] = total[cpu] - v[3] - v[4];
-		if (cpu + 1 > n)
-			n = cpu + 1;
+		if (!more) {
+			free(text);
+			text = NULL;
+			break;
+		}
+		text = more;
+		got = fread(text + len, 1, 4096, f);
+		len += got;
+		text[len] = '\0';
+		if (got < 4096)
+			break;
 	}
 	fclose(f);
+	return text;
+}
+
+int rb_env_stat_parse(const char *text, struct rb_cpu_time *t, int max)
+{
+	int n = 0;
+
+	for (int c = 0; c < max; c++)
+		t[c] = (struct rb_cpu_time){ 0, 0, false };
+	for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		unsigned long long v[8] = { 0 };
+		const char *p = line + 3;
+		char *end;
+		int fields = 0;
+		long cpu;
+
+		/* "cpuN ..." only: the "cpu  ..." total has no number right after "cpu" */
+		if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)*p))
+			continue;
+		cpu = strtol(p, &end, 10);
+		if (end == p || (*end != ' ' && *end != '\t') || cpu < 0 || cpu >= max)
+			continue;
+		for (p = end; fields < 8; fields++) {
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (!isdigit((unsigned char)*p))
+				break;
+			v[fields] = strtoull(p, &end, 10);
+			p = end;
+		}
+		/* user nice system idle are in every kernel's /proc/stat; the rest came later */
+		if (fields < 4)
+			continue;
+		/* user nice system idle iowait irq softirq steal (guest time is already in user and nice) */
+		t[cpu].total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+		t[cpu].busy = t[cpu].total - v[3] - v[4];
+		t[cpu].present = true;
+		if (cpu + 1 > n)
+			n = (int)cpu + 1;
+	}
 	return n;
 }
 
@@ -99,38 +139,53 @@ static bool in_cpu_list(const char *list, int cpu)
 	return false;
 }
 
-/* Busy fraction of the SMT siblings of cpu and of every other CPU, over ~100 ms. */
-static void load(struct rb_env *e, int cpu)
+void rb_env_load(struct rb_env *e, int cpu, const char *siblings, const char *before, const char *after)
 {
 	enum { MAX = 1024 };
-	static unsigned long long b0[MAX], t0[MAX], b1[MAX], t1[MAX];
-	struct timespec pause = { 0, 100 * 1000 * 1000 };
-	char path[96], list[64];
+	static struct rb_cpu_time t0[MAX], t1[MAX];
 	unsigned long long sb = 0, st = 0, ob = 0, ot = 0;
 	int n;
 
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
-	read_line(path, list, sizeof(list));
-	cpu_times(b0, t0, MAX);
-	nanosleep(&pause, NULL);
-	n = cpu_times(b1, t1, MAX);
+	rb_env_stat_parse(before, t0, MAX);
+	n = rb_env_stat_parse(after, t1, MAX);
 	e->smt_siblings[0] = '\0';
+	e->others = 0;
 	for (int c = 0; c < n; c++) {
 		size_t used = strlen(e->smt_siblings);
 
-		if (c == cpu || !t1[c])
+		/* a CPU listed in both samples whose counters moved forward */
+		if (c == cpu || !t0[c].present || !t1[c].present || t1[c].total <= t0[c].total ||
+		    t1[c].busy < t0[c].busy)
 			continue;
-		if (in_cpu_list(list, c)) {
+		if (in_cpu_list(siblings, c)) {
 			snprintf(e->smt_siblings + used, sizeof(e->smt_siblings) - used, "%s%d", used ? "," : "", c);
-			sb += b1[c] - b0[c];
-			st += t1[c] - t0[c];
+			sb += t1[c].busy - t0[c].busy;
+			st += t1[c].total - t0[c].total;
 		} else {
-			ob += b1[c] - b0[c];
-			ot += t1[c] - t0[c];
+			e->others++;
+			ob += t1[c].busy - t0[c].busy;
+			ot += t1[c].total - t0[c].total;
 		}
 	}
 	e->sibling_busy = st ? (double)sb / st : 0;
 	e->others_busy = ot ? (double)ob / ot : 0;
+}
+
+/* Busy fraction of the SMT siblings of cpu and of every other CPU, over ~100 ms. */
+static void load(struct rb_env *e, int cpu)
+{
+	struct timespec pause = { 0, 100 * 1000 * 1000 };
+	char path[96], list[64];
+	char *before, *after;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+	read_line(path, list, sizeof(list));
+	before = read_text("/proc/stat");
+	nanosleep(&pause, NULL);
+	after = read_text("/proc/stat");
+	rb_env_load(e, cpu, list, before ? before : "", after ? after : "");
+	free(before);
+	free(after);
 	if (getloadavg(&e->loadavg, 1) != 1)
 		e->loadavg = -1;
 }
@@ -191,7 +246,7 @@ static void warn(struct rb_env *e, const char *what)
 
 void rb_env_read(struct rb_env *e, int cpu)
 {
-	char path[96], line[160];
+	char path[96];
 
 	memset(e, 0, sizeof(*e));
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu);
@@ -202,7 +257,14 @@ void rb_env_read(struct rb_env *e, int cpu)
 	hypervisor(e);
 	load(e, cpu);
 	topology(e);
+	rb_env_warn(e);
+}
 
+void rb_env_warn(struct rb_env *e)
+{
+	char line[160];
+
+	e->warnings[0] = '\0';
 	if (strcmp(e->governor, "performance") && strcmp(e->governor, "none")) {
 		snprintf(line, sizeof(line), "frequency governor '%s' (performance keeps the clock steady)", e->governor);
 		warn(e, line);
@@ -214,11 +276,11 @@ void rb_env_read(struct rb_env *e, int cpu)
 			 e->hypervisor);
 		warn(e, line);
 	}
-	if (e->sibling_busy > 0.1) {
+	if (*e->smt_siblings && e->sibling_busy > 0.1) {
 		snprintf(line, sizeof(line), "SMT sibling CPU %s is %.0f%% busy", e->smt_siblings, 100 * e->sibling_busy);
 		warn(e, line);
 	}
-	if (e->others_busy > 0.25) {
+	if (e->others && e->others_busy > 0.25) {
 		snprintf(line, sizeof(line), "the other CPUs are %.0f%% busy", 100 * e->others_busy);
 		warn(e, line);
 	}

@@ -17,6 +17,7 @@ struct rb_env {
 	char smt_siblings[64];	/* other hardware threads of the pinned core, or "" */
 	double sibling_busy;	/* their busy fraction over the sample, 0..1 */
 	double others_busy;	/* busy fraction of the other CPUs over the sample, 0..1 */
+	int others;		/* how many other CPUs (not siblings) the sample saw: 0 on a 1-CPU machine */
 	double loadavg;		/* 1-minute load average */
 	char topology[160];	/* sockets, cores, threads per core, caches: one line */
 	char warnings[512];	/* "; "-separated, empty when nothing stands out */
@@ -27,6 +28,33 @@ struct rb_env {
  * Only reads: regbench never changes system settings.
  */
 void rb_env_read(struct rb_env *e, int cpu);
+
+/*
+ * What rb_env_read derives from the texts it reads, apart so tests can give
+ * it their own.
+ *
+ * rb_env_stat_parse: busy and total jiffies of each CPU of a /proc/stat
+ * text, from its "cpuN" lines by field (user nice system idle iowait irq
+ * softirq steal; idle and iowait are not busy; a kernel with fewer fields
+ * counts the rest as 0).  The "cpu" line is the total of all CPUs, not one
+ * of them.  t[c].present says whether CPU c was listed.  Returns one more
+ * than the highest CPU listed below max, 0 for none.
+ *
+ * rb_env_load: smt_siblings, sibling_busy, others and others_busy of e for
+ * pinned CPU cpu, from /proc/stat texts taken before and after a pause and
+ * the pinned CPU's sibling list as sysfs writes it ("0-1", "2,6"; "" for
+ * none).  Only CPUs listed in both texts count.
+ *
+ * rb_env_warn: e's warnings from its other fields: what makes numbers
+ * noisy, never a CPU that is not there.
+ */
+struct rb_cpu_time {
+	unsigned long long busy, total;
+	bool present;
+};
+int rb_env_stat_parse(const char *text, struct rb_cpu_time *t, int max);
+void rb_env_load(struct rb_env *e, int cpu, const char *siblings, const char *before, const char *after);
+void rb_env_warn(struct rb_env *e);
 
 #ifdef __cplusplus
 }

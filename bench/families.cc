@@ -63,6 +63,26 @@ bool has_mmio_form(const iomap_strategy *s, const rb_family &f)
 	}
 }
 
+// Why strategy s's port forms cannot run in target t's port window: they write another port
+// besides the register (x86's I/O delay writes 0x80), which must lie in the window and be writable.
+std::string why_no_delay_port(const iomap_strategy *s, const iomap_target &t)
+{
+	bool own = t.space == IOMAP_SPACE_PIO;
+	void __iomem *w = own ? t.base : t.port;
+	size_t len = own ? t.len : t.port_len;
+	unsigned int base = w ? iomap_cookie_port(w) : 0;
+	char port[16];
+
+	if (!s || !s->delay_port || !w)
+		return "";
+	snprintf(port, sizeof(port), "0x%x", s->delay_port);
+	if (s->delay_port < base || s->delay_port - base >= len)
+		return std::string("its I/O delay writes port ") + port + ", which is outside the target's ports";
+	if (own && !iomap_target_may_write(&t, s->delay_port - base, 1))
+		return std::string("its I/O delay writes port ") + port + ", outside the --allow-write window";
+	return "";
+}
+
 // Why a kernel of MMIO space has no form on a port target.
 std::string why_no_port(const rb_kernel &k)
 {
@@ -77,6 +97,27 @@ std::string why_no_port(const rb_kernel &k)
 	return "needs an MMIO target";
 }
 
+// Why a kernel of MMIO or port space has no form on a region target (vfio: I/O BARs, ,pread): through
+// a region every access is a pread/pwrite system call, built for the single accesses of the strategies
+// with port forms.
+std::string why_no_region(const rb_kernel &k)
+{
+	switch (k.family->where) {
+	case RB_AT_COPY:
+		return "copies need a mapped window; through a region every access is a pread/pwrite system call "
+		       "(vfio: maps a memory BAR unless ,pread is given)";
+	case RB_AT_FIFO:
+		return "vfio-pci has no call that repeats one register: through a region _rep would be a loop of "
+		       "pread/pwrite calls, which thrpt measures per access";
+	default:
+		break;
+	}
+	if (k.row != RB_ACCESSOR)
+		return "it reads through a mapping or a port cookie; a region is reached with pread/pwrite only";
+	return "through a region every access is a pread/pwrite system call: only the strategies with port forms "
+	       "(an access under an ordering) have region forms";
+}
+
 std::string hex(uint64_t v)
 {
 	char buf[24];
@@ -85,15 +126,25 @@ std::string hex(uint64_t v)
 	return buf;
 }
 
-// The widths a target allows, as in its spec: "32" or "8+16+32".
-std::string widths(const iomap_target &t)
+// A set of widths (a sum of byte counts, as strategies.h has them) as a spec writes it: "8+16+32".
+std::string bits(unsigned int set)
 {
 	std::string out;
 
 	for (unsigned int b = 1; b <= 8; b *= 2)
-		if (iomap_target_allows_width(&t, b))
+		if (set & b)
 			out += (out.empty() ? "" : "+") + std::to_string(b * 8);
 	return out;
+}
+
+// The widths target t allows, as a set.
+unsigned int allowed(const iomap_target &t)
+{
+	unsigned int set = 0;
+
+	for (unsigned int b = 1; b <= 8; b *= 2)
+		set |= iomap_target_allows_width(&t, b) ? b : 0;
+	return set;
 }
 
 // Why a writing kernel may not touch bytes [off, off + n) of the window, or "".
@@ -117,6 +168,10 @@ std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
 	size_t off = offset(k, t);
 
 	if (f.where != RB_AT_NOTHING && k.space != t.space && !(k.space == IOMAP_SPACE_PIO && t.port)) {
+		if (t.space == IOMAP_SPACE_REGION)
+			return why_no_region(k);
+		if (k.space == IOMAP_SPACE_REGION)
+			return "needs a region target (vfio: with an I/O BAR, or ,pread)";
 		if (k.space == IOMAP_SPACE_MMIO)
 			return why_no_port(k);
 		if (s && !has_mmio_form(s, f))
@@ -129,10 +184,19 @@ std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
 		return "";
 	if (const char *refused = iomap_target_why_not(&t, k.insn, k.insn_bytes))
 		return std::string("the target cannot take these accesses: ") + refused;
-	if (copy && widths(t) != "8+16+32+64")
-		return "copies issue accesses of several widths; the target allows only " + widths(t) + "-bit";
-	if (!copy && k.bytes && !iomap_target_allows_width(&t, k.bytes))
-		return "the target allows only " + widths(t) + "-bit accesses (widths= in its spec)";
+	if (copy && (k.widths & ~allowed(t)))
+		return "its copies issue " + bits(k.widths) + "-bit accesses; the target allows only " + bits(allowed(t)) +
+		       "-bit";
+	if (!copy && (k.widths & ~allowed(t)))
+		return "the target allows only " + bits(allowed(t)) + "-bit accesses (widths= in its spec)";
+	if (!why_no_delay_port(s, t).empty())
+		return why_no_delay_port(s, t);
+	if (copy && s && s->copy_words && n % s->copy_element)
+		return "it copies whole " + std::to_string(s->copy_element) + "-byte words: " + std::to_string(n) +
+		       " bytes is not a multiple of " + std::to_string(s->copy_element);
+	if (copy && s && s->copy_words && (uintptr_t)(void __force *)window(k, t) % s->copy_element)
+		return "it copies whole " + std::to_string(s->copy_element) + "-byte words to an aligned device address; "
+		       "the copy window is not aligned to " + std::to_string(s->copy_element) + " bytes";
 	if (copy && n > t.copy_len)
 		return std::to_string(n) + " bytes do not fit the target's " + std::to_string(t.copy_len) +
 		       "-byte copy window";
@@ -143,16 +207,17 @@ std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
 	return "";
 }
 
-// Kernels of both spaces share names (thrpt/read32/relaxed): register the one of the target's own
-// space only, so that a port target runs the port forms under the names the MMIO ones have.
+// Kernels of several spaces share names (thrpt/read32/relaxed): register one per name, the one of
+// the target's own space, so that a port or region target runs its forms under the names the MMIO
+// ones have; where the target's space has none, the first in the table (skipped with its reason).
 bool shadowed(const rb_kernel &k, const iomap_target &t)
 {
 	if (k.space == t.space)
 		return false;
 	for (size_t i = 0; i < rb_nr_kernels; i++) {
 		const rb_kernel &o = rb_kernels[i];
-		if (o.space == t.space && o.family == k.family && !strcmp(o.op, k.op) && o.bits == k.bits &&
-		    !strcmp(o.strategy, k.strategy))
+		if (&o != &k && o.family == k.family && !strcmp(o.op, k.op) && o.bits == k.bits &&
+		    !strcmp(o.strategy, k.strategy) && (o.space == t.space || &o < &k))
 			return true;
 	}
 	return false;
@@ -183,6 +248,34 @@ void add(const rb_kernel &k, const iomap_target &t, const rb_clock &clk, size_t 
 
 }  // namespace
 
+std::vector<size_t> rb_sweep(const rb_family &f, const rb_options &o)
+{
+	const std::vector<size_t> &given = f.param == RB_PARAM_SIZE ? o.sizes : o.counts;
+	std::vector<size_t> out = given;
+
+	if (given.empty())
+		for (const size_t *n = o.quick ? f.quick : f.sweep; *n; n++)
+			out.push_back(*n);
+	return out;
+}
+
+std::string rb_check_sweeps(const iomap_target &t, const rb_options &o)
+{
+	size_t largest = o.sizes.empty() ? 0 : *std::max_element(o.sizes.begin(), o.sizes.end());
+
+	if (largest && (t.space != IOMAP_SPACE_MMIO || !t.copy_len))
+		return std::string("--sizes: target '") + t.spec + "' has no copy window (a port target moves no ranges) "
+		       "(drop --sizes, or name an MMIO target)";
+	if (largest > t.copy_len) {
+		size_t mib = (largest + (1 << 20) - 1) >> 20, kib = (largest + 1023) >> 10;
+		return "--sizes: " + std::to_string(largest) + " bytes do not fit the copy window of target '" + t.spec +
+		       "', " + std::to_string(t.copy_len) + " bytes (sizes up to " + std::to_string(t.copy_len) +
+		       ", or a larger target such as ram:" + (largest >= (1 << 20) ? std::to_string(mib) + "m)" :
+							      std::to_string(kib) + "k)");
+	}
+	return "";
+}
+
 void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_options &o)
 {
 	for (size_t i = 0; i < rb_nr_kernels; i++) {
@@ -194,7 +287,7 @@ void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_o
 		if (f.param == RB_PARAM_NONE)
 			add(k, t, clk, 0);
 		else
-			for (const size_t *n = o.quick ? f.quick : f.sweep; *n; n++)
-				add(k, t, clk, *n);
+			for (size_t n : rb_sweep(f, o))
+				add(k, t, clk, n);
 	}
 }

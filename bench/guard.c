@@ -14,16 +14,42 @@ static void *volatile fault_addr;
 static struct sigaction previous[2];	/* SIGSEGV, SIGBUS */
 
 /*
+ * A signal another process (or this one) sent with kill, sigqueue or tgkill
+ * (si_code SI_USER, SI_QUEUE, SI_TKILL: not above 0) is no fault: it goes to
+ * the handler installed before, and where that was the default action, the
+ * process dies of it as it would have without the guard.
+ */
+static void pass_on(int signo, siginfo_t *si, void *uc)
+{
+	const struct sigaction *p = &previous[signo == SIGBUS];
+
+	if (p->sa_flags & SA_SIGINFO) {
+		p->sa_sigaction(signo, si, uc);
+	} else if (p->sa_handler == SIG_IGN) {
+		return;
+	} else if (p->sa_handler != SIG_DFL) {
+		p->sa_handler(signo);
+	} else {
+		signal(signo, SIG_DFL);
+		raise(signo);
+	}
+}
+
+/*
  * A target that emulates its accesses by faulting (trap) sees the fault
- * first, whichever handler was installed last.  Outside a guarded run the
- * fault is not ours: restore the previous handler and return, so the
- * faulting instruction runs again and meets it (a real bug still crashes).
- * Inside, jump back to rb_guarded_run.
+ * first, whichever handler was installed last.  A fault the kernel raised
+ * (si_code above 0) outside a guarded run is not ours: restore the previous
+ * handler and return, so the faulting instruction runs again and meets it
+ * (a real bug still crashes).  Inside, jump back to rb_guarded_run.
  */
 static void on_fault(int signo, siginfo_t *si, void *uc)
 {
 	if (iomap_target_fault(signo, si, uc))
 		return;
+	if (si->si_code <= 0) {
+		pass_on(signo, si, uc);
+		return;
+	}
 	if (!armed) {
 		sigaction(signo, &previous[signo == SIGBUS], NULL);
 		return;

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "iomap/io.h"
+#include "iomap/region.h"
 #include "iomap/strategy.h"
 #include "clock.h"
 #include "kernels.h"
@@ -70,20 +71,68 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 #define PIO_REG uint16_t io = PORT_OF(a->io)
 #define PIO_AT(off) ((uint16_t)(io + (off)))
 #define PIO_NUM(off) PIO_AT(off)
+/* A region's cookies (iomap/region.h) step like MMIO addresses; each access is a pread/pwrite. */
+#define REGION_REG MMIO_REG
+#define REGION_AT(off) MMIO_AT(off)
+#define REGION_NUM(off) MMIO_NUM(off)
 
 /*
- * The single-access families, in either space: sp is MMIO or PIO, rd and wr
- * name the accessors (iomap_read32_relaxed, iomap_in32_relaxed ...).
+ * What stands for a read in a chain's baseline, by how the read is issued
+ * (the access column of strategies.h): x, the address or port the read
+ * would use, through an identity the compiler cannot see through, at x's
+ * own type (a port stays 16 bits, as in the in instruction).  An asm mov
+ * (or a port in) leaves a value of the access's type in a register, which
+ * the kernel converts to the chain's 64-bit variable (a movzx at 8 and 16
+ * bits, the next 32-bit and at 32): the stand-in is narrowed to that type,
+ * so the baseline converts it the same way.  A C volatile load
+ * zero-extends by itself: nothing of it stays.  (The narrowing is a C
+ * conversion, not an asm output of the narrow type: GCC's identical-code
+ * folding took empty asms of different output types for the same code.)
+ */
+#define CHAIN_STANDIN_mov(type, x) ({ __typeof__(x) __r = (x); OPAQUE(__r); (type)__r; })
+#define CHAIN_STANDIN_deref(type, x) ({ __typeof__(x) __r = (x); OPAQUE(__r); __r; })
+/*
+ * raw is the same asm mov without the clobber; a split (lohi, hilo) reads
+ * two 32-bit halves and returns their 64-bit sum, which the chain takes as
+ * it is; a region's read is a call returning a value of the access's type,
+ * converted as an asm read's.
+ */
+#define CHAIN_STANDIN_raw(type, x) CHAIN_STANDIN_mov(type, x)
+#define CHAIN_STANDIN_lohi(type, x) CHAIN_STANDIN_deref(type, x)
+#define CHAIN_STANDIN_hilo(type, x) CHAIN_STANDIN_deref(type, x)
+#define CHAIN_STANDIN_call(type, x) CHAIN_STANDIN_mov(type, x)
+
+/*
+ * What a chain's figure holds beyond a plain load, said in the JSON (the
+ * benchmark's note).  x86 keeps the rest of a register written at 8 or 16
+ * bits, so an asm read of those widths merges with the register's old
+ * value; a 32-bit write zero-extends, as a C volatile load does.
+ */
+#define CHAIN_NOTE_mov(bits)							\
+	((bits) < 32 ? "each " #bits "-bit asm read writes only part of its register, so it merges "	\
+		       "with the register's old value, which a load that zero-extends by itself (a C "	\
+		       "volatile read) does not; a zero-extension after it is in the baseline too" : NULL)
+#define CHAIN_NOTE_raw(bits) CHAIN_NOTE_mov(bits)
+#define CHAIN_NOTE_deref(bits) NULL
+#define CHAIN_NOTE_lohi(bits) NULL
+#define CHAIN_NOTE_hilo(bits) NULL
+#define CHAIN_NOTE_call(bits) NULL
+
+/*
+ * The single-access families, in any space: sp is MMIO, PIO or REGION, rd
+ * and wr name the accessors (iomap_read32_relaxed, iomap_in32_relaxed,
+ * iomap_pread32_relaxed ...), access is how they issue it (mov or deref).
  * thrpt: independent back-to-back accesses to one register; a read's value
  * is dropped, the volatile or asm-volatile access is still issued.
  * chain: each read's register depends on the previous value (v & zero, zero
  * being 0 at run time), so reads cannot overlap: read latency.  Its baseline
- * forms the same dependency without the read, narrowing included.
+ * is the same instructions without the read (CHAIN_STANDIN_*;
+ * tests/chain-check.sh compares their disassembly).
  * lat: each access timed alone between serializing TSC reads.  flush: a
  * write and the read-back of the same register timed together: the read
  * cannot complete before the write has reached the target.
  */
-#define SINGLE(sp, rd, wr, s, bits)						\
+#define SINGLE(sp, rd, wr, s, bits, access)					\
 	UNROLLED(thrpt_##rd##bits##_##s, sp##_REG,				\
 		 (void)iomap_##rd##bits##_##s(sp##_AT(0)), 0)			\
 	UNROLLED(thrpt_##wr##bits##_##s, sp##_REG; uint##bits##_t v = (uint##bits##_t)a->value, \
@@ -91,7 +140,7 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 	UNROLLED(chain_##rd##bits##_##s, sp##_REG; uint64_t v = 0; uint64_t z = a->zero, \
 		 v = iomap_##rd##bits##_##s(sp##_AT(v & z)), v)			\
 	UNROLLED(chain_##rd##base##bits##_##s, sp##_REG; uint64_t v = 0; uint64_t z = a->zero, \
-		 v = sp##_NUM(v & z); OPAQUE(v); v = (uint##bits##_t)v, v)	\
+		 v = CHAIN_STANDIN_##access(uint##bits##_t, sp##_NUM(v & z)), v)	\
 	SAMPLED(lat_##rd##bits##_##s, sp##_REG, (void)iomap_##rd##bits##_##s(sp##_AT(0))) \
 	SAMPLED(lat_##wr##bits##_##s, sp##_REG; uint##bits##_t v = (uint##bits##_t)a->value, \
 		iomap_##wr##bits##_##s(v, sp##_AT(0)))				\
@@ -105,26 +154,35 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 
 /*
  * Every strategy's kernels, from its line of IOMAP_STRATEGIES: its single
- * accesses on MMIO (every width) and on ports (8 to 32 bits: x86 has no
- * 64-bit port instruction), its _rep loops and port _rep, its copies.
+ * accesses on MMIO and on ports at the widths its access column has (x86
+ * has no 64-bit port instruction: only a split has 64 there) and, where it
+ * has port forms of one access each, through a region (every width: the
+ * kernel makes the access), its _rep loops and port _rep, its copies in the
+ * directions it has.
  */
-#define MMIO_SINGLE(bits, type, k, reg, wreg, id) SINGLE(MMIO, read, write, id, bits)
-#define PIO_SINGLE(bits, type, k, id) SINGLE(PIO, in, out, id, bits)
+#define MMIO_SINGLE(bits, type, k, reg, wreg, id, access)			\
+	IOMAP_AT_##access(bits, SINGLE(MMIO, read, write, id, bits, access))
+#define PIO_SINGLE(bits, type, k, reg, wreg, id, access)			\
+	IOMAP_PORT_AT_##access(bits, SINGLE(PIO, in, out, id, bits, access))
+/* a region's read is a call of the accessor that preads */
+#define REGION_SINGLE(bits, type, k, reg, wreg, id, access)			\
+	IOMAP_REGION_AT_##access(bits, SINGLE(REGION, pread, pwrite, id, bits, call))
 #define MMIO_REP(bits, type, k, reg, wreg, id) REP(MMIO, read, write, id, bits)
 #define PIO_REP(bits, type, k, id) REP(PIO, in, out, id, bits)
 
 /* copy: calls of one copy or set of n bytes between the window and mem. */
-#define COPY(id)								\
-	BATCH(copy_fromio_##id, , iomap_copy_fromio_##id(a->mem, a->io, a->n))	\
-	BATCH(copy_toio_##id, , iomap_copy_toio_##id(a->io, a->mem, a->n))	\
-	BATCH(copy_set_##id, , iomap_set_io_##id(a->io, (int)a->value, a->n))
+#define COPY(id, copy)								\
+	IOMAP_FROMIO_##copy(BATCH(copy_fromio_##id, , iomap_copy_fromio_##id(a->mem, a->io, a->n))) \
+	IOMAP_TOIO_##copy(BATCH(copy_toio_##id, , iomap_copy_toio_##id(a->io, a->mem, a->n))) \
+	IOMAP_SET_##copy(BATCH(copy_set_##id, , iomap_set_io_##id(a->io, (int)a->value, a->n)))
 
-#define STRATEGY_KERNELS(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
-	IOMAP_HAS_##access(IOMAP_WIDTHS(MMIO_SINGLE, id))			\
-	IOMAP_HAS_##port(IOMAP_HAS_##access(IOMAP_PORT_WIDTHS(PIO_SINGLE, id)))	\
+#define STRATEGY_KERNELS(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
+	IOMAP_HAS_##access(IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(MMIO_SINGLE, id, access))) \
+	IOMAP_HAS_##port(IOMAP_WIDTHS(PIO_SINGLE, id, access))			\
+	IOMAP_HAS_##port(IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(REGION_SINGLE, id, access))) \
 	IOMAP_LOOP_##rep(IOMAP_WIDTHS(MMIO_REP, id))				\
 	IOMAP_HAS_##port(IOMAP_HAS_##rep(IOMAP_PORT_WIDTHS(PIO_REP, id)))	\
-	IOMAP_HAS_##copy(COPY(id))
+	IOMAP_HAS_##copy(COPY(id, copy))
 IOMAP_STRATEGIES(STRATEGY_KERNELS)
 
 /* The reference row: glibc's memcpy/memset on the same window, as a normal pointer. */
@@ -141,28 +199,18 @@ BARRIERS(BARRIER)
 
 /*
  * dispatch: the same 32-bit read inline (readl), through the strategy table
- * (an indirect call), and through the generic cookie ioread32 (an
- * out-of-line call that decodes the cookie).
+ * (an indirect call), through the generic cookie ioread32 (an out-of-line
+ * call that decodes the cookie), and through the inline cookie decode.  The
+ * inline decode depends only on the address: OPAQUE hides that it is the
+ * same each time, so the compiler cannot decode once for the whole loop.
  */
 UNROLLED(dispatch_direct, void __iomem *io = a->io, (void)readl(io), 0)
 UNROLLED(dispatch_table, void __iomem *io = a->io;
 	 uint32_t (*read32)(const volatile void __iomem *) = iomap_strategy_kernel_single()->read32,
 	 (void)read32(io), 0)
 UNROLLED(dispatch_cookie, void __iomem *io = a->io, (void)ioread32(io), 0)
+UNROLLED(dispatch_inline, void __iomem *io = a->io, OPAQUE(io); (void)iomap_ioread32_inline(io), 0)
 UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
-
-uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters)
-{
-	uint64_t *out = a->mem;
-
-	(void)iters;
-	switch (a->n) {
-	case 1: *out = ioread8(a->io); break;
-	case 2: *out = ioread16(a->io); break;
-	default: *out = ioread32(a->io); break;
-	}
-	return 0;
-}
 
 /*
  * The table, walked by the harness to register benchmarks.  K() is one
@@ -173,55 +221,76 @@ uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters)
 	{ .family = &rb_families[fam], .op = op_, .bits = bits_, .strategy = strategy_, __VA_ARGS__ },
 #define TWINS(f) .unroll = UNROLL, .fn = f, .twin = f##_2
 
-/* The entries of SINGLE and REP above, named as MMIO names them in either space. */
-#define ENTRIES_SINGLE(sp, rd, wr, id, name, bits)				\
-	K(RB_LAT, "read", bits, name, .bytes = bits / 8, .reads = true, .space = sp, .fn = lat_##rd##bits##_##id) \
-	K(RB_LAT, "write", bits, name, .bytes = bits / 8, .writes = true, .space = sp, .fn = lat_##wr##bits##_##id) \
-	K(RB_CHAIN, "read", bits, name, .bytes = bits / 8, .reads = true, .space = sp,	\
+/*
+ * The entries of SINGLE and REP above, named as MMIO names them in any
+ * space; access is how a read is issued (its chain's note), `issues` the
+ * width of each device access (a split's 64-bit access issues 4-byte ones).
+ */
+#define ENTRIES_SINGLE(sp, rd, wr, id, name, bits, access, issues)		\
+	K(RB_LAT, "read", bits, name, .bytes = bits / 8, .widths = issues, .reads = true, .space = sp, \
+	  .fn = lat_##rd##bits##_##id)							\
+	K(RB_LAT, "write", bits, name, .bytes = bits / 8, .widths = issues, .writes = true, .space = sp, \
+	  .fn = lat_##wr##bits##_##id)							\
+	K(RB_CHAIN, "read", bits, name, .bytes = bits / 8, .widths = issues, .reads = true, .space = sp, \
 	  TWINS(chain_##rd##bits##_##id), .base = chain_##rd##base##bits##_##id,	\
-	  .base_twin = chain_##rd##base##bits##_##id##_2)				\
-	K(RB_THRPT, "read", bits, name, .bytes = bits / 8, .reads = true, .space = sp, TWINS(thrpt_##rd##bits##_##id)) \
-	K(RB_THRPT, "write", bits, name, .bytes = bits / 8, .writes = true, .space = sp, TWINS(thrpt_##wr##bits##_##id)) \
-	K(RB_FLUSH, "write", bits, name, .bytes = bits / 8, .reads = true, .writes = true, .space = sp, \
-	  .fn = flush_##wr##bits##_##id)
+	  .base_twin = chain_##rd##base##bits##_##id##_2, .note = CHAIN_NOTE_##access(bits)) \
+	K(RB_THRPT, "read", bits, name, .bytes = bits / 8, .widths = issues, .reads = true, .space = sp, \
+	  TWINS(thrpt_##rd##bits##_##id))						\
+	K(RB_THRPT, "write", bits, name, .bytes = bits / 8, .widths = issues, .writes = true, .space = sp, \
+	  TWINS(thrpt_##wr##bits##_##id))						\
+	K(RB_FLUSH, "write", bits, name, .bytes = bits / 8, .widths = issues, .reads = true, .writes = true, \
+	  .space = sp, .fn = flush_##wr##bits##_##id)
 #define ENTRIES_REP(sp, rd, wr, id, name, bits)					\
-	K(RB_REP, "read", bits, name, .bytes = bits / 8, .reads = true, .space = sp, .fn = rep_##rd##bits##_##id) \
-	K(RB_REP, "write", bits, name, .bytes = bits / 8, .writes = true, .space = sp, .fn = rep_##wr##bits##_##id)
-#define ENTRIES_COPY(id, name, ...)						\
-	K(RB_COPY, "fromio", 0, name, .bytes = 1, .reads = true, .fn = copy_fromio_##id, __VA_ARGS__) \
-	K(RB_COPY, "toio", 0, name, .bytes = 1, .writes = true, .fn = copy_toio_##id, __VA_ARGS__) \
-	K(RB_COPY, "set", 0, name, .bytes = 1, .writes = true, .fn = copy_set_##id, __VA_ARGS__)
+	K(RB_REP, "read", bits, name, .bytes = bits / 8, .widths = bits / 8, .reads = true, .space = sp, \
+	  .fn = rep_##rd##bits##_##id)							\
+	K(RB_REP, "write", bits, name, .bytes = bits / 8, .widths = bits / 8, .writes = true, .space = sp, \
+	  .fn = rep_##wr##bits##_##id)
+#define ENTRIES_COPY(id, name, copy, ...)					\
+	IOMAP_FROMIO_##copy(K(RB_COPY, "fromio", 0, name, .bytes = 1, .reads = true, .fn = copy_fromio_##id, \
+			      __VA_ARGS__))						\
+	IOMAP_TOIO_##copy(K(RB_COPY, "toio", 0, name, .bytes = 1, .writes = true, .fn = copy_toio_##id, \
+			    __VA_ARGS__))						\
+	IOMAP_SET_##copy(K(RB_COPY, "set", 0, name, .bytes = 1, .writes = true, .fn = copy_set_##id, __VA_ARGS__))
 
 #define MMIO IOMAP_SPACE_MMIO
 #define PIO IOMAP_SPACE_PIO
-#define E_MMIO_SINGLE(bits, type, k, reg, wreg, id, name) ENTRIES_SINGLE(MMIO, read, write, id, name, bits)
-#define E_PIO_SINGLE(bits, type, k, id, name) ENTRIES_SINGLE(PIO, in, out, id, name, bits)
+#define REGION IOMAP_SPACE_REGION
+#define E_MMIO_SINGLE(bits, type, k, reg, wreg, id, name, access)		\
+	IOMAP_AT_##access(bits, ENTRIES_SINGLE(MMIO, read, write, id, name, bits, access, IOMAP_ISSUES_##access(bits)))
+#define E_PIO_SINGLE(bits, type, k, reg, wreg, id, name, access)		\
+	IOMAP_PORT_AT_##access(bits, ENTRIES_SINGLE(PIO, in, out, id, name, bits, access, IOMAP_ISSUES_##access(bits)))
+#define E_REGION_SINGLE(bits, type, k, reg, wreg, id, name, access)		\
+	IOMAP_REGION_AT_##access(bits, ENTRIES_SINGLE(REGION, pread, pwrite, id, name, bits, call, (bits) / 8))
 #define E_MMIO_REP(bits, type, k, reg, wreg, id, name) ENTRIES_REP(MMIO, read, write, id, name, bits)
 #define E_PIO_REP(bits, type, k, id, name) ENTRIES_REP(PIO, in, out, id, name, bits)
 
 /* Each section walks the strategies, so the table lists a family's benchmarks together. */
-#define SECTION_MMIO_SINGLE(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
-	IOMAP_HAS_##access(IOMAP_WIDTHS(E_MMIO_SINGLE, id, name))
-#define SECTION_PIO_SINGLE(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
-	IOMAP_HAS_##port(IOMAP_HAS_##access(IOMAP_PORT_WIDTHS(E_PIO_SINGLE, id, name)))
-#define SECTION_MMIO_REP(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+#define SECTION_MMIO_SINGLE(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
+	IOMAP_HAS_##access(IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(E_MMIO_SINGLE, id, name, access)))
+#define SECTION_PIO_SINGLE(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
+	IOMAP_HAS_##port(IOMAP_WIDTHS(E_PIO_SINGLE, id, name, access))
+#define SECTION_REGION_SINGLE(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
+	IOMAP_HAS_##port(IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(E_REGION_SINGLE, id, name, access)))
+#define SECTION_MMIO_REP(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
 	IOMAP_LOOP_##rep(IOMAP_WIDTHS(E_MMIO_REP, id, name))
-#define SECTION_PIO_REP(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+#define SECTION_PIO_REP(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
 	IOMAP_HAS_##port(IOMAP_HAS_##rep(IOMAP_PORT_WIDTHS(E_PIO_REP, id, name)))
-#define SECTION_COPY(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
-	IOMAP_HAS_##copy(ENTRIES_COPY(id, name, .insn = (element) > 8 ? IOMAP_INSN_VECTOR : IOMAP_INSN_MOV, \
-				      .insn_bytes = element))
+#define SECTION_COPY(id, name, access, order, port, rep, copy, w, feature, help, lacks) \
+	IOMAP_HAS_##copy(ENTRIES_COPY(id, name, copy, .widths = (w) & 15,	\
+				      .insn = IOMAP_WIDEST(w) > 8 ? IOMAP_INSN_VECTOR : IOMAP_INSN_MOV, \
+				      .insn_bytes = IOMAP_WIDEST(w)))
 #define ENTRY_BARRIER(name, insn) K(RB_BARRIER, #name, 0, "", .row = RB_VARIANT, TWINS(barrier_##name))
 #define DISPATCH(name, sp, f, help_, ...)					\
-	K(RB_DISPATCH, "read", 32, name, .row = RB_VARIANT, .help = help_, .bytes = 4, .reads = true, \
-	  .space = sp, TWINS(f), __VA_ARGS__)
+	K(RB_DISPATCH, "read", 32, name, .row = RB_VARIANT, .help = help_, .bytes = 4, .widths = 4, \
+	  .reads = true, .space = sp, TWINS(f), __VA_ARGS__)
 
 const struct rb_kernel rb_kernels[] = {
 	IOMAP_STRATEGIES(SECTION_MMIO_SINGLE)
 	IOMAP_STRATEGIES(SECTION_PIO_SINGLE)
+	IOMAP_STRATEGIES(SECTION_REGION_SINGLE)
 	IOMAP_STRATEGIES(SECTION_MMIO_REP)
 	IOMAP_STRATEGIES(SECTION_PIO_REP)
-	ENTRIES_COPY(libc, "libc", .row = RB_REFERENCE, .insn = IOMAP_INSN_ANY,
+	ENTRIES_COPY(libc, "libc", own, .row = RB_REFERENCE, .widths = 1 | 2 | 4 | 8, .insn = IOMAP_INSN_ANY,
 		     .help = "glibc's memcpy/memset on the same window through a normal pointer: the reference")
 	IOMAP_STRATEGIES(SECTION_COPY)
 	BARRIERS(ENTRY_BARRIER)
@@ -232,6 +301,10 @@ const struct rb_kernel rb_kernels[] = {
 		 "the generic ioread32 on an MMIO cookie: an out-of-line call that decodes it")
 	DISPATCH("cookie-pio", PIO, dispatch_cookie,
 		 "the generic ioread32 on a port cookie: an out-of-line call that decodes it", .pair = "cookie-mmio")
+	DISPATCH("cookie-inline", MMIO, dispatch_inline,
+		 "ioread32 decoded inline (iomap_ioread32_inline): the cookie check where the access is, no call")
+	DISPATCH("cookie-inline", PIO, dispatch_inline,
+		 "ioread32 decoded inline (iomap_ioread32_inline): the cookie check where the access is, no call")
 };
 
 const size_t rb_nr_kernels = sizeof(rb_kernels) / sizeof(rb_kernels[0]);

@@ -45,6 +45,7 @@ struct rb_kernel {
 	enum rb_row row;
 	const char *help;		/* what a variant or reference row issues (accessors: the strategy's help) */
 	unsigned int bytes;		/* bytes per access (0 when nothing moves) */
+	unsigned int widths;		/* the widths of its device accesses, as a sum of byte counts (strategies.h) */
 	bool reads, writes;		/* what it does to the target */
 	enum iomap_space space;		/* the target space it runs on */
 	enum iomap_insn insn;		/* what its accesses are made of */
@@ -53,6 +54,7 @@ struct rb_kernel {
 	unsigned int unroll;
 	rb_kernel_fn fn, twin;		/* twin: 2 x unroll (RB_UNROLLED only) */
 	rb_kernel_fn base, base_twin;	/* chain baseline, or NULL */
+	const char *note;		/* what its figure holds beyond the access, or NULL (the JSON's note) */
 };
 
 extern const struct rb_kernel rb_kernels[];
@@ -65,16 +67,10 @@ struct rb_span {
 };
 
 /*
- * Not timed: one read of a->n bytes (1, 2 or 4) at a->io through the generic
- * cookie accessors (so either space), stored to *(uint64_t *)a->mem.  The
- * harness uses it, guarded, to see whether a device answers at all.
- */
-uint64_t rb_read_once(const struct rb_kernel_arg *a, uint64_t iters);
-
-/*
- * Run fn under a guard: a SIGBUS or SIGSEGV inside it ends the run and
- * returns -1 with the reason in why, instead of killing the process.  On
- * success returns 0 and what the call took.
+ * Run fn under a guard: a SIGBUS or SIGSEGV fault inside it ends the run
+ * and returns -1 with the reason (signal and address) in why, instead of
+ * killing the process.  Only faults count: the same signal sent with kill()
+ * has its usual effect.  On success returns 0 and what the call took.
  */
 int rb_guarded_run(rb_kernel_fn fn, const struct rb_kernel_arg *a, uint64_t iters,
 		   const struct rb_clock *clk, struct rb_span *span, char *why, size_t whylen);

@@ -4,10 +4,12 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,7 @@
 
 #include "contract.h"
 #include "env.h"
+#include "flags.h"
 #include "iomap/strategy.h"
 #include "output.h"
 #include "regbench.h"
@@ -37,6 +40,11 @@ namespace {
 constexpr const char *kMinTime = "0.05";
 constexpr const char *kQuickMinTime = "0.005";
 
+// The largest copy size and _rep count the flags take: a copy beyond 1 TiB fits no window, and a
+// _rep buffer of 2^24 elements is already 128 MiB of 64-bit values.
+constexpr unsigned long long kMaxSize = 1ull << 40;
+constexpr unsigned long long kMaxCount = 1ull << 24;
+
 [[noreturn]] void die(const std::string &line)
 {
 	fprintf(stderr, "regbench: %s\n", line.c_str());
@@ -48,19 +56,63 @@ constexpr const char *kQuickMinTime = "0.005";
 	die(what + ": " + why + " (" + hint + ")");
 }
 
+// The flags given, each with its value: one given twice with different values is refused (which
+// would count is a guess).
+class Given {
+public:
+	void add(const std::string &flag, const std::string &value)
+	{
+		for (const auto &f : flags_)
+			if (f.first == flag && f.second != value)
+				die(flag, "given twice: '" + f.second + "' and '" + value + "'", "give it once");
+		flags_.emplace_back(flag, value);
+	}
+
+	bool has(const std::string &flag) const
+	{
+		return std::any_of(flags_.begin(), flags_.end(), [&](const auto &f) { return f.first == flag; });
+	}
+
+	// The first flag given that is none of allowed, or "".
+	std::string other_than(std::initializer_list<std::string> allowed) const
+	{
+		for (const auto &f : flags_)
+			if (std::find(allowed.begin(), allowed.end(), f.first) == allowed.end())
+				return f.first;
+		return "";
+	}
+
+private:
+	std::vector<std::pair<std::string, std::string>> flags_;
+};
+
+// The context keys regbench sets; --benchmark_context may not take one (Google Benchmark keeps the
+// first value a key gets).
+std::set<std::string> g_context_keys;
+
+void context(const std::string &key, const std::string &value)
+{
+	g_context_keys.insert(key);
+	benchmark::AddCustomContext(key, value);
+}
+
 void usage()
 {
 	printf("usage: regbench [--target=SPEC] [--strategy=NAME[,NAME...]] [--cpu=N] [--quick]\n"
+	       "                [--sizes=LIST] [--counts=LIST]\n"
 	       "                [--allow-write=OFF+LEN] [--force] [--list-targets] [--benchmark_...]\n"
 	       "\n"
 	       "  --target=SPEC     what to measure (default %s); --list-targets shows the kinds\n"
 	       "  --strategy=LIST   only these accessor strategies (the libc row stays), of:",
 	       IOMAP_DEFAULT_TARGET);
 	for (size_t i = 0; i < iomap_nr_strategies; i++)
-		printf("\n                      %-12s %s", iomap_strategies[i].name, iomap_strategies[i].help);
+		printf("\n                      %-16s %s", iomap_strategies[i].name, iomap_strategies[i].help);
 	printf("\n"
 	       "  --cpu=N           pin to CPU N (default: the highest CPU this process may use)\n"
 	       "  --quick           fewer sizes and counts, short runs: the whole suite in seconds\n"
+	       "  --sizes=LIST      copy sizes in bytes, e.g. --sizes=8,64,4k,256k,4m (k, m, g: binary);\n"
+	       "                    each must fit the target's copy window\n"
+	       "  --counts=LIST     _rep counts (elements), e.g. --counts=1,16,1k\n"
 	       "  --list-targets    every target kind: available here or not, and why; PCI devices and BARs\n"
 	       "  --allow-write=OFF+LEN  pci:/port: targets are read-only; allow writes to these bytes\n"
 	       "                    (from the start of the BAR or port range), e.g. --allow-write=0x4+4\n"
@@ -107,6 +159,32 @@ std::vector<std::string> split(const std::string &s, const std::string &sep = ",
 	return out;
 }
 
+// --sizes=LIST / --counts=LIST: positive numbers (decimal or 0x hex) with an optional binary k, m
+// or g, comma-separated; returned sorted, each once.
+std::vector<size_t> number_list(const char *flag, const std::string &v, unsigned long long max,
+				const char *example)
+{
+	std::vector<size_t> out;
+
+	for (const std::string &item : split(v)) {
+		char *end = nullptr;
+		errno = 0;
+		unsigned long long n = item.empty() || item[0] == '-' ? 0 : strtoull(item.c_str(), &end, 0);
+		int shift = !end ? 0 : *end == 'k' || *end == 'K' ? 10 : *end == 'm' || *end == 'M' ? 20
+			: *end == 'g' || *end == 'G' ? 30 : 0;
+		if (end && shift)
+			end++;
+		if (!end || *end || errno || !n || n > (max >> shift))
+			die(flag, "bad value '" + item + "' in '" + v + "'",
+			    std::string("numbers from 1 to ") + std::to_string(max) + ", k/m/g allowed, comma-separated, e.g. " +
+			    flag + "=" + example);
+		out.push_back((size_t)(n << shift));
+	}
+	std::sort(out.begin(), out.end());
+	out.erase(std::unique(out.begin(), out.end()), out.end());
+	return out;
+}
+
 std::vector<std::string> split_warnings(const std::string &w)
 {
 	return w.empty() ? std::vector<std::string>{} : split(w, "; ");
@@ -116,16 +194,18 @@ std::vector<std::string> split_warnings(const std::string &w)
 // --allow-write=OFF+LEN names the only bytes (from the start of the BAR or port range) that write
 // families may touch; --force maps a device although a kernel driver is bound to it (or uses ports
 // a driver claims).
-bool safety_flag(int argc, char **argv, int &i, rb_options &o)
+bool safety_flag(int argc, char **argv, int &i, rb_options &o, Given &given)
 {
 	std::string v;
 
 	if (!strcmp(argv[i], "--force")) {
+		given.add("--force", "");
 		o.permit.force = true;
 		return true;
 	}
 	if (!flag(argc, argv, i, "--allow-write", &v))
 		return false;
+	given.add("--allow-write", v);
 	size_t plus = v.find('+');
 	char *end1 = nullptr, *end2 = nullptr;
 	std::string off = v.substr(0, plus), len = plus == std::string::npos ? "" : v.substr(plus + 1);
@@ -150,49 +230,112 @@ std::string with_force_hint(const std::string &why)
 }
 // --- end of hardware safety flags ---------------------------------------------------------------
 
-// Takes regbench's own flags, and the output flags it handles for Google Benchmark, out of argv;
-// leaves the program name and the rest.
-rb_options parse(int &argc, char **argv, rb_output *output)
+// The strategies of --strategy=a,b: each known, named once.
+std::vector<std::string> strategy_list(const std::string &v)
+{
+	std::vector<std::string> out;
+
+	for (const std::string &s : split(v)) {
+		if (s.empty())
+			die("--strategy", "an empty name in '" + v + "'",
+			    "names joined by commas, e.g. --strategy=relaxed,volatile");
+		if (!iomap_strategy_find(s.c_str()))
+			die("--strategy", "unknown strategy '" + s + "'", "regbench --help lists them");
+		if (std::find(out.begin(), out.end(), s) != out.end())
+			die("--strategy", "'" + s + "' given twice", "name each strategy once");
+		out.push_back(s);
+	}
+	return out;
+}
+
+// Flag combinations that would leave a flag meaning nothing (the target's kind is checked once open).
+void check_combinations(const rb_options &o, const Given &given, const rb_benchmark_flags &gb, const rb_output &out)
+{
+	std::string other;
+
+	if (o.list_targets && !(other = given.other_than({"--list-targets"})).empty())
+		die("--list-targets", "takes no other flag, and " + other + " was given",
+		    "run regbench --list-targets alone");
+	if (o.self_check && !(other = given.other_than({"--self-check", "--cpu"})).empty())
+		die("--self-check", "measures the CPU's own primitives and ignores " + other,
+		    "give --self-check alone, or with --cpu=N");
+	if (gb.list_tests && !gb.run_only.empty())
+		die("--benchmark_list_tests", "lists the names and runs nothing, so " + gb.run_only[0] +
+		    " means nothing", "drop one of them");
+	if (given.has("--benchmark_out_format") && out.out.empty())
+		die("--benchmark_out_format", "there is no --benchmark_out file to write in it",
+		    "add --benchmark_out=FILE");
+	if (given.has("--benchmark_counters_tabular") && out.format != "console" &&
+	    (out.out.empty() || out.out_format != "console"))
+		die("--benchmark_counters_tabular", "only the console format has columns, and no output is console",
+		    "drop it, or use --benchmark_format=console");
+	if (given.has("--benchmark_color") && out.format != "console")
+		die("--benchmark_color", "only the console format has colours, and --benchmark_format is " + out.format,
+		    "drop it");
+}
+
+// Reads the command line: regbench's own flags into the options, Google Benchmark's (checked) into
+// gb and output.  Anything else, a value given twice differently or a meaningless combination is
+// one line and exit 2.
+rb_options parse(int argc, char **argv, rb_output *output, rb_benchmark_flags *gb)
 {
 	rb_options o;
-	int out = 1;
+	Given given;
 
 	for (int i = 1; i < argc; i++) {
-		std::string v;
+		std::string a = argv[i], v;
+		size_t eq = a.find('=');
 
-		if (rb_output_flag(argv[i], output)) {
+		if (a == "--help" || a == "-h") {
+			usage();
+			exit(0);
+		}
+		if (rb_benchmark_flag(a, gb, output)) {
+			// several --benchmark_context flags add up; flags.cc checks their keys
+			if (a.compare(0, eq, "--benchmark_context"))
+				given.add(a.substr(0, eq), eq == std::string::npos ? "" : a.substr(eq + 1));
 			continue;
-		} else if (flag(argc, argv, i, "--target", &v)) {
+		}
+		for (const char *bare : {"--quick", "--list-targets", "--self-check", "--force"})
+			if (!a.compare(0, eq, bare) && eq != std::string::npos)
+				die(bare, "takes no value", std::string("give ") + bare + " alone");
+		if (flag(argc, argv, i, "--target", &v)) {
+			given.add("--target", v);
 			o.target = v;
 		} else if (flag(argc, argv, i, "--strategy", &v)) {
-			for (const std::string &s : split(v)) {
-				if (!iomap_strategy_find(s.c_str()))
-					die("--strategy", "unknown strategy '" + s + "'", "regbench --help lists them");
-				o.strategies.push_back(s);
-			}
+			given.add("--strategy", v);
+			o.strategies = strategy_list(v);
+		} else if (flag(argc, argv, i, "--sizes", &v)) {
+			given.add("--sizes", v);
+			o.sizes = number_list("--sizes", v, kMaxSize, "8,64,4k,256k,4m");
+		} else if (flag(argc, argv, i, "--counts", &v)) {
+			given.add("--counts", v);
+			o.counts = number_list("--counts", v, kMaxCount, "1,16,1k");
 		} else if (flag(argc, argv, i, "--cpu", &v)) {
 			char *end;
 			long cpu = strtol(v.c_str(), &end, 10);
+			given.add("--cpu", v);
 			if (v.empty() || *end || cpu < 0 || cpu >= CPU_SETSIZE)
 				die("--cpu", "bad CPU number '" + v + "'", "a CPU number as in /proc/cpuinfo");
 			o.cpu = (int)cpu;
-		} else if (safety_flag(argc, argv, i, o)) {
+		} else if (safety_flag(argc, argv, i, o, given)) {
 			continue;
-		} else if (!strcmp(argv[i], "--quick")) {
+		} else if (a == "--quick") {
+			given.add(a, "");
 			o.quick = true;
-		} else if (!strcmp(argv[i], "--list-targets")) {
+		} else if (a == "--list-targets") {
+			given.add(a, "");
 			o.list_targets = true;
-		} else if (!strcmp(argv[i], "--self-check")) {
+		} else if (a == "--self-check") {
+			given.add(a, "");
 			o.self_check = true;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage();
-			exit(0);
+		} else if (a[0] == '-') {
+			die(a.substr(0, eq), "unknown flag", "regbench --help lists the flags");
 		} else {
-			argv[out++] = argv[i];
+			die(a, "not a flag", "regbench --help lists the flags");
 		}
 	}
-	argc = out;
-	argv[argc] = nullptr;
+	check_combinations(o, given, *gb, *output);
 	return o;
 }
 
@@ -266,89 +409,114 @@ void add_context(const iomap_target &t, const rb_clock &clk, int cpu)
 	struct utsname u;
 
 	uname(&u);
-	benchmark::AddCustomContext("regbench_version", REGBENCH_VERSION);
-	benchmark::AddCustomContext("regbench_build_type", REGBENCH_BUILD_TYPE);
-	benchmark::AddCustomContext("target", t.spec);
-	benchmark::AddCustomContext("target_kind", iomap_space_name(t.space));
-	benchmark::AddCustomContext("target_mapping", iomap_mapping_name(t.mapping));
-	benchmark::AddCustomContext("target_what", t.what);
-	benchmark::AddCustomContext("target_device", t.device);
-	benchmark::AddCustomContext("target_bar", t.bar >= 0 ? std::to_string(t.bar) : "");
-	benchmark::AddCustomContext("target_len", std::to_string(t.len));
-	benchmark::AddCustomContext("tsc_hz", fmt(clk.tsc_hz));
-	benchmark::AddCustomContext("tsc_hz_source", clk.tsc_hz_source);
-	benchmark::AddCustomContext("invariant_tsc", clk.invariant ? "true" : "false");
-	benchmark::AddCustomContext("core_hz_estimate", fmt(clk.core_hz));
-	benchmark::AddCustomContext("core_hz_source", clk.core_hz_source);
-	benchmark::AddCustomContext("core_cycles_source", clk.core_cycles_source);
-	benchmark::AddCustomContext("cpu", std::to_string(cpu));
-	benchmark::AddCustomContext("cpu_model", cpu_model());
-	benchmark::AddCustomContext("kernel", std::string(u.sysname) + " " + u.release);
-	benchmark::AddCustomContext("timer", "lfence;rdtsc .. rdtscp;lfence");
-	benchmark::AddCustomContext("timer_overhead_cycles", fmt(clk.overhead));
-	benchmark::AddCustomContext("timer_resolution_cycles", fmt(clk.resolution));
-	benchmark::AddCustomContext("counters", "cycles: TSC ticks per access, element or copy, timer and "
-						"loop cost removed; core_cycles: the same in core clock cycles "
-						"(see core_cycles_source); ns; bytes_per_second; lat/: min p50 p90 "
-						"p99 p999 max and outliers (samples beyond Q3 + 3 IQR), TSC ticks");
+	context("regbench_version", REGBENCH_VERSION);
+	context("regbench_build_type", REGBENCH_BUILD_TYPE);
+	context("target", t.spec);
+	context("target_kind", iomap_space_name(t.space));
+	context("target_mapping", iomap_mapping_name(t.mapping));
+	context("target_what", t.what);
+	context("target_device", t.device);
+	context("target_bar", t.bar >= 0 ? std::to_string(t.bar) : "");
+	context("target_len", std::to_string(t.len));
+	context("target_iommu", t.iommu);
+	context("tsc_hz", fmt(clk.tsc_hz));
+	context("tsc_hz_source", clk.tsc_hz_source);
+	context("invariant_tsc", clk.invariant ? "true" : "false");
+	context("core_hz_estimate", fmt(clk.core_hz));
+	context("core_hz_source", clk.core_hz_source);
+	context("core_cycles_source", clk.core_cycles_source);
+	context("cpu", std::to_string(cpu));
+	context("cpu_model", cpu_model());
+	context("kernel", std::string(u.sysname) + " " + u.release);
+	context("timer", "lfence;rdtsc .. rdtscp;lfence");
+	context("timer_overhead_cycles", fmt(clk.overhead));
+	context("timer_resolution_cycles", fmt(clk.resolution));
+	context("counters", "cycles: TSC ticks per access, element or copy, timer and "
+			    "loop cost removed; core_cycles: the same in core clock cycles "
+			    "(see core_cycles_source); ns; bytes_per_second; lat/: min p50 p90 "
+			    "p99 p999 max and outliers (samples beyond Q3 + 3 IQR), TSC ticks");
 }
 
-// Google Benchmark flags regbench sets unless the command line does: a short
-// min_time (the most one repetition measures: the TSC measurements need
-// little), three repetitions so every result has a median and a coefficient
-// of variation.  regbench keeps min_time as its budget and hands Google
-// Benchmark 0: each repetition is then one call of one iteration, whose
-// manual time the runner sets, never a search for an iteration count.
-void default_flags(int &argc, char **&argv, bool quick, std::vector<std::string> &store,
-		   std::vector<char *> &args)
+// What Google Benchmark gets: the program's name, its flags as checked, and what regbench sets
+// unless the command line does: a short min_time (the most one repetition measures: the TSC
+// measurements need little), three repetitions so every result has a median and a coefficient of
+// variation.  regbench keeps min_time as its budget and hands Google Benchmark 0: each repetition
+// is then one call of one iteration, whose manual time the runner sets, never a search for an
+// iteration count.
+std::vector<std::string> benchmark_args(const char *program, const rb_benchmark_flags &gb, bool quick)
 {
 	const std::pair<const char *, const char *> defaults[] = {
-		{"--benchmark_min_time", quick ? kQuickMinTime : kMinTime},
-		{"--benchmark_repetitions", "3"},
+		{"--benchmark_min_time=", quick ? kQuickMinTime : kMinTime},
+		{"--benchmark_repetitions=", "3"},
 	};
-	const char *min_time = "--benchmark_min_time=", *warmup = "--benchmark_min_warmup_time";
+	const std::string min_time = defaults[0].first;
+	std::vector<std::string> args{program};
 
-	args.assign(argv, argv + argc);
-	for (int i = 1; i < argc; i++)
-		if (!strncmp(argv[i], warmup, strlen(warmup)))
-			die(warmup, "regbench warms up and times its own calls; Google Benchmark's warm-up would repeat "
-			    "whole measurements", "leave it out");
-	for (const auto &d : defaults) {
-		bool given = false;
-		for (int i = 1; i < argc; i++)
-			given |= !strncmp(argv[i], d.first, strlen(d.first));
-		if (!given)
-			store.push_back(std::string(d.first) + "=" + d.second);
-	}
-	store.push_back(std::string(min_time) + "0");
-	for (std::string &s : store)
-		args.push_back(&s[0]);
-	for (auto a = args.begin(); *a != store.back().data();)
-		if (!strncmp(*a, min_time, strlen(min_time))) {
-			rb_measure_budget(strtod(*a + strlen(min_time), nullptr));
-			a = args.erase(a);
-		} else {
-			++a;
+	for (const auto &d : defaults)
+		if (std::none_of(gb.pass.begin(), gb.pass.end(), [&](const std::string &a) { return !a.rfind(d.first, 0); }))
+			args.push_back(std::string(d.first) + d.second);
+	args.insert(args.end(), gb.pass.begin(), gb.pass.end());
+	for (std::string &a : args)
+		if (!a.rfind(min_time, 0)) {
+			rb_measure_budget(strtod(a.c_str() + min_time.size(), nullptr));
+			a = min_time + "0";
 		}
-	argc = (int)args.size();
-	args.push_back(nullptr);
-	argv = args.data();
+	return args;
+}
+
+// --allow-write and --force are about hardware: on ram or trap they would mean nothing.
+void check_hardware_flags(const rb_options &o, const iomap_target &t)
+{
+	if (t.hardware)
+		return;
+	if (o.permit.write_len)
+		die("--allow-write", std::string("target '") + t.spec + "' is not hardware: its write families run without it",
+		    "drop --allow-write");
+	if (o.permit.force)
+		die("--force", std::string("target '") + t.spec + "' is not hardware: no driver can own it", "drop --force");
+}
+
+// --benchmark_context's keys beside regbench's and Google Benchmark's own, which they may not replace.
+void add_user_context(const rb_benchmark_flags &gb)
+{
+	for (const auto &kv : gb.context) {
+		if (g_context_keys.count(kv.first) || rb_benchmark_context_key(kv.first) || rb_output_context_key(kv.first))
+			die("--benchmark_context", "'" + kv.first + "' is a key regbench or Google Benchmark sets itself",
+			    "choose another key");
+		benchmark::AddCustomContext(kv.first, kv.second);
+	}
+}
+
+// A filter that selects none of the benchmarks registered would run nothing and write an empty result.
+void check_filter(const rb_benchmark_flags &gb, const iomap_target &t)
+{
+	std::vector<std::string> names = rb_contract_names();
+
+	if (!gb.filter.empty() && !rb_filter_count(gb.filter, names))
+		die("--benchmark_filter", "'" + gb.filter + "' matches none of the " + std::to_string(names.size()) +
+		    " benchmarks on target '" + t.spec + "'", "regbench --benchmark_list_tests lists them");
 }
 
 void add_env_context(const rb_env &e)
 {
-	benchmark::AddCustomContext("topology", e.topology);
-	benchmark::AddCustomContext("env_governor", e.governor);
-	benchmark::AddCustomContext("env_boost", e.boost);
-	benchmark::AddCustomContext("env_vm", e.vm ? std::string("yes (") + e.hypervisor + ")" : "no");
-	benchmark::AddCustomContext("env_smt_siblings", e.smt_siblings);
-	benchmark::AddCustomContext("env_sibling_busy", fmt(e.sibling_busy, "%.3f"));
-	benchmark::AddCustomContext("env_others_busy", fmt(e.others_busy, "%.3f"));
-	benchmark::AddCustomContext("env_loadavg", fmt(e.loadavg, "%.2f"));
-	benchmark::AddCustomContext("env_warnings", e.warnings);
+	context("topology", e.topology);
+	context("env_governor", e.governor);
+	context("env_boost", e.boost);
+	context("env_vm", e.vm ? std::string("yes (") + e.hypervisor + ")" : "no");
+	context("env_smt_siblings", e.smt_siblings);
+	// no such CPUs, no figure: 0 would say they are idle
+	context("env_sibling_busy", *e.smt_siblings ? fmt(e.sibling_busy, "%.3f") : "");
+	context("env_others_busy", e.others ? fmt(e.others_busy, "%.3f") : "");
+	context("env_loadavg", fmt(e.loadavg, "%.2f"));
+	context("env_warnings", e.warnings);
 }
 
 }  // namespace
+
+void rb_die(const std::string &what, const std::string &why, const std::string &hint)
+{
+	die(what, why, hint);
+}
 
 int main(int argc, char **argv)
 {
@@ -357,9 +525,11 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		command_line += std::string(" ") + argv[i];
 	rb_output output;
-	rb_options o = parse(argc, argv, &output);
-	std::vector<std::string> extra;
-	std::vector<char *> args;
+	rb_benchmark_flags gb;
+	rb_benchmark_env_check();
+	rb_options o = parse(argc, argv, &output, &gb);
+	std::vector<std::string> gb_args = benchmark_args(argv[0], gb, o.quick);
+	std::vector<char *> gb_argv;
 	iomap_target t;
 	rb_clock clk;
 	rb_env env;
@@ -369,10 +539,11 @@ int main(int argc, char **argv)
 		list_targets();
 		return 0;
 	}
-	default_flags(argc, argv, o.quick, extra, args);
-	benchmark::Initialize(&argc, argv);
-	if (argc > 1)
-		die(argv[1], "unknown flag", "regbench --help lists the flags");
+	for (std::string &a : gb_args)
+		gb_argv.push_back(&a[0]);
+	int gb_argc = (int)gb_argv.size();
+	gb_argv.push_back(nullptr);
+	benchmark::Initialize(&gb_argc, gb_argv.data());
 
 	int cpu = pin(o.cpu);
 	if (rb_clock_init(&clk, why, sizeof(why)))
@@ -381,22 +552,35 @@ int main(int argc, char **argv)
 		return rb_selfcheck(stdout, &clk);
 	if (iomap_target_open_permit(&t, o.target.c_str(), &o.permit, why, sizeof(why)))
 		die(errno == EBUSY ? with_force_hint(why) : why);	// already "target 'SPEC': why (what to try)"
-	rb_output_open(output);
-	if (!clk.invariant)
-		fprintf(stderr, "regbench: warning: the TSC is not invariant: cycle counts drift with the clock\n");
+	check_hardware_flags(o, t);
+	std::string bad_sweep = rb_check_sweeps(t, o);
+	if (!bad_sweep.empty()) {
+		iomap_target_close(&t);
+		die(bad_sweep);
+	}
 	rb_env_read(&env, cpu);
-	for (const std::string &w : split_warnings(env.warnings))
-		fprintf(stderr, "regbench: note: %s\n", w.c_str());
-
 	add_context(t, clk, cpu);
 	add_env_context(env);
-	benchmark::AddCustomContext("command_line", command_line);
-	rb_markers_init();
+	context("command_line", command_line);
+	add_user_context(gb);
 	rb_register_families(t, clk, o);
+	check_filter(gb, t);
+	rb_output_open(output);
+
+	// the input is good: what may make the numbers noisy
+	if (!clk.invariant)
+		fprintf(stderr, "regbench: warning: the TSC is not invariant: cycle counts drift with the clock\n");
+	for (const std::string &w : split_warnings(env.warnings))
+		fprintf(stderr, "regbench: note: %s\n", w.c_str());
+	rb_markers_init();
 	rb_output_catch_signals();
 	int status = rb_output_run(output);
 	benchmark::Shutdown();
 	rb_markers_close();
+	if (const char *lost = rb_device_lost())
+		fprintf(stderr, "regbench: target '%s': the device stopped answering: %s (what ran before is kept; "
+			"check that it is present and enabled%s%s, and run again)\n", t.spec, lost,
+			t.device[0] ? ": lspci -vv -s " : "", t.device[0] ? strchr(t.device, ' ') + 1 : "");
 	iomap_target_close(&t);
 	if (rb_interrupted())
 		return 128 + rb_interrupted();

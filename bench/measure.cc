@@ -314,37 +314,108 @@ void measure(benchmark::State &st, const rb_bench &b)
 }
 
 /*
- * A device that is absent or not decoding reads as all-ones.  The first
- * benchmark that reads a hardware target makes one guarded read of the
- * widest allowed width up to 32 bits (the generic cookie accessor serves
- * both spaces); all-ones there fails every reading benchmark.
+ * The device behind a hardware target.  One that is absent or not decoding
+ * reads as all-ones.  The first benchmark that reads makes one guarded read
+ * of the target's register, of the widest allowed width up to 32 bits: its
+ * value goes into the context (target_first_read), and all-ones there fails
+ * every reading benchmark.  Nothing is read before a benchmark asks to read.
+ * Around every benchmark the device must still answer: still decoding its
+ * space and, once it has been read, its register not all-ones; when it stops,
+ * the run stops.
  */
+struct Device {
+	int state = 0;			// 0 not read yet, 1 answers, 2 did not answer at the first read
+	unsigned int bytes = 4;		// the width of those reads
+	std::string why;		// state 2: why not
+	std::string lost;		// why it stopped answering during the run ("" while it answers)
+} g_device;
+
+struct RegisterRead {
+	const iomap_target *t;
+	unsigned int bytes;
+	uint64_t value;
+};
+
+uint64_t read_register(const rb_kernel_arg *a, uint64_t iters)
+{
+	auto *r = static_cast<RegisterRead *>(a->mem);
+
+	(void)iters;
+	r->value = iomap_target_read(r->t, r->t->reg_off, r->bytes);
+	return 0;
+}
+
+// One guarded read of the register: 0, or -1 with the fault in *why.
+int read_guarded(const iomap_target &t, const rb_clock &clk, uint64_t *value, std::string *why)
+{
+	RegisterRead r = {&t, g_device.bytes, 0};
+	rb_kernel_arg a = {t.base, &r, 0, 0, 0};
+	rb_span span;
+	char fault[160];
+
+	if (rb_guarded_run(read_register, &a, 1, &clk, &span, fault, sizeof(fault))) {
+		*why = fault;
+		return -1;
+	}
+	*value = r.value;
+	return 0;
+}
+
+bool all_ones(uint64_t v)
+{
+	return v == ~0ull >> (64 - 8 * g_device.bytes);
+}
+
 const char *device_not_responding(const iomap_target &t, const rb_clock &clk)
 {
-	static int state = 0;	// 0 not checked, 1 answers, 2 does not
-	static char why[200];
-
-	if (state == 0) {
+	if (g_device.state == 0) {
 		uint64_t value = 0;
-		rb_span span;
-		size_t w = 4;
-		while (w > 1 && (!iomap_target_allows_width(&t, (unsigned int)w) || w > t.len))
-			w /= 2;
-		rb_kernel_arg a = {t.base, &value, w, 0, 0};
-		char fault[160];
+		std::string fault;
+		char hex[24];
 
-		if (rb_guarded_run(rb_read_once, &a, 1, &clk, &span, fault, sizeof(fault))) {
-			snprintf(why, sizeof(why), "the first read faulted: %s", fault);
-			state = 2;
-		} else if (value == ~0ull >> (64 - 8 * w)) {	// all-ones of the width read
-			snprintf(why, sizeof(why), "device not responding: the first %zu-bit read returned all-ones "
-				 "(is it present, powered and decoding?)", w * 8);
-			state = 2;
-		} else {
-			state = 1;
+		while (g_device.bytes > 1 && (!iomap_target_allows_width(&t, g_device.bytes) || g_device.bytes > t.len))
+			g_device.bytes /= 2;
+		if (read_guarded(t, clk, &value, &fault)) {
+			g_device.why = "the first read faulted: " + fault;
+			g_device.state = 2;
+			return g_device.why.c_str();
 		}
+		snprintf(hex, sizeof(hex), "0x%0*llx", (int)g_device.bytes * 2, (unsigned long long)value);
+		benchmark::AddCustomContext("target_first_read", hex);
+		g_device.state = all_ones(value) ? 2 : 1;
+		if (g_device.state == 2)
+			g_device.why = "device not responding: the first " + std::to_string(g_device.bytes * 8) +
+				       "-bit read returned all-ones (is it present, powered and decoding?)";
 	}
-	return state == 2 ? why : nullptr;
+	return g_device.state == 2 ? g_device.why.c_str() : nullptr;
+}
+
+// Why the device behind a hardware target no longer answers, or "": its decoding switched off, or
+// its register (once it answered) reading all-ones or faulting.
+std::string device_gone(const rb_bench &b)
+{
+	char why[300];
+	uint64_t value;
+	std::string fault;
+
+	if (iomap_target_decoding(b.t, why, sizeof(why)))
+		return why;
+	if (g_device.state != 1)
+		return "";
+	if (read_guarded(*b.t, *b.clk, &value, &fault))
+		return "a read of its register faulted: " + fault;
+	if (all_ones(value))
+		return "its register reads all-ones (" + std::to_string(g_device.bytes * 8) + "-bit) where it first "
+		       "read a value";
+	return "";
+}
+
+// The device stopped answering: this benchmark fails, the rest are not run, the run ends (rb_device_lost).
+void device_lost(benchmark::State &st, const rb_bench &b, const std::string &why)
+{
+	g_device.lost = why;
+	benchmark::AddCustomContext("target_lost", why);
+	fail(st, ("the device stopped answering: " + why).c_str());
 }
 
 #ifdef LIKWID_PERFMON
@@ -356,15 +427,21 @@ bool g_markers = false;
 // Each benchmark is one likwid marker region named after it, when likwid-perfctr -m runs us.
 void rb_run(benchmark::State &st, const rb_bench &b)
 {
-	if (rb_interrupted()) {
-		// asked to stop: what ran is kept, the rest is not started
-		rb_contract_skipped(b.name, "not run: the run was interrupted");
-		return rb_skip(st, "not run: the run was interrupted");
+	if (rb_interrupted() || !g_device.lost.empty()) {
+		// asked to stop, or the device is gone: what ran is kept, the rest is not started
+		std::string why = rb_interrupted() ? "not run: the run was interrupted"
+						   : "not run: the device stopped answering";
+		rb_contract_skipped(b.name, why);
+		return rb_skip(st, why);
 	}
+	std::string gone = b.t->hardware ? device_gone(b) : "";
 	const char *dead = b.t->hardware && b.k->reads ? device_not_responding(*b.t, *b.clk) : nullptr;
 
-	if (dead) {
-		fail(st, dead);
+	if (!gone.empty() || dead) {
+		if (!gone.empty())
+			device_lost(st, b, gone);
+		else
+			fail(st, dead);
 		for (auto _ : st) {
 		}
 		return;
@@ -379,6 +456,14 @@ void rb_run(benchmark::State &st, const rb_bench &b)
 	if (g_markers)
 		LIKWID_MARKER_STOP(b.name.c_str());
 #endif
+	// a device that stopped during the benchmark makes its figures meaningless
+	if (b.t->hardware && !st.error_occurred() && !(gone = device_gone(b)).empty())
+		device_lost(st, b, gone);
+}
+
+const char *rb_device_lost()
+{
+	return g_device.lost.empty() ? nullptr : g_device.lost.c_str();
 }
 
 void rb_measure_budget(double seconds)

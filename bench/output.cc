@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <iostream>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -19,14 +20,15 @@
 
 #include "console.h"
 #include "contract.h"
+#include "flags.h"
 #include "output.h"
 
 namespace {
 
 volatile sig_atomic_t g_signal = 0;
-char g_tmp[4096];		// the temporary result file, for the signal handler to remove
-int g_fd = -1;			// open on it, or on a file that is not a regular one (written directly)
-bool g_direct = false;
+char g_tmp[4096];		// the temporary result file while it is written, for the signal handler to remove
+std::string g_final;		// where the result file goes (a regular file's real path), "" when written directly
+int g_direct = -1;		// a descriptor of this process the result goes to as it is (stdout, stderr), or -1
 
 [[noreturn]] void die(const std::string &what, const std::string &why, const std::string &hint, int status = 2)
 {
@@ -38,7 +40,9 @@ bool g_direct = false;
  * Google Benchmark's JSON, held back until the run ends: then the context
  * can say whether it was interrupted, and the "regbench" object follows the
  * benchmarks.  Counters that are not numbers (the coefficient of variation
- * of a counter that is 0 in every repetition) are left out: JSON has no NaN.
+ * of a counter that is 0 in every repetition) are left out, and so is an
+ * aggregate whose time is not a number (the same of a time): JSON has no
+ * NaN, and Google Benchmark would write one.
  */
 class ResultJSON : public benchmark::JSONReporter {
 public:
@@ -51,6 +55,8 @@ public:
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
 		for (Run r : runs) {
+			if (!std::isfinite(r.real_accumulated_time) || !std::isfinite(r.cpu_accumulated_time))
+				continue;
 			for (auto it = r.counters.begin(); it != r.counters.end();)
 				it = std::isfinite(it->second.value) ? std::next(it) : r.counters.erase(it);
 			runs_.push_back(r);
@@ -208,19 +214,6 @@ void list(const std::string &names)
 	}
 }
 
-bool boolean(const std::string &v, bool *out)
-{
-	for (const char *t : {"true", "yes", "1", "on"})
-		if (v == t)
-			return *out = true;
-	for (const char *f : {"false", "no", "0", "off"})
-		if (v == f) {
-			*out = false;
-			return true;
-		}
-	return false;
-}
-
 void on_signal(int sig)
 {
 	if (g_signal) {
@@ -303,7 +296,7 @@ bool rb_output_flag(const char *arg, rb_output *o)
 	for (const auto &f : flags) {
 		if (a.rfind(f.flag, 0))
 			continue;
-		if (!boolean(a.substr(strlen(f.flag)), f.value))
+		if (!rb_flag_boolean(a.substr(strlen(f.flag)), f.value))
 			die(std::string(f.flag, strlen(f.flag) - 1), "not true or false: '" + a.substr(strlen(f.flag)) + "'",
 			    "true or false");
 		return true;
@@ -311,38 +304,122 @@ bool rb_output_flag(const char *arg, rb_output *o)
 	return false;
 }
 
+bool rb_output_context_key(const std::string &key)
+{
+	return key == "interrupted";
+}
+
+/*
+ * Where the result file goes, decided before anything runs, so that a path
+ * that cannot work is refused at once; nothing is created yet: a run that
+ * ends early (a bad flag found later, a crash, SIGKILL) leaves nothing
+ * behind.  A regular file (or a new one) gets a temporary file beside it at
+ * the end, renamed into place when complete, so the previous file of that
+ * name stays whole until then; a symbolic link is written through, not
+ * replaced.  This process's stdout or stderr (/dev/stdout, /proc/self/fd/1,
+ * even when redirected to a file) and anything that is not a regular file
+ * (a pipe, a terminal, /dev/full) are written as they are, at the end.
+ */
 void rb_output_open(const rb_output &o)
 {
-	struct stat st;
+	struct stat st, fd_st;
 	const char *what = "--benchmark_out";
 
 	if (o.out.empty())
 		return;
-	if (!stat(o.out.c_str(), &st) && S_ISDIR(st.st_mode))
-		die(what, "'" + o.out + "' is a folder", "give a file name, e.g. " + o.out + "/result.json");
-	if (!stat(o.out.c_str(), &st) && !S_ISREG(st.st_mode)) {
-		// a terminal, pipe or device (/dev/stdout): written once, at the end
-		g_fd = open(o.out.c_str(), O_WRONLY | O_CLOEXEC);
-		if (g_fd < 0)
-			die(what, "cannot open '" + o.out + "': " + strerror(errno), "check the path");
-		g_direct = true;
-		return;
+	if (!stat(o.out.c_str(), &st)) {
+		if (S_ISDIR(st.st_mode))
+			die(what, "'" + o.out + "' is a folder",
+			    "give a file name, e.g. " + o.out + (o.out.back() == '/' ? "" : "/") + "result.json");
+		for (int fd : {STDOUT_FILENO, STDERR_FILENO})
+			if (!fstat(fd, &fd_st) && fd_st.st_dev == st.st_dev && fd_st.st_ino == st.st_ino) {
+				g_direct = fd;
+				return;
+			}
+		if (!S_ISREG(st.st_mode)) {
+			if (access(o.out.c_str(), W_OK))
+				die(what, "cannot write to '" + o.out + "': " + strerror(errno), "check the path");
+			return;
+		}
+		char *real = realpath(o.out.c_str(), nullptr);
+		if (!real)
+			die(what, "cannot resolve '" + o.out + "': " + strerror(errno), "check the path");
+		g_final = real;
+		free(real);
+	} else if (errno != ENOENT) {
+		die(what, "cannot reach '" + o.out + "': " + strerror(errno), "check the path");
+	} else if (!lstat(o.out.c_str(), &st)) {
+		die(what, "'" + o.out + "' is a symbolic link to nothing", "give the file's own path");
+	} else {
+		g_final = o.out;
 	}
-	std::vector<char> path(o.out.begin(), o.out.end());
+	// the folder takes a new file: try one now
+	std::vector<char> path(g_final.begin(), g_final.end());
 	path.push_back('\0');
-	std::string dir = dirname(path.data()), base = o.out.substr(o.out.find_last_of('/') + 1);
-	snprintf(g_tmp, sizeof(g_tmp), "%s/.%s.tmp-XXXXXX", dir.c_str(), base.c_str());
-	g_fd = mkostemp(g_tmp, O_CLOEXEC);
-	if (g_fd < 0) {
+	std::string dir = dirname(path.data());
+	snprintf(g_tmp, sizeof(g_tmp), "%s/.regbench-probe-XXXXXX", dir.c_str());
+	int fd = mkostemp(g_tmp, O_CLOEXEC);
+	if (fd < 0) {
 		int e = errno;
 		g_tmp[0] = '\0';
 		die(what, "cannot create a file in '" + dir + "': " + strerror(e),
 		    e == ENOENT ? "create the folder first" : "choose a folder you can write to");
 	}
+	unlink(g_tmp);
+	close(fd);
+	g_tmp[0] = '\0';
+}
+
+namespace {
+
+// Writes text whole into the result file as rb_output_open decided; 0, or the errno of the failure
+// with *stage saying what failed.
+int put_in_place(const rb_output &o, const std::string &text, const char **stage)
+{
+	int fd, e = 0;
+
+	*stage = "cannot write the results";
+	if (g_direct >= 0) {
+		fflush(nullptr);
+		std::cout.flush();
+		return write_all(g_direct, text);
+	}
+	if (g_final.empty()) {
+		fd = open(o.out.c_str(), O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return errno;
+		e = write_all(fd, text);
+		return close(fd) && !e ? errno : e;
+	}
+	std::vector<char> path(g_final.begin(), g_final.end());
+	path.push_back('\0');
+	std::string dir = dirname(path.data()), base = g_final.substr(g_final.find_last_of('/') + 1);
+	snprintf(g_tmp, sizeof(g_tmp), "%s/.%s.tmp-XXXXXX", dir.c_str(), base.c_str());
+	fd = mkostemp(g_tmp, O_CLOEXEC);
+	if (fd < 0) {
+		g_tmp[0] = '\0';
+		*stage = "cannot create the result file";
+		return errno;
+	}
 	mode_t mask = umask(0);
 	umask(mask);
-	fchmod(g_fd, 0666 & ~mask);
+	fchmod(fd, 0666 & ~mask);
+	e = write_all(fd, text);
+	if (!e && fsync(fd))
+		e = errno;
+	if (close(fd) && !e)
+		e = errno;
+	if (!e && rename(g_tmp, g_final.c_str())) {
+		e = errno;
+		*stage = "cannot put the results in place";
+	}
+	if (e)
+		unlink(g_tmp);
+	g_tmp[0] = '\0';
+	return e;
 }
+
+}  // namespace
 
 int rb_output_run(const rb_output &o)
 {
@@ -352,6 +429,7 @@ int rb_output_run(const rb_output &o)
 	auto display = o.format == "console" ? nullptr : reporter(o.format);
 	auto file = o.out.empty() ? nullptr : reporter(o.out_format);
 	std::ostringstream text;
+	const char *stage;
 	int e;
 
 	if (file) {
@@ -364,34 +442,15 @@ int rb_output_run(const rb_output &o)
 	benchmark::SetBenchmarkFilter(anchored(benchmark::GetBenchmarkFilter()));
 	benchmark::RunSpecifiedBenchmarks(&tee);
 	list(names.str());
-	if (g_fd < 0)
+	// nothing ran (a listing): no file
+	if (!file || !text.tellp())
 		return 0;
-	if (!text.tellp()) {
-		// nothing ran (a listing): no file
-		if (!g_direct)
-			unlink(g_tmp);
-		close(g_fd);
-		return 0;
-	}
-	e = write_all(g_fd, text.str());
-	if (!e && !g_direct && fsync(g_fd))
-		e = errno;
-	if (close(g_fd) && !e)
-		e = errno;
-	if (e && !g_direct)
-		unlink(g_tmp);
+	e = put_in_place(o, text.str(), &stage);
 	if (e) {
-		fprintf(stderr, "regbench: --benchmark_out=%s: cannot write the results: %s (%s)\n", o.out.c_str(),
-			strerror(e), e == ENOSPC || e == EDQUOT ? "free some space, or write elsewhere" : "check the path");
+		fprintf(stderr, "regbench: --benchmark_out=%s: %s: %s (%s)\n", o.out.c_str(), stage, strerror(e),
+			e == ENOSPC || e == EDQUOT ? "free some space, or write elsewhere"
+			: e == ENOENT ? "was its folder removed during the run?" : "check the path");
 		return 1;
 	}
-	if (!g_direct && rename(g_tmp, o.out.c_str())) {
-		e = errno;
-		unlink(g_tmp);
-		fprintf(stderr, "regbench: --benchmark_out=%s: cannot put the results in place: %s (%s)\n", o.out.c_str(),
-			strerror(e), "was its folder removed during the run?");
-		return 1;
-	}
-	g_tmp[0] = '\0';
 	return 0;
 }

@@ -16,6 +16,7 @@ struct rb_options {
 	std::vector<std::string> strategies;	// empty: every strategy
 	int cpu = -1;				// -1: chosen from the affinity mask
 	bool quick = false;
+	std::vector<size_t> sizes, counts;	// --sizes, --counts: the copy sizes and _rep counts (empty: the family's)
 	bool list_targets = false;
 	bool self_check = false;
 
@@ -33,6 +34,16 @@ struct rb_bench {
 	std::string name;
 };
 
+// Bad input: "regbench: what: why (hint)" on stderr, exit 2.
+[[noreturn]] void rb_die(const std::string &what, const std::string &why, const std::string &hint);
+
+// The /N values a family with a parameter runs: --sizes or --counts, else the family's own sweep.
+std::vector<size_t> rb_sweep(const rb_family &f, const rb_options &o);
+
+// Why --sizes cannot run on target t (a size beyond its copy window, or no copy window at all),
+// as the one line regbench prints, or "".
+std::string rb_check_sweeps(const iomap_target &t, const rb_options &o);
+
 // Register every family x op x width x strategy of the kernel table that the options select;
 // those that cannot run on this target or CPU are registered as skipped, with the reason.
 void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_options &o);
@@ -45,6 +56,10 @@ void rb_skip(benchmark::State &st, const std::string &why);
 // The most one repetition of a benchmark measures, in seconds (--benchmark_min_time): a
 // repetition stops sooner once its fastest calls settle, or when it has its samples.
 void rb_measure_budget(double seconds);
+
+// Why the device behind a hardware target stopped answering during the run (which then stopped),
+// or NULL while it answers.
+const char *rb_device_lost();
 
 // likwid marker regions (a -DLIKWID_PERFMON build): set up only under likwid-perfctr.
 void rb_markers_init();

@@ -14,7 +14,7 @@ expect_error() {	# expect_error EXPECTED-LINE ARGS...
 	fi
 }
 
-expect_error "regbench: target 'nosuch': unknown target kind 'nosuch' (the kinds: ram, trap, pci, port)" --target nosuch
+expect_error "regbench: target 'nosuch': unknown target kind 'nosuch' (the kinds: ram, trap, pci, port, vfio)" --target nosuch
 expect_error "regbench: target 'ram:12q': bad size '12q' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)" --target=ram:12q
 expect_error "regbench: target 'ram:0': bad size '0' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)" --target=ram:0
 expect_error "regbench: target 'trap:nosuch': unknown model 'nosuch' (the models: default, scratch)" --target trap:nosuch
@@ -26,9 +26,91 @@ expect_error "regbench: --allow-write: bad window '4' (OFF+LEN in bytes from the
 expect_error "regbench: --allow-write: bad window '0x4+0' (OFF+LEN in bytes from the start of the BAR or port range, e.g. --allow-write=0x4+4)" --allow-write 0x4+0
 expect_error "regbench: target 'pci:00:04.0/0,widths=12': bad widths '12' (bits joined by +, e.g. widths=32 or widths=8+16)" --target pci:00:04.0/0,widths=12
 expect_error "regbench: target 'port:0x70+2,widths=64': bad option 'widths=64' (port takes widths= of 8, 16 and 32, e.g. port:0xc000+4,widths=32)" --target port:0x70+2,widths=64
+expect_error "regbench: --sizes: 1048576 bytes do not fit the copy window of target 'ram:64k', 65536 bytes (sizes up to 65536, or a larger target such as ram:1m)" --target ram:64k --sizes=64,1m
+expect_error "regbench: --sizes: 8192 bytes do not fit the copy window of target 'trap', 4096 bytes (sizes up to 4096, or a larger target such as ram:8k)" --target trap --sizes=8k
+expect_error "regbench: --sizes: bad value '4q' in '8,4q' (numbers from 1 to 1099511627776, k/m/g allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=8,4q
+expect_error "regbench: --counts: bad value '0' in '0,8' (numbers from 1 to 16777216, k/m/g allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=0,8
+expect_error "regbench: --counts: bad value '32m' in '32m' (numbers from 1 to 16777216, k/m/g allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=32m
 # lookups only: no device has vendor ffff, and domain ffff does not exist on the machines this runs on
-expect_error "regbench: target 'pci:ffff:1234/0': no PCI device ffff:1234 (lspci -nn lists the devices with their ids)" --target pci:ffff:1234/0
-expect_error "regbench: target 'pci:ffff:ff:1f.7/0': no PCI device at ffff:ff:1f.7 (lspci lists the devices)" --target pci:ffff:ff:1f.7/0
+expect_error "regbench: target 'pci:ffff:1234/0': no PCI device matches d=ffff:1234 (lspci -nn lists the devices with their ids)" --target pci:ffff:1234/0
+expect_error "regbench: target 'pci:ffff:ff:1f.7/0': no PCI device matches s=ffff:ff:1f.7 (lspci -D lists the devices)" --target pci:ffff:ff:1f.7/0
+
+# Google Benchmark's own flags, checked before Google Benchmark sees them
+expect_error "regbench: --benchmark_repetitions: bad count 'x' (repetitions from 1 to 1000, e.g. --benchmark_repetitions=5)" --benchmark_repetitions=x
+expect_error "regbench: --benchmark_repetitions: bad count '0' (repetitions from 1 to 1000, e.g. --benchmark_repetitions=5)" --benchmark_repetitions=0
+expect_error "regbench: --benchmark_repetitions: bad count '-3' (repetitions from 1 to 1000, e.g. --benchmark_repetitions=5)" --benchmark_repetitions=-3
+expect_error "regbench: --benchmark_repetitions: bad count '99999999999' (repetitions from 1 to 1000, e.g. --benchmark_repetitions=5)" --benchmark_repetitions=99999999999
+expect_error "regbench: --benchmark_repetitions: bad count '1001' (repetitions from 1 to 1000, e.g. --benchmark_repetitions=5)" --benchmark_repetitions=1001
+expect_error "regbench: --benchmark_repetitions: bad count '' (repetitions from 1 to 1000, e.g. --benchmark_repetitions=5)" --benchmark_repetitions=
+expect_error "regbench: --benchmark_repetitions: needs a value (Google Benchmark's flags take =, e.g. --benchmark_repetitions=5)" --benchmark_repetitions 5
+expect_error "regbench: --benchmark_min_time: bad time '0.5s' (Google Benchmark 1.7.1 takes a bare number of seconds, e.g. --benchmark_min_time=0.5)" --benchmark_min_time=0.5s
+expect_error "regbench: --benchmark_min_time: bad time '100x' (Google Benchmark 1.7.1 takes a bare number of seconds, e.g. --benchmark_min_time=0.5)" --benchmark_min_time=100x
+expect_error "regbench: --benchmark_min_time: bad time '-1' (seconds above 0 to 3600, e.g. --benchmark_min_time=0.5)" --benchmark_min_time=-1
+expect_error "regbench: --benchmark_min_time: bad time '0' (seconds above 0 to 3600, e.g. --benchmark_min_time=0.5)" --benchmark_min_time=0
+expect_error "regbench: --benchmark_min_time: bad time 'nan' (seconds above 0 to 3600, e.g. --benchmark_min_time=0.5)" --benchmark_min_time=nan
+expect_error "regbench: --benchmark_min_time: bad time '1e9' (seconds above 0 to 3600, e.g. --benchmark_min_time=0.5)" --benchmark_min_time=1e9
+expect_error "regbench: --benchmark_min_warmup_time: regbench warms up and times its own calls; Google Benchmark's warm-up would repeat whole measurements (leave it out)" --benchmark_min_warmup_time=-0.1
+expect_error "regbench: --benchmark_min_warmup_time: regbench warms up and times its own calls; Google Benchmark's warm-up would repeat whole measurements (leave it out)" --benchmark_min_warmup_time=0.5
+expect_error "regbench: --benchmark_filter: not a regular expression: '(': Mismatched '(' and ')' in regular expression (an extended regular expression, as grep -E takes)" "--benchmark_filter=("
+expect_error "regbench: --benchmark_filter: not a regular expression: '-[z-a]': Invalid range in bracket expression. (an extended regular expression, as grep -E takes)" "--benchmark_filter=-[z-a]"
+expect_error "regbench: --benchmark_filter: needs a value (a regular expression or all, e.g. --benchmark_filter=^chain/)" --benchmark_filter=
+expect_error "regbench: --benchmark_filter: needs a value (Google Benchmark's flags take =, e.g. --benchmark_filter=^chain/)" --benchmark_filter
+# a filter that selects nothing, counted against the benchmarks registered (- selects what it does not match)
+n=$("$regbench" --benchmark_list_tests=true 2>/dev/null | wc -l)
+expect_error "regbench: --benchmark_filter: 'nosuch' matches none of the $n benchmarks on target 'ram' (regbench --benchmark_list_tests lists them)" --benchmark_filter=nosuch
+expect_error "regbench: --benchmark_filter: 'BARRIER' matches none of the $n benchmarks on target 'ram' (regbench --benchmark_list_tests lists them)" --benchmark_filter=BARRIER
+expect_error "regbench: --benchmark_filter: '-.' matches none of the $n benchmarks on target 'ram' (regbench --benchmark_list_tests lists them)" --benchmark_filter=-.
+expect_error "regbench: --benchmark_filter: '-' matches none of the $n benchmarks on target 'ram' (regbench --benchmark_list_tests lists them)" --benchmark_filter=-
+expect_error "regbench: --benchmark_list_tests: not true or false: 'banana' (true or false)" --benchmark_list_tests=banana
+expect_error "regbench: --benchmark_enable_random_interleaving: not true or false: 'maybe' (true or false)" --benchmark_enable_random_interleaving=maybe
+expect_error "regbench: --benchmark_counters_tabular: not true or false: 'wide' (true or false)" --benchmark_counters_tabular=wide
+expect_error "regbench: --benchmark_report_aggregates_only: the result file keeps every repetition, which its statistics need (--benchmark_display_aggregates_only chooses what the console shows)" --benchmark_report_aggregates_only
+expect_error "regbench: --benchmark_time_unit: unknown value 'h' (one of ns, us, ms, s)" --benchmark_time_unit=h
+expect_error "regbench: --benchmark_context: bad pair 'foo' (KEY=VALUE, several joined by commas, e.g. --benchmark_context=accelerator=tcg)" --benchmark_context=foo
+expect_error "regbench: --benchmark_context: bad pair '=tcg' (KEY=VALUE, several joined by commas, e.g. --benchmark_context=accelerator=tcg)" --benchmark_context==tcg
+expect_error "regbench: --benchmark_context: bad pair 'b=1=2' (KEY=VALUE, several joined by commas, e.g. --benchmark_context=accelerator=tcg)" --benchmark_context=a=1,b=1=2
+expect_error "regbench: --benchmark_context: bad pair '' (KEY=VALUE, several joined by commas, e.g. --benchmark_context=accelerator=tcg)" --benchmark_context=a=1,,b=2
+expect_error "regbench: --benchmark_context: 'a' given twice: '1' and '2' (give it once)" --benchmark_context=a=1 --benchmark_context=a=2
+expect_error "regbench: --benchmark_context: 'target' is a key regbench or Google Benchmark sets itself (choose another key)" --benchmark_context=target=mine
+expect_error "regbench: --benchmark_context: 'date' is a key regbench or Google Benchmark sets itself (choose another key)" --benchmark_context=date=today
+expect_error "regbench: --benchmark_context: 'interrupted' is a key regbench or Google Benchmark sets itself (choose another key)" --benchmark_context=interrupted=no
+expect_error "regbench: --benchmark_perf_counters: this Google Benchmark is built without libpfm: it has no counters to read (regbench's core_cycles counts core cycles where perf_event has a counter)" --benchmark_perf_counters=CYCLES
+expect_error "regbench: --v: bad level 'x' (a verbosity from 0, e.g. --v=1)" --v=x
+expect_error "regbench: --benchmark_frobnicate: unknown flag (regbench --help lists the flags)" --benchmark_frobnicate=1
+expect_error "regbench: --benchmark_out_format: unknown value 'xml' (one of json, console, csv)" --benchmark_out=r.json --benchmark_out_format=xml
+expect_error "regbench: --benchmark_format: unknown value 'tabular' (one of console, json, csv)" --benchmark_format=tabular
+expect_error "regbench: --benchmark_color: unknown value 'blue' (one of auto, true, false, yes, no, 1, 0)" --benchmark_color=blue
+expect_error "regbench: --benchmark_out: needs a value (e.g. --benchmark_out=FILE)" --benchmark_out=
+expect_error "regbench: --benchmark_out: '/' is a folder (give a file name, e.g. /result.json)" --benchmark_out=/
+expect_error "regbench: --benchmark_out: cannot create a file in '/nonexistent-regbench': No such file or directory (create the folder first)" --benchmark_out=/nonexistent-regbench/r.json
+# Google Benchmark reads the same flags from its environment, where these checks do not reach
+for env in BENCHMARK_REPETITIONS=0:benchmark_repetitions BENCHMARK_OUT=x.json:benchmark_out BENCHMARK_LIST_TESTS=no:benchmark_list_tests; do
+	want="regbench: ${env%%=*}: Google Benchmark would read this environment variable past regbench's checks (unset it, and give --${env#*:}=... instead)"
+	err=$(env "${env%:*}" "$regbench" --benchmark_filter=^barrier/compiler --benchmark_min_time=0.001 2>&1 >/dev/null) &&
+		{ echo "FAIL: ${env%:*} regbench succeeded"; fail=1; }
+	if [ "$err" = "$want" ]; then echo "ok: ${env%:*} regbench -> $err"; else echo "FAIL: ${env%:*} regbench printed: $err"; fail=1; fi
+done
+
+# each flag once; regbench's own flags where they mean nothing
+expect_error "regbench: --target: given twice: 'ram' and 'trap' (give it once)" --target=ram --target trap
+expect_error "regbench: --benchmark_filter: given twice: 'lat' and 'chain' (give it once)" --benchmark_filter=lat --benchmark_filter=chain
+expect_error "regbench: --cpu: given twice: '0' and '1' (give it once)" --cpu=0 --cpu=1
+expect_error "regbench: --strategy: an empty name in '' (names joined by commas, e.g. --strategy=relaxed,volatile)" --strategy=
+expect_error "regbench: --strategy: an empty name in 'relaxed,' (names joined by commas, e.g. --strategy=relaxed,volatile)" --strategy=relaxed,
+expect_error "regbench: --strategy: 'relaxed' given twice (name each strategy once)" --strategy=relaxed,volatile,relaxed
+expect_error "regbench: --quick: takes no value (give --quick alone)" --quick=yes
+expect_error "regbench: --allow-write: target 'ram' is not hardware: its write families run without it (drop --allow-write)" --allow-write=0+4
+expect_error "regbench: --force: target 'trap' is not hardware: no driver can own it (drop --force)" --target=trap --force
+expect_error "regbench: --list-targets: takes no other flag, and --target was given (run regbench --list-targets alone)" --list-targets --target=trap
+expect_error "regbench: --frobnicate: unknown flag (regbench --help lists the flags)" --list-targets --frobnicate
+expect_error "regbench: --self-check: measures the CPU's own primitives and ignores --target (give --self-check alone, or with --cpu=N)" --self-check --target=trap
+expect_error "regbench: --self-check: measures the CPU's own primitives and ignores --benchmark_out (give --self-check alone, or with --cpu=N)" --self-check --benchmark_out=r.json
+expect_error "regbench: --benchmark_list_tests: lists the names and runs nothing, so --benchmark_repetitions means nothing (drop one of them)" --benchmark_list_tests --benchmark_repetitions=5
+expect_error "regbench: --benchmark_list_tests: lists the names and runs nothing, so --benchmark_out means nothing (drop one of them)" --benchmark_list_tests=true --benchmark_out=r.json
+expect_error "regbench: --benchmark_out_format: there is no --benchmark_out file to write in it (add --benchmark_out=FILE)" --benchmark_out_format=json
+expect_error "regbench: --benchmark_counters_tabular: only the console format has columns, and no output is console (drop it, or use --benchmark_format=console)" --benchmark_format=json --benchmark_counters_tabular=true
+expect_error "regbench: --benchmark_color: only the console format has colours, and --benchmark_format is csv (drop it)" --benchmark_format=csv --benchmark_color=false
+expect_error "regbench: results.json: not a flag (regbench --help lists the flags)" results.json
 
 # the allowed CPUs differ between machines: check the line's shape
 err=$("$regbench" --cpu 1023 2>&1 >/dev/null) && { echo "FAIL: --cpu 1023 succeeded"; fail=1; }
@@ -67,11 +149,26 @@ else
 fi
 
 # --strategy narrows the accessor strategies and keeps the libc reference row
-names=$("$regbench" --quick --strategy=string --benchmark_list_tests=true)
+names=$("$regbench" --quick --strategy=string --benchmark_list_tests=true 2>/dev/null)
 if echo "$names" | grep -q '/relaxed' || ! echo "$names" | grep -q '^copy/fromio/string/' ||
    ! echo "$names" | grep -q '^copy/fromio/libc/'; then
 	echo "FAIL: --strategy=string lists:"; echo "$names" | head | sed 's/^/  /'; fail=1
 else
 	echo "ok: --strategy=string keeps string and libc only"
+fi
+# --sizes and --counts replace the copy sizes and _rep counts; a word copy skips sizes that are not whole words
+names=$("$regbench" --sizes=13,4k --counts=3 --benchmark_list_tests=true)
+if [ "$(echo "$names" | grep -c '^copy/toio/kernel/')" != 2 ] || ! echo "$names" | grep -q '^copy/toio/kernel/13$' ||
+   [ "$(echo "$names" | grep -c '^rep/read32/relaxed/')" != 1 ] || ! echo "$names" | grep -q '^rep/read32/relaxed/3$'; then
+	echo "FAIL: --sizes=13,4k --counts=3 lists:"; echo "$names" | grep -E '^(copy/toio/kernel|rep/read32/relaxed)/' | sed 's/^/  /'
+	fail=1
+else
+	echo "ok: --sizes and --counts set the copy sizes and _rep counts"
+fi
+out=$("$regbench" --sizes=13 --strategy=iowrite32-copy --benchmark_filter='^copy/toio/iowrite32-copy/13$' 2>&1)
+if echo "$out" | grep -q "skipped: it copies whole 4-byte words: 13 bytes is not a multiple of 4"; then
+	echo "ok: a word copy skips a size that is not whole words"
+else
+	echo "FAIL: iowrite32-copy of 13 bytes:"; echo "$out" | tail -3 | sed 's/^/  /'; fail=1
 fi
 exit $fail

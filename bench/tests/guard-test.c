@@ -39,6 +39,57 @@ static const struct rb_kernel *kernel(enum rb_family_id fam, const char *op, uns
 	exit(2);
 }
 
+/* A kernel that sends its own process a signal, as `kill -SEGV PID` would, from inside the guarded run. */
+static int sent_signo, sent_by_queue;
+
+static uint64_t send_signal(const struct rb_kernel_arg *a, uint64_t iters)
+{
+	(void)a;
+	(void)iters;
+	if (sent_by_queue)
+		sigqueue(getpid(), sent_signo, (union sigval){ 0 });
+	else
+		kill(getpid(), sent_signo);
+	return 0;
+}
+
+/*
+ * In a child: signo sent with kill (or sigqueue) inside a guarded run, or
+ * outside one (the guard is installed by then: main ran guarded runs
+ * before), must not be taken for a fault:
+ * the child dies of it (or, under a sanitizer, its handler reports it and
+ * exits non-zero), and never gets a benchmark error (exit 3) or carries on
+ * (exit 4).
+ */
+static void check_sent(int signo, int queue, int armed, const char *what)
+{
+	struct rb_kernel_arg a = { 0 };
+	struct rb_clock clk = { .core_fd = -1 };
+	struct rb_span span;
+	char why[200];
+	pid_t child;
+	int status;
+
+	fflush(stdout);
+	child = fork();
+	if (child == 0) {
+		sent_signo = signo;
+		sent_by_queue = queue;
+		if (armed && rb_guarded_run(send_signal, &a, 1, &clk, &span, why, sizeof(why)))
+			_exit(3);
+		if (!armed)
+			send_signal(&a, 1);
+		_exit(4);
+	}
+	if (waitpid(child, &status, 0) != child)
+		status = 4 << 8;
+	check(((WIFSIGNALED(status) && WTERMSIG(status) == signo) ||
+	       (WIFEXITED(status) && WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 3 &&
+		WEXITSTATUS(status) != 4)),
+	      what, WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : WEXITSTATUS(status) == 3 ? "taken for a fault"
+				       : WEXITSTATUS(status) == 4 ? "ignored" : "exited non-zero");
+}
+
 /* A page of a file that is then cut to nothing: touching it raises SIGBUS. */
 static void *vanished_page(size_t page)
 {
@@ -109,6 +160,11 @@ int main(void)
 	check(waitpid(child, &status, 0) == child &&
 	      ((WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS) || (WIFEXITED(status) && WEXITSTATUS(status))),
 	      "a fault outside a guarded run still ends the process", NULL);
+
+	check_sent(SIGSEGV, 0, 1, "kill -SEGV during a guarded run is no fault: the process dies of it");
+	check_sent(SIGBUS, 0, 1, "kill -BUS during a guarded run is no fault: the process dies of it");
+	check_sent(SIGSEGV, 1, 1, "sigqueue SIGSEGV during a guarded run is no fault: the process dies of it");
+	check_sent(SIGSEGV, 0, 0, "kill -SEGV after a guarded run, the guard installed: the process dies of it");
 
 	free(ram);
 	printf("guard-test: %s\n", failures ? "FAILED" : "all passed");

@@ -2,6 +2,7 @@
 #ifndef IOMAP_SRC_BACKENDS_H
 #define IOMAP_SRC_BACKENDS_H
 
+#include "iomap/pci.h"
 #include "iomap/target.h"
 
 /*
@@ -17,7 +18,9 @@
  * why an open target cannot take accesses made of an instruction kind, NULL
  * when it can; fault() emulates a fault on the target's windows from a
  * signal handler and returns 1, or 0 when the fault is not the target's;
- * describe() prints what the kind can reach here, indented.
+ * decoding() says whether the device behind an open hardware target still
+ * decodes the target's space (0, or -1 with the reason); describe() prints
+ * what the kind can reach here, indented.
  */
 struct iomap_target_kind {
 	const char *name;			/* the spec's kind: "ram" */
@@ -31,6 +34,7 @@ struct iomap_target_kind {
 	void (*close)(struct iomap_target *t);
 	const char *(*why_not)(const struct iomap_target *t, enum iomap_insn insn, unsigned int bytes);
 	int (*fault)(int signo, siginfo_t *si, void *uc);
+	int (*decoding)(const struct iomap_target *t, char *why, size_t whylen);
 	void (*describe)(FILE *out);
 };
 
@@ -39,7 +43,7 @@ struct iomap_target_kind {
  * iomap_target_KIND that ends target-KIND.c.  A new kind is a new file and a
  * word here.
  */
-#define IOMAP_TARGET_KINDS(X) X(ram) X(trap) X(pci) X(port)
+#define IOMAP_TARGET_KINDS(X) X(ram) X(trap) X(pci) X(port) X(vfio)
 
 #define IOMAP_DECLARE_KIND(k) extern const struct iomap_target_kind iomap_target_##k;
 IOMAP_TARGET_KINDS(IOMAP_DECLARE_KIND)
@@ -78,6 +82,50 @@ int iomap_spec_parse(const char *text, const struct iomap_target_kind **kind, vo
 int iomap_port_request(unsigned int base, unsigned int n, char *why, size_t whylen);
 void iomap_port_release(unsigned int base, unsigned int n);
 int iomap_port_usable(char *why, size_t whylen);
+
+/*
+ * What the pci and vfio kinds share (target-pci.c): a spec SELECTOR/BAR
+ * (the selector as lspci takes it, iomap/pci.h) with off=, len= and widths=.
+ *   iomap_bar_spec_parse   the SELECTOR/BAR of args; *rest is left at the
+ *                          options
+ *   iomap_bar_spec_option  one of the shared options: 1 when it was one,
+ *                          0 when it is not, -1 when it is bad (why)
+ *   iomap_bar_spec_head/_tail  the canonical form: "KIND:SELECTOR/BAR", then
+ *                          (appended, after the kind's own options) the
+ *                          shared ones
+ *   iomap_bar_spec_window  the window's length in the device's BAR, after
+ *                          checking that the BAR exists and the window fits
+ *   iomap_bar_spec_target  what the open target holds of both: len, off,
+ *                          widths (no 64-bit on I/O BARs), bar, device
+ *   iomap_pci_chosen       " (the first ... of N devices matching ...)"
+ *                          when the selector matched several, else ""
+ */
+struct iomap_bar_spec {
+	struct iomap_pci_selector sel;
+	int bar;			/* 0..5 */
+	bool has_off, has_len;
+	uint64_t off, len;
+	unsigned int widths;		/* allowed access widths (IOMAP_WIDTH_*), 0: all */
+};
+int iomap_bar_spec_parse(struct iomap_bar_spec *c, const char *kind, const char *args, const char **rest,
+			 char *why, size_t whylen);
+int iomap_bar_spec_option(struct iomap_bar_spec *c, const char *opt, char *why, size_t whylen);
+void iomap_bar_spec_head(const struct iomap_bar_spec *c, const char *kind, char *out, size_t outlen);
+void iomap_bar_spec_tail(const struct iomap_bar_spec *c, char *out, size_t outlen);
+int iomap_bar_spec_window(const struct iomap_bar_spec *c, const struct iomap_pci_dev *d, uint64_t *len,
+			  char *why, size_t whylen);
+void iomap_bar_spec_target(const struct iomap_bar_spec *c, const struct iomap_pci_dev *d, uint64_t len,
+			   struct iomap_target *t);
+const char *iomap_pci_chosen(const struct iomap_bar_spec *c, const struct iomap_pci_dev *d, char *buf, size_t len);
+/* "1 MiB", "256 bytes"; "MMIO 64-bit prefetchable", "I/O" (target-pci.c). */
+const char *iomap_human_size(uint64_t n, char *buf, size_t len);
+const char *iomap_pci_bar_kind(const struct iomap_pci_bar *b);
+
+/*
+ * Whether the device at slot still decodes I/O (io) or memory, from its
+ * command register in sysfs (pci.c): 0, or -1 with the reason.
+ */
+int iomap_pci_decoding(const char *slot, bool io, char *why, size_t whylen);
 
 /* The kernel's lockdown mode when one is in force ("integrity", "confidentiality"), else NULL. */
 const char *iomap_lockdown(void);

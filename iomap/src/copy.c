@@ -14,6 +14,21 @@
  *   string                        rep movsb / rep stosb: byte elements
  *   string-wide                   byte head until the device address is 8-byte
  *                                 aligned, rep movsq / rep stosq, byte tail
+ *   kernel                        x86 Linux (arch/x86/lib/iomem.c): a movsb if
+ *                                 the device address is odd, a movsw if it is
+ *                                 then 2 mod 4 and 2 bytes remain, rep movsl,
+ *                                 a movsw if 2 or 3 bytes remain, a movsb if 1
+ *                                 or 3; memset_io is the kernel's memset
+ *                                 (arch/x86/lib/memset_64.S) on a CPU without
+ *                                 FSRS: below 8 bytes single movb; else an
+ *                                 8-byte store at a misaligned start (it
+ *                                 overlaps what follows), aligned 8-byte
+ *                                 stores, movb for the last n % 8
+ *   kernel-unrolled               one readb/writeb per byte, in order (x86
+ *                                 Linux in confidential-computing guests)
+ *   iowrite32-copy                rep movsl of n / 4 words (__iowrite32_copy)
+ *   iowrite64-copy                n / 8 movq stores, in order (__iowrite64_copy)
+ *   ioread32-copy                 n / 4 movl loads, in order (__ioread32_copy)
  *   simd, simd-512, simd-nt       the relaxed head until the device address is
  *                                 aligned to the vector (32 or 64 bytes),
  *                                 aligned vector accesses, the relaxed tail;
@@ -84,7 +99,7 @@ void iomap_set_io_##s(volatile void __iomem *dst, int c, size_t n)	\
 		}							\
 	}								\
 }
-#define IOMAP_COPY_LOOPS(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+#define IOMAP_COPY_LOOPS(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
 	IOMAP_LOOP_##copy(IOMAP_BUILD_COPY_LOOP(id))
 IOMAP_STRATEGIES(IOMAP_COPY_LOOPS)
 #undef IOMAP_COPY_LOOPS
@@ -97,6 +112,7 @@ static __always_inline void rep_movs##k(void *d, const void *s, size_t count) \
 static __always_inline void rep_stos##k(void *d, uint64_t v, size_t count) \
 { __asm__ __volatile__("rep stos" #k : "+D" (d), "+c" (count) : "a" (v) : "memory"); }
 IOMAP_BUILD_REP_MOVS(b)
+IOMAP_BUILD_REP_MOVS(l)
 IOMAP_BUILD_REP_MOVS(q)
 #undef IOMAP_BUILD_REP_MOVS
 
@@ -154,6 +170,160 @@ void iomap_set_io_string_wide(volatile void __iomem *dst, int c, size_t n)
 	rep_stosb(d, v, h);
 	rep_stosq(d + h, v, (n - h) / 8);
 	rep_stosb(d + n - (n - h) % 8, v, (n - h) % 8);
+}
+
+/*
+ * x86 Linux's memcpy_toio/memcpy_fromio: `io` is the device-side address,
+ * which decides the head; d and s are the two sides in copy order.  One movs
+ * of each size at most aligns the device side to 4 bytes, rep movsl moves
+ * the words (32-bit accesses: many devices take nothing wider), a movsw and
+ * a movsb finish what is left.
+ */
+#define MOVS_ONE(k, d, s) __asm__ __volatile__("movs" #k : "+D" (d), "+S" (s) : : "memory")
+
+static void kernel_movs(unsigned char *d, const unsigned char *s, uintptr_t io, size_t n)
+{
+	if (n && (io & 1)) {
+		MOVS_ONE(b, d, s);
+		io++;
+		n--;
+	}
+	if (n > 1 && (io & 2)) {
+		MOVS_ONE(w, d, s);
+		n -= 2;
+	}
+	rep_movsl(d, s, n / 4);
+	d += n / 4 * 4;
+	s += n / 4 * 4;
+	if (n & 2)
+		MOVS_ONE(w, d, s);
+	if (n & 1)
+		MOVS_ONE(b, d, s);
+}
+
+void iomap_copy_fromio_kernel(void *dst, const volatile void __iomem *src, size_t n)
+{
+	kernel_movs(dst, (const unsigned char __force *)src, IO_ADDR(src), n);
+}
+
+void iomap_copy_toio_kernel(volatile void __iomem *dst, const void *src, size_t n)
+{
+	kernel_movs((unsigned char __force *)dst, src, IO_ADDR(dst), n);
+}
+
+/*
+ * The kernel's memset where the CPU lacks FSRS (fast short rep stosb), as
+ * this project's development machine does: the byte replicated into 8; a
+ * misaligned start of 8 bytes or more gets one 8-byte store there, then
+ * carries on from the next aligned address (the stores overlap); aligned
+ * 8-byte stores, eight to a 64-byte block then one at a time; the last n % 8
+ * bytes one movb each.  With FSRS the kernel issues rep stosb: the string
+ * strategy's memset_io.
+ */
+void iomap_set_io_kernel(volatile void __iomem *dst, int c, size_t n)
+{
+	uint64_t v = 0x0101010101010101ULL * (uint8_t)c;
+	volatile unsigned char __iomem *p = dst;
+	size_t misaligned = IO_ADDR(p) & 7;
+
+	if (misaligned && n > 7) {
+		__raw_writeq(v, p);
+		p += 8 - misaligned;
+		n -= 8 - misaligned;
+	}
+	for (size_t blocks = n / 64; blocks; blocks--, p += 64) {
+		__raw_writeq(v, p);
+		__raw_writeq(v, p + 8);
+		__raw_writeq(v, p + 16);
+		__raw_writeq(v, p + 24);
+		__raw_writeq(v, p + 32);
+		__raw_writeq(v, p + 40);
+		__raw_writeq(v, p + 48);
+		__raw_writeq(v, p + 56);
+	}
+	for (size_t words = n % 64 / 8; words; words--, p += 8)
+		__raw_writeq(v, p);
+	for (n %= 8; n; n--, p++)
+		__raw_writeb((uint8_t)v, p);
+}
+
+/* x86 Linux in confidential-computing guests: readb/writeb, one byte at a time. */
+void iomap_copy_fromio_kernel_unrolled(void *dst, const volatile void __iomem *src, size_t n)
+{
+	const volatile unsigned char __iomem *in = src;
+	unsigned char *out = dst;
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = readb(in + i);
+}
+
+void iomap_copy_toio_kernel_unrolled(volatile void __iomem *dst, const void *src, size_t n)
+{
+	volatile unsigned char __iomem *out = dst;
+	const unsigned char *in = src;
+
+	for (size_t i = 0; i < n; i++)
+		writeb(in[i], out + i);
+}
+
+void iomap_set_io_kernel_unrolled(volatile void __iomem *dst, int c, size_t n)
+{
+	volatile unsigned char __iomem *out = dst;
+
+	for (size_t i = 0; i < n; i++)
+		writeb((uint8_t)c, out + i);
+}
+
+/*
+ * The kernel's word copies.  __iowrite32_copy is x86's own (rep movsl);
+ * __iowrite64_copy and __ioread32_copy are the generic ones, which x86
+ * keeps: one __raw_writeq or __raw_readl per word, in order.  The buffer
+ * side may be unaligned here (memcpy of the word), the device side not.
+ */
+void __iowrite32_copy(volatile void __iomem *to, const void *from, size_t count)
+{
+	rep_movsl((void __force *)to, from, count);
+}
+
+void __iowrite64_copy(volatile void __iomem *to, const void *from, size_t count)
+{
+	volatile unsigned char __iomem *d = to;
+	const unsigned char *s = from;
+
+	for (; count; count--, d += 8, s += 8) {
+		uint64_t v;
+
+		memcpy(&v, s, 8);
+		__raw_writeq(v, d);
+	}
+}
+
+void __ioread32_copy(void *to, const volatile void __iomem *from, size_t count)
+{
+	const volatile unsigned char __iomem *s = from;
+	unsigned char *d = to;
+
+	for (; count; count--, s += 4, d += 4) {
+		uint32_t v = __raw_readl(s);
+
+		memcpy(d, &v, 4);
+	}
+}
+
+/* The word strategies: n bytes as n / word whole words. */
+void iomap_copy_toio_iowrite32_copy(volatile void __iomem *dst, const void *src, size_t n)
+{
+	__iowrite32_copy(dst, src, n / 4);
+}
+
+void iomap_copy_toio_iowrite64_copy(volatile void __iomem *dst, const void *src, size_t n)
+{
+	__iowrite64_copy(dst, src, n / 8);
+}
+
+void iomap_copy_fromio_ioread32_copy(void *dst, const volatile void __iomem *src, size_t n)
+{
+	__ioread32_copy(dst, src, n / 4);
 }
 
 /*

@@ -1,4 +1,5 @@
 /* pci.c: PCI discovery through libpci's sysfs method, the checks before a BAR is mapped, and pci_iomap */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -87,12 +88,29 @@ static int by_slot(const void *a, const void *b)
 	return strcmp(((const struct iomap_pci_dev *)a)->slot, ((const struct iomap_pci_dev *)b)->slot);
 }
 
-/* Every device, sorted by slot, into a malloc'd array; -1 with why. */
-static int scan(struct iomap_pci_dev **out, size_t *count, char *why, size_t whylen)
+/* The selector as libpci's filter, which matches it against libpci's own device records. */
+static void to_filter(const struct iomap_pci_selector *s, struct pci_filter *f)
+{
+	pci_filter_init(NULL, f);
+	f->domain = s->domain;
+	f->bus = s->bus;
+	f->slot = s->dev;
+	f->func = s->fn;
+	f->vendor = s->vendor;
+	f->device = s->device;
+	f->device_class = s->class_id;
+	f->device_class_mask = s->class_mask;
+	f->prog_if = s->prog_if;
+}
+
+/* Every device the selector matches (every device without one), sorted by slot, into a malloc'd array; -1 with why. */
+static int scan(const struct iomap_pci_selector *sel, struct iomap_pci_dev **out, size_t *count, char *why,
+		size_t whylen)
 {
 	struct pci_access *volatile acc = NULL;
 	struct iomap_pci_dev *volatile devs = NULL;
 	volatile size_t n = 0;
+	struct pci_filter filter;
 	jmp_buf env;
 
 	if (access(SYSFS_DEVICES, R_OK)) {
@@ -114,6 +132,8 @@ static int scan(struct iomap_pci_dev **out, size_t *count, char *why, size_t why
 	acc->debug = on_quiet;
 	pci_init(acc);
 	pci_scan_bus(acc);
+	if (sel)
+		to_filter(sel, &filter);
 	for (struct pci_dev *pd = acc->devices; pd; pd = pd->next)
 		n++;
 	devs = calloc(n ? n : 1, sizeof(*devs));
@@ -121,7 +141,9 @@ static int scan(struct iomap_pci_dev **out, size_t *count, char *why, size_t why
 		size_t i = 0;
 
 		for (struct pci_dev *pd = acc->devices; pd; pd = pd->next)
-			fill(&devs[i++], acc, pd);
+			if (!sel || pci_filter_match(&filter, pd))
+				fill(&devs[i++], acc, pd);
+		n = i;
 	}
 	pci_cleanup(acc);
 	fatal = NULL;
@@ -140,7 +162,7 @@ int iomap_pci_each(int (*fn)(struct iomap_pci_dev *dev, void *arg), void *arg, c
 	struct iomap_pci_dev *devs;
 	size_t n;
 
-	if (scan(&devs, &n, why, whylen))
+	if (scan(NULL, &devs, &n, why, whylen))
 		return -1;
 	for (size_t i = 0; i < n && !fn(&devs[i], arg); i++)
 		;
@@ -148,64 +170,172 @@ int iomap_pci_each(int (*fn)(struct iomap_pci_dev *dev, void *arg), void *arg, c
 	return 0;
 }
 
-/* The first device (in slot order) for which match() holds, copied to the heap; NULL with why. */
-static struct iomap_pci_dev *get(int (*match)(const struct iomap_pci_dev *d, const unsigned int *key),
-				 const unsigned int *key, unsigned int flags, char *why, size_t whylen)
+/*
+ * lspci -s and -d take their argument from the option; here one text holds
+ * either, so bare ids must look like ids: no '.', and a vendor or device of
+ * four hex digits beside a field that is one too, empty or *.  Everything
+ * else bare is a slot, so 00:01 is bus 0, device 1 (never vendor 0, device 1).
+ */
+static bool looks_like_ids(const char *text)
 {
-	struct iomap_pci_dev *devs, *found = NULL;
+	char field[2][8] = { "", "" };
+	bool four[2], open_[2];
 	size_t n;
 
-	if (scan(&devs, &n, why, whylen))
-		return NULL;
-	for (size_t i = 0; i < n && !found; i++) {
-		if (!match(&devs[i], key))
-			continue;
-		found = malloc(sizeof(*found));
-		if (found) {
-			*found = devs[i];
-			found->flags = flags;
+	if (strchr(text, '.') || !strchr(text, ':'))
+		return false;
+	for (int i = 0; i < 2; i++) {
+		n = strcspn(text, ":");
+		if (n >= sizeof(field[i]))
+			return false;
+		memcpy(field[i], text, n);
+		field[i][n] = '\0';
+		four[i] = n == 4 && strspn(field[i], "0123456789abcdefABCDEF") == 4;
+		open_[i] = n == 0 || !strcmp(field[i], "*");
+		text += n + (text[n] == ':');
+	}
+	return (four[0] && (four[1] || open_[1])) || (open_[0] && four[1]);
+}
+
+int iomap_pci_selector_parse(struct iomap_pci_selector *s, const char *text, char *why, size_t whylen)
+{
+	struct pci_filter f;
+	char buf[64];
+	const char *body = text, *err;
+	bool by_id;
+
+	if (!strncmp(text, "s=", 2) || !strncmp(text, "d=", 2)) {
+		by_id = text[0] == 'd';
+		body = text + 2;
+	} else {
+		by_id = looks_like_ids(text);
+	}
+	if (strlen(body) >= sizeof(buf))
+		return iomap_fail(why, whylen, EINVAL, "selector '%s' too long", text);
+	snprintf(buf, sizeof(buf), "%s", body);
+	pci_filter_init(NULL, &f);
+	err = by_id ? pci_filter_parse_id(&f, buf) : pci_filter_parse_slot(&f, buf);
+	if (err) {
+		/* libpci's messages start with a capital: "Invalid bus number" */
+		char msg[64];
+
+		snprintf(msg, sizeof(msg), "%s", err);
+		msg[0] = (char)tolower((unsigned char)msg[0]);
+		if (by_id)
+			return iomap_fail(why, whylen, EINVAL, "bad ids '%s': %s (lspci -d takes [vendor]:[device]"
+					  "[:class[:prog_if]] in hex, e.g. d=1234:11e8 or d=1af4:)", body, msg);
+		return iomap_fail(why, whylen, EINVAL, "bad slot '%s': %s (lspci -s takes [[domain:]bus:]dev.fn in hex "
+				  "with * for any field, e.g. s=00:04.0; ids are d=VENDOR:DEVICE)", body, msg);
+	}
+	s->by_id = by_id;
+	s->domain = f.domain;
+	s->bus = f.bus;
+	s->dev = f.slot;
+	s->fn = f.func;
+	s->vendor = f.vendor;
+	s->device = f.device;
+	s->class_id = f.device_class;
+	s->class_mask = f.device_class_mask;
+	s->prog_if = f.prog_if;
+	return 0;
+}
+
+/* One field: its hex digits, or * when it matches anything. */
+static int field(char *out, size_t len, int v, int digits)
+{
+	return v < 0 ? snprintf(out, len, "*") : snprintf(out, len, "%0*x", digits, (unsigned int)v);
+}
+
+void iomap_pci_selector_format(const struct iomap_pci_selector *s, char *out, size_t outlen)
+{
+	char f[6][12];
+
+	if (!s->by_id) {
+		field(f[0], sizeof(f[0]), s->domain, 4);
+		field(f[1], sizeof(f[1]), s->bus, 2);
+		field(f[2], sizeof(f[2]), s->dev, 2);
+		field(f[3], sizeof(f[3]), s->fn, 1);
+		snprintf(out, outlen, "s=%s:%s:%s.%s", f[0], f[1], f[2], f[3]);
+		return;
+	}
+	field(f[0], sizeof(f[0]), s->vendor, 4);
+	field(f[1], sizeof(f[1]), s->device, 4);
+	if (s->class_id < 0 && s->prog_if < 0) {
+		snprintf(out, outlen, "d=%s:%s", f[0], f[1]);
+		return;
+	}
+	/* the class's four digits, x where the mask leaves a digit out (::0cxx) */
+	if (s->class_id < 0) {
+		snprintf(f[2], sizeof(f[2]), "*");
+	} else {
+		for (int i = 0; i < 4; i++) {
+			unsigned int shift = (unsigned int)(12 - 4 * i);
+
+			f[2][i] = (s->class_mask >> shift & 0xf) ? "0123456789abcdef"[(unsigned int)s->class_id >> shift & 0xf]
+								 : 'x';
 		}
+		f[2][4] = '\0';
+	}
+	if (s->prog_if < 0)
+		snprintf(out, outlen, "d=%s:%s:%s", f[0], f[1], f[2]);
+	else
+		snprintf(out, outlen, "d=%s:%s:%s:%02x", f[0], f[1], f[2], (unsigned int)s->prog_if);
+}
+
+struct iomap_pci_dev *iomap_pci_get(const struct iomap_pci_selector *s, unsigned int flags, char *why,
+				    size_t whylen)
+{
+	struct iomap_pci_dev *devs, *found;
+	char text[64];
+	size_t n;
+
+	if (scan(s, &devs, &n, why, whylen))
+		return NULL;
+	if (!n) {
+		free(devs);
+		iomap_pci_selector_format(s, text, sizeof(text));
+		iomap_fail(why, whylen, ENODEV, "no PCI device matches %s (%s)", text,
+			   s->by_id ? "lspci -nn lists the devices with their ids" : "lspci -D lists the devices");
+		return NULL;
+	}
+	found = malloc(sizeof(*found));
+	if (found) {
+		*found = devs[0];
+		found->matches = (unsigned int)n;
+		found->flags = flags;
+	} else {
+		iomap_fail(why, whylen, ENOMEM, "out of memory");
 	}
 	free(devs);
-	if (!found)
-		errno = ENODEV;
 	return found;
 }
 
-static int match_slot(const struct iomap_pci_dev *d, const unsigned int *key)
+/* A selector matching exactly one field set: everything else matches anything. */
+static struct iomap_pci_selector any(bool by_id)
 {
-	char slot[16];
-
-	snprintf(slot, sizeof(slot), "%04x:%02x:%02x.%u", key[0], key[1], key[2], key[3]);
-	return !strcmp(d->slot, slot);
-}
-
-static int match_ids(const struct iomap_pci_dev *d, const unsigned int *key)
-{
-	return d->vendor == key[0] && d->device == key[1];
+	return (struct iomap_pci_selector){ by_id, -1, -1, -1, -1, -1, -1, -1, ~0u, -1 };
 }
 
 struct iomap_pci_dev *iomap_pci_get_slot(int domain, int bus, int dev, int fn, unsigned int flags,
 					 char *why, size_t whylen)
 {
-	const unsigned int key[] = { (unsigned int)domain, (unsigned int)bus, (unsigned int)dev, (unsigned int)fn };
-	struct iomap_pci_dev *d = get(match_slot, key, flags, why, whylen);
+	struct iomap_pci_selector s = any(false);
 
-	if (!d && errno == ENODEV)
-		snprintf(why, whylen, "no PCI device at %04x:%02x:%02x.%d (lspci lists the devices)",
-			 domain, bus, dev, fn);
-	return d;
+	s.domain = domain;
+	s.bus = bus;
+	s.dev = dev;
+	s.fn = fn;
+	return iomap_pci_get(&s, flags, why, whylen);
 }
 
 struct iomap_pci_dev *iomap_pci_get_device(unsigned int vendor, unsigned int device, unsigned int flags,
 					   char *why, size_t whylen)
 {
-	const unsigned int key[] = { vendor, device };
-	struct iomap_pci_dev *d = get(match_ids, key, flags, why, whylen);
+	struct iomap_pci_selector s = any(true);
 
-	if (!d && errno == ENODEV)
-		snprintf(why, whylen, "no PCI device %04x:%04x (lspci -nn lists the devices with their ids)", vendor, device);
-	return d;
+	s.vendor = (int)vendor;
+	s.device = (int)device;
+	return iomap_pci_get(&s, flags, why, whylen);
 }
 
 void iomap_pci_put(struct iomap_pci_dev *dev)
@@ -280,6 +410,27 @@ const char *iomap_pci_why_not(const struct iomap_pci_dev *dev, int bar, enum iom
 	if (dev->driver[0] && !(dev->flags & IOMAP_PCI_FORCE))
 		reason(buf, len, "bound to driver %s (unbind it first)", dev->driver);
 	return buf[0] ? buf : NULL;
+}
+
+int iomap_pci_decoding(const char *slot, bool io, char *why, size_t whylen)
+{
+	char path[96];
+	uint8_t cmd[2];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), SYSFS_DEVICES "/%s/config", slot);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return iomap_fail(why, whylen, ENODEV, "%s is gone from sysfs (%s)", slot, strerror(errno));
+	n = pread(fd, cmd, sizeof(cmd), PCI_COMMAND);
+	close(fd);
+	if (n != (ssize_t)sizeof(cmd))
+		return iomap_fail(why, whylen, EIO, "cannot read the command register of %s", slot);
+	if (!((cmd[0] | cmd[1] << 8) & (io ? PCI_COMMAND_IO : PCI_COMMAND_MEMORY)))
+		return iomap_fail(why, whylen, EIO, "%s decoding is off in the command register of %s (0x%04x)",
+				  io ? "I/O" : "memory", slot, (unsigned int)(cmd[0] | cmd[1] << 8));
+	return 0;
 }
 
 static struct iomap_pci_mapping *free_slot(struct iomap_pci_dev *dev)
@@ -382,6 +533,15 @@ void __iomem *pci_iomap(struct iomap_pci_dev *dev, int bar, unsigned long maxlen
 void __iomem *pci_iomap_wc(struct iomap_pci_dev *dev, int bar, unsigned long maxlen)
 {
 	return iomap_bar(dev, bar, maxlen, true);
+}
+
+void __iomem *pci_iomap_range(struct iomap_pci_dev *dev, int bar, unsigned long offset, unsigned long maxlen)
+{
+	uint64_t size = bar >= 0 && bar < 6 ? dev->bar[bar].size : 0, len = offset < size ? size - offset : 0;
+	enum iomap_pci_map kind = size && dev->bar[bar].io ? IOMAP_PCI_PORT : IOMAP_PCI_UC;
+
+	return iomap_pci_map(dev, bar, kind, offset, maxlen && maxlen < len ? maxlen : len, true, dev->error,
+			     sizeof(dev->error));
 }
 
 void pci_iounmap(struct iomap_pci_dev *dev, void __iomem *addr)

@@ -121,8 +121,11 @@ int iomap_spec_parse(const char *text, const struct iomap_target_kind **kind, vo
 	if (strlen(text) >= sizeof(((struct iomap_target *)0)->spec))
 		return iomap_fail(why, whylen, EINVAL, "target spec too long (at most %zu characters)",
 				  sizeof(((struct iomap_target *)0)->spec) - 1);
-	if (strcspn(text, "\n\r\t") != strlen(text))
-		return iomap_fail(why, whylen, EINVAL, "target spec with a control character (give it on one line)");
+	/* every reason quotes the spec: an escape or a line break in it would garble that one line */
+	for (const char *c = text; *c; c++)
+		if (iscntrl((unsigned char)*c))
+			return iomap_fail(why, whylen, EINVAL,
+					  "target spec with a control character (give it on one line)");
 	snprintf(name, sizeof(name), "%.*s", (int)kindlen, text);
 	*kind = kindlen < sizeof(name) ? iomap_find_kind(name) : NULL;
 	if (!*kind) {

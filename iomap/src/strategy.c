@@ -7,32 +7,41 @@
 #define STR(x) STR_(x)
 #define STR_(x) #x
 
-#define SINGLE(id)								\
-	.read8 = iomap_read8_##id, .read16 = iomap_read16_##id,		\
-	.read32 = iomap_read32_##id, .read64 = iomap_read64_##id,		\
-	.write8 = iomap_write8_##id, .write16 = iomap_write16_##id,		\
-	.write32 = iomap_write32_##id, .write64 = iomap_write64_##id,
+/* The single accessors of each width the access column has (a split has only 64). */
+#define SINGLE_AT(bits, type, k, reg, wreg, id, access)				\
+	IOMAP_AT_##access(bits, .read##bits = iomap_read##bits##_##id, .write##bits = iomap_write##bits##_##id,)
+#define SINGLE(id, access) IOMAP_WIDTHS(SINGLE_AT, id, access)
 #define REP(id)									\
 	.read_rep = { iomap_read8_rep_##id, iomap_read16_rep_##id,		\
 		      iomap_read32_rep_##id, iomap_read64_rep_##id },		\
 	.write_rep = { iomap_write8_rep_##id, iomap_write16_rep_##id,		\
 		       iomap_write32_rep_##id, iomap_write64_rep_##id },
-#define COPY(id)								\
-	.copy_fromio = iomap_copy_fromio_##id, .copy_toio = iomap_copy_toio_##id, \
-	.set_io = iomap_set_io_##id,
+#define COPY(id, copy)								\
+	IOMAP_FROMIO_##copy(.copy_fromio = iomap_copy_fromio_##id,)		\
+	IOMAP_TOIO_##copy(.copy_toio = iomap_copy_toio_##id,)			\
+	IOMAP_SET_##copy(.set_io = iomap_set_io_##id,)
 
 /* A column's value as a flag: 1 when the strategy has the form. */
 #define FLAG(has) (has(1) + 0)
+/* The widths (as a sum of byte counts) at which an access kind has a form. */
+#define WIDTH_BYTES(bits, type, k, reg, wreg, at) at(bits, bits / 8 +)
+#define WIDTHS_OF(at) (IOMAP_WIDTHS(WIDTH_BYTES, at) 0)
 
-#define ENTRY(id_, name_, access, order, port, rep, copy_, element, feature_, help_, lacks_) { \
+#define ENTRY(id_, name_, access, order, port, rep, copy_, widths, feature_, help_, lacks_) { \
 	.name = name_, .id = #id_, .help = help_, .lacks = lacks_,		\
-	.single = FLAG(IOMAP_HAS_##access),				\
+	.single = FLAG(IOMAP_HAS_##access) && FLAG(IOMAP_ORDER_MMIO_##order), \
+	.single_widths = FLAG(IOMAP_ORDER_MMIO_##order) ? WIDTHS_OF(IOMAP_AT_##access) : 0, \
+	.single_issues64 = IOMAP_ISSUES_##access(64),			\
 	.port_single = FLAG(IOMAP_HAS_##port) && FLAG(IOMAP_HAS_##access), \
+	.port_widths = FLAG(IOMAP_HAS_##port) ? WIDTHS_OF(IOMAP_PORT_AT_##access) : 0, \
+	.delay_port = IOMAP_DELAY_PORT_##order,				\
 	.mmio_rep = FLAG(IOMAP_LOOP_##rep),				\
 	.port_rep = FLAG(IOMAP_HAS_##port) && FLAG(IOMAP_HAS_##rep), \
 	.copy = FLAG(IOMAP_HAS_##copy_),					\
-	.copy_element = element, .feature = IOMAP_FEATURE_##feature_,		\
-	IOMAP_HAS_##access(SINGLE(id_)) IOMAP_LOOP_##rep(REP(id_)) IOMAP_HAS_##copy_(COPY(id_)) },
+	.copy_widths = widths, .copy_element = IOMAP_WIDEST(widths),		\
+	.copy_words = IOMAP_WORDS_##copy_, .feature = IOMAP_FEATURE_##feature_,	\
+	IOMAP_HAS_##access(IOMAP_ORDER_MMIO_##order(SINGLE(id_, access)))	\
+	IOMAP_LOOP_##rep(REP(id_)) IOMAP_HAS_##copy_(COPY(id_, copy_)) },
 
 const struct iomap_strategy iomap_strategies[] = { IOMAP_STRATEGIES(ENTRY) };
 
@@ -57,6 +66,11 @@ static const struct iomap_strategy *by_id(const char *id)
 const struct iomap_strategy *iomap_strategy_kernel_single(void)
 {
 	return by_id(STR(IOMAP_KERNEL_SINGLE));
+}
+
+const struct iomap_strategy *iomap_strategy_kernel_relaxed(void)
+{
+	return by_id(STR(IOMAP_KERNEL_RELAXED));
 }
 
 const struct iomap_strategy *iomap_strategy_kernel_copy(void)

@@ -1,4 +1,4 @@
-/* target-pci.c: a PCI BAR as a target: sysfs resourceN (UC), resourceN_wc (WC), or its ports */
+/* target-pci.c: a PCI BAR as a target: sysfs resourceN (UC), resourceN_wc (WC), or its ports; the BAR spec the vfio target shares */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,8 +8,7 @@
 #include "iomap/io.h"
 #include "iomap/pci.h"
 
-/* 1 MiB, 4 KiB, 256 bytes: sizes as people read them. */
-static const char *human(uint64_t n, char *buf, size_t len)
+const char *iomap_human_size(uint64_t n, char *buf, size_t len)
 {
 	static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
 	int u = 0;
@@ -22,7 +21,7 @@ static const char *human(uint64_t n, char *buf, size_t len)
 	return buf;
 }
 
-static const char *bar_kind(const struct iomap_pci_bar *b)
+const char *iomap_pci_bar_kind(const struct iomap_pci_bar *b)
 {
 	if (b->io)
 		return "I/O";
@@ -31,112 +30,140 @@ static const char *bar_kind(const struct iomap_pci_bar *b)
 	return b->prefetch ? "MMIO 32-bit prefetchable" : "MMIO 32-bit non-prefetchable";
 }
 
-/*
- * pci:SLOT/BAR or pci:VENDOR:DEVICE/BAR, then options: the device, the BAR,
- * and the window inside it.
- */
-struct pci_config {
-	bool by_id;			/* VENDOR:DEVICE rather than a slot */
-	int domain, bus, dev, fn;
-	unsigned int vendor, device;
-	int bar;			/* 0..5 */
-	bool wc;			/* map resourceN_wc */
-	bool has_off, has_len;
-	uint64_t off, len;
-	unsigned int widths;		/* allowed access widths (IOMAP_WIDTH_*), 0: all */
-};
-
-/* [[domain:]bus:]dev.fn in hex, as lspci -s takes it. */
-static int parse_slot(struct pci_config *c, char *sel)
+int iomap_bar_spec_parse(struct iomap_bar_spec *c, const char *kind, const char *args, const char **rest,
+			 char *why, size_t whylen)
 {
-	uint64_t domain = 0, bus = 0, dev, fn;
-	char *devfn = strrchr(sel, ':'), *dot;
-
-	if (devfn) {
-		char *colon;
-
-		*devfn++ = '\0';
-		colon = strchr(sel, ':');
-		if (colon) {
-			*colon = '\0';
-			if (iomap_parse_number(sel, 16, 0, &domain))
-				return -1;
-			sel = colon + 1;
-		}
-		if (iomap_parse_number(sel, 16, 0, &bus))
-			return -1;
-	} else {
-		devfn = sel;
-	}
-	dot = strchr(devfn, '.');
-	if (!dot)
-		return -1;
-	*dot = '\0';
-	if (iomap_parse_number(devfn, 16, 0, &dev) || iomap_parse_number(dot + 1, 16, 0, &fn))
-		return -1;
-	if (domain > 0xffff || bus > 0xff || dev > 0x1f || fn > 7)
-		return -1;
-	c->domain = (int)domain;
-	c->bus = (int)bus;
-	c->dev = (int)dev;
-	c->fn = (int)fn;
-	return 0;
-}
-
-static int pci_parse(void *config, const char *args, char *why, size_t whylen)
-{
-	struct pci_config *c = config;
-	const char *rest = args[0] == ':' ? args + 1 : NULL;
-	char sel[128], buf[128], opt[128], *slash;
+	char sel[128], *slash;
 	uint64_t v;
 
-	if (!iomap_next_option(&rest, sel, sizeof(sel)) || !sel[0])
-		return iomap_fail(why, whylen, EINVAL,
-				  "no device (pci:SLOT/BAR or pci:VENDOR:DEVICE/BAR, e.g. pci:00:04.0/0)");
+	*rest = args[0] == ':' ? args + 1 : NULL;
+	if (!iomap_next_option(rest, sel, sizeof(sel)) || !sel[0])
+		return iomap_fail(why, whylen, EINVAL, "no device (%s:SLOT/BAR or %s:VENDOR:DEVICE/BAR as lspci -s and "
+				  "-d take them, e.g. %s:00:04.0/0)", kind, kind, kind);
 	slash = strchr(sel, '/');
 	if (!slash)
-		return iomap_fail(why, whylen, EINVAL, "no BAR given (add /N, e.g. pci:%s/0)", sel);
+		return iomap_fail(why, whylen, EINVAL, "no BAR given (add /N, e.g. %s:%s/0)", kind, sel);
 	*slash = '\0';
 	if (iomap_parse_number(slash + 1, 10, 0, &v) || v > 5)
 		return iomap_fail(why, whylen, EINVAL, "bad BAR '%s' (a BAR index 0 to 5)", slash + 1);
 	c->bar = (int)v;
-	snprintf(buf, sizeof(buf), "%s", sel);
-	if (strchr(sel, '.')) {
-		if (parse_slot(c, buf))
-			return iomap_fail(why, whylen, EINVAL,
-					  "bad slot '%s' ([[domain:]bus:]dev.fn in hex, as lspci -s takes it)", sel);
-	} else {
-		char *colon = strchr(buf, ':');
-		uint64_t ven, dev;
+	return iomap_pci_selector_parse(&c->sel, sel, why, whylen);
+}
 
-		if (!colon || (*colon = '\0', iomap_parse_number(buf, 16, 0, &ven)) ||
-		    iomap_parse_number(colon + 1, 16, 0, &dev) || ven > 0xffff || dev > 0xffff)
-			return iomap_fail(why, whylen, EINVAL, "bad device '%s' (a slot like 00:04.0 or ids like "
-					  "1234:11e8, as lspci prints them)", sel);
-		c->by_id = true;
-		c->vendor = (unsigned int)ven;
-		c->device = (unsigned int)dev;
+int iomap_bar_spec_option(struct iomap_bar_spec *c, const char *opt, char *why, size_t whylen)
+{
+	if (!strncmp(opt, "off=", 4)) {
+		if (iomap_parse_number(opt + 4, 0, 1, &c->off))
+			return iomap_fail(why, whylen, EINVAL, "bad offset '%s' (off=N, e.g. off=0x100)", opt + 4);
+		c->has_off = true;
+	} else if (!strncmp(opt, "len=", 4)) {
+		if (iomap_parse_number(opt + 4, 0, 1, &c->len) || !c->len)
+			return iomap_fail(why, whylen, EINVAL, "bad length '%s' (len=N, N > 0, e.g. len=4k)", opt + 4);
+		c->has_len = true;
+	} else if (!strncmp(opt, "widths=", 7)) {
+		if (iomap_parse_widths(opt + 7, &c->widths))
+			return iomap_fail(why, whylen, EINVAL, "bad widths '%s' (bits joined by +, "
+					  "e.g. widths=32 or widths=8+16)", opt + 7);
+	} else {
+		return 0;
 	}
+	return 1;
+}
+
+void iomap_bar_spec_head(const struct iomap_bar_spec *c, const char *kind, char *out, size_t outlen)
+{
+	char sel[64];
+
+	iomap_pci_selector_format(&c->sel, sel, sizeof(sel));
+	snprintf(out, outlen, "%s:%s/%d", kind, sel, c->bar);
+}
+
+void iomap_bar_spec_tail(const struct iomap_bar_spec *c, char *out, size_t outlen)
+{
+	size_t n = strlen(out);
+
+	if (n < outlen && c->has_off)
+		n += (size_t)snprintf(out + n, outlen - n, ",off=0x%llx", (unsigned long long)c->off);
+	if (n < outlen && c->has_len)
+		n += (size_t)snprintf(out + n, outlen - n, ",len=0x%llx", (unsigned long long)c->len);
+	iomap_format_widths(c->widths, out, outlen);
+}
+
+int iomap_bar_spec_window(const struct iomap_bar_spec *c, const struct iomap_pci_dev *d, uint64_t *len,
+			  char *why, size_t whylen)
+{
+	const struct iomap_pci_bar *b = &d->bar[c->bar];
+	char size[32];
+
+	if (!b->present)
+		return iomap_fail(why, whylen, EINVAL, "%s has no BAR %d (lspci -v -s %s shows its BARs)", d->slot,
+				  c->bar, d->slot);
+	if (c->off >= b->size)
+		return iomap_fail(why, whylen, EINVAL, "off=0x%llx lies beyond BAR %d (%s: off= below 0x%llx)",
+				  (unsigned long long)c->off, c->bar, iomap_human_size(b->size, size, sizeof(size)),
+				  (unsigned long long)b->size);
+	*len = c->has_len ? c->len : b->size - c->off;
+	if (*len > b->size - c->off)
+		return iomap_fail(why, whylen, EINVAL, "off=0x%llx,len=0x%llx reaches past the end of BAR %d "
+				  "(%s: off+len up to 0x%llx)", (unsigned long long)c->off, (unsigned long long)*len,
+				  c->bar, iomap_human_size(b->size, size, sizeof(size)), (unsigned long long)b->size);
+	if (b->io && c->widths && !(c->widths & ~IOMAP_WIDTH_64))
+		return iomap_fail(why, whylen, EINVAL, "BAR %d of %s is an I/O BAR and x86 has no 64-bit port access: "
+				  "widths= leaves none (give 8, 16 or 32)", c->bar, d->slot);
+	return 0;
+}
+
+void iomap_bar_spec_target(const struct iomap_bar_spec *c, const struct iomap_pci_dev *d, uint64_t len,
+			   struct iomap_target *t)
+{
+	bool io = d->bar[c->bar].io;
+
+	t->len = (size_t)len;
+	t->off = c->off;
+	t->hardware = true;
+	t->widths = (c->widths ? c->widths : IOMAP_WIDTHS_ALL) & (io ? ~IOMAP_WIDTH_64 : IOMAP_WIDTHS_ALL);
+	t->bar = c->bar;
+	snprintf(t->device, sizeof(t->device), "%04x:%04x %s", d->vendor, d->device, d->slot);
+}
+
+const char *iomap_pci_chosen(const struct iomap_bar_spec *c, const struct iomap_pci_dev *d, char *buf, size_t len)
+{
+	char sel[64];
+
+	buf[0] = '\0';
+	if (d->matches > 1) {
+		iomap_pci_selector_format(&c->sel, sel, sizeof(sel));
+		snprintf(buf, len, " (the first in slot order of %u devices matching %s)", d->matches, sel);
+	}
+	return buf;
+}
+
+/* pci:SELECTOR/BAR, then wc and the shared options: the device, the BAR, and the window inside it. */
+struct pci_config {
+	struct iomap_bar_spec bar;
+	bool wc;			/* map resourceN_wc */
+};
+
+static int pci_parse(void *config, const char *args, char *why, size_t whylen)
+{
+	struct pci_config *c = config;
+	const char *rest;
+	char opt[128];
+	int r;
+
+	if (iomap_bar_spec_parse(&c->bar, "pci", args, &rest, why, whylen))
+		return -1;
 	while (iomap_next_option(&rest, opt, sizeof(opt))) {
 		if (!strcmp(opt, "wc")) {
 			c->wc = true;
-		} else if (!strncmp(opt, "off=", 4)) {
-			if (iomap_parse_number(opt + 4, 0, 1, &c->off))
-				return iomap_fail(why, whylen, EINVAL, "bad offset '%s' (off=N, e.g. off=0x100)", opt + 4);
-			c->has_off = true;
-		} else if (!strncmp(opt, "len=", 4)) {
-			if (iomap_parse_number(opt + 4, 0, 1, &c->len) || !c->len)
-				return iomap_fail(why, whylen, EINVAL, "bad length '%s' (len=N, N > 0, e.g. len=4k)",
-						  opt + 4);
-			c->has_len = true;
-		} else if (!strncmp(opt, "widths=", 7)) {
-			if (iomap_parse_widths(opt + 7, &c->widths))
-				return iomap_fail(why, whylen, EINVAL, "bad widths '%s' (bits joined by +, "
-						  "e.g. widths=32 or widths=8+16)", opt + 7);
-		} else {
+			continue;
+		}
+		r = iomap_bar_spec_option(&c->bar, opt, why, whylen);
+		if (r < 0)
+			return -1;
+		if (!r)
 			return iomap_fail(why, whylen, EINVAL,
 					  "unknown option '%s' (pci takes wc, off=N, len=N and widths=W)", opt);
-		}
 	}
 	return 0;
 }
@@ -146,17 +173,11 @@ static void pci_format(const void *config, char *out, size_t outlen)
 	const struct pci_config *c = config;
 	size_t n;
 
-	if (c->by_id)
-		n = (size_t)snprintf(out, outlen, "pci:%04x:%04x/%d", c->vendor, c->device, c->bar);
-	else
-		n = (size_t)snprintf(out, outlen, "pci:%04x:%02x:%02x.%d/%d", c->domain, c->bus, c->dev, c->fn, c->bar);
-	if (n < outlen)
-		n += (size_t)snprintf(out + n, outlen - n, "%s", c->wc ? ",wc" : "");
-	if (n < outlen && c->has_off)
-		n += (size_t)snprintf(out + n, outlen - n, ",off=0x%llx", (unsigned long long)c->off);
-	if (n < outlen && c->has_len)
-		n += (size_t)snprintf(out + n, outlen - n, ",len=0x%llx", (unsigned long long)c->len);
-	iomap_format_widths(c->widths, out, outlen);
+	iomap_bar_spec_head(&c->bar, "pci", out, outlen);
+	n = strlen(out);
+	if (c->wc && n < outlen)
+		snprintf(out + n, outlen - n, ",wc");
+	iomap_bar_spec_tail(&c->bar, out, outlen);
 }
 
 static int stop(struct iomap_pci_dev *d, void *arg)
@@ -201,8 +222,8 @@ static int describe_device(struct iomap_pci_dev *d, void *arg)
 
 		if (!b->present)
 			continue;
-		fprintf(out, "        BAR%d %s, %s at 0x%llx\n", i, bar_kind(b), human(b->size, size, sizeof(size)),
-			(unsigned long long)b->start);
+		fprintf(out, "        BAR%d %s, %s at 0x%llx\n", i, iomap_pci_bar_kind(b),
+			iomap_human_size(b->size, size, sizeof(size)), (unsigned long long)b->start);
 		if (b->io) {
 			describe_mapping(out, d, i, IOMAP_PCI_PORT);
 		} else {
@@ -225,68 +246,43 @@ static void pci_describe(FILE *out)
 static int pci_open(struct iomap_target *t, const void *config, char *why, size_t whylen)
 {
 	const struct pci_config *s = config;
-	unsigned int flags = t->permit.force ? IOMAP_PCI_FORCE : 0;
-	struct iomap_pci_dev *d = s->by_id ? iomap_pci_get_device(s->vendor, s->device, flags, why, whylen)
-					   : iomap_pci_get_slot(s->domain, s->bus, s->dev, s->fn, flags, why, whylen);
+	const struct iomap_bar_spec *c = &s->bar;
+	struct iomap_pci_dev *d = iomap_pci_get(&c->sel, t->permit.force ? IOMAP_PCI_FORCE : 0, why, whylen);
 	const struct iomap_pci_bar *b;
 	enum iomap_pci_map kind;
 	uint64_t len;
-	char size[32];
+	char size[32], chosen[120];
 
 	if (!d)
 		return -1;
-	b = &d->bar[s->bar];
-	errno = EINVAL;
-	if (!b->present) {
-		snprintf(why, whylen, "%s has no BAR %d (lspci -v -s %s shows its BARs)", d->slot, s->bar, d->slot);
+	if (iomap_bar_spec_window(c, d, &len, why, whylen))
 		goto fail;
-	}
+	b = &d->bar[c->bar];
+	errno = EINVAL;
 	if (s->wc && (b->io || !b->prefetch)) {
 		snprintf(why, whylen, "BAR %d of %s is %s: write-combining needs a prefetchable memory BAR (drop ,wc)",
-			 s->bar, d->slot, b->io ? "an I/O BAR" : "not prefetchable");
-		goto fail;
-	}
-	if (s->off >= b->size) {
-		snprintf(why, whylen, "off=0x%llx lies beyond BAR %d (%s: off= below 0x%llx)",
-			 (unsigned long long)s->off, s->bar, human(b->size, size, sizeof(size)),
-			 (unsigned long long)b->size);
-		goto fail;
-	}
-	len = s->has_len ? s->len : b->size - s->off;
-	if (len > b->size - s->off) {
-		snprintf(why, whylen, "off=0x%llx,len=0x%llx reaches past the end of BAR %d (%s: off+len up to 0x%llx)",
-			 (unsigned long long)s->off, (unsigned long long)len, s->bar,
-			 human(b->size, size, sizeof(size)), (unsigned long long)b->size);
-		goto fail;
-	}
-	if (b->io && s->widths && !(s->widths & ~IOMAP_WIDTH_64)) {
-		snprintf(why, whylen, "BAR %d of %s is an I/O BAR and x86 has no 64-bit port access: widths= leaves "
-			 "none (give 8, 16 or 32)", s->bar, d->slot);
+			 c->bar, d->slot, b->io ? "an I/O BAR" : "not prefetchable");
 		goto fail;
 	}
 	kind = b->io ? IOMAP_PCI_PORT : s->wc ? IOMAP_PCI_WC : IOMAP_PCI_UC;
-	t->base = iomap_pci_map(d, s->bar, kind, s->off, len, t->permit.write_len != 0, why, whylen);
+	t->base = iomap_pci_map(d, c->bar, kind, c->off, len, t->permit.write_len != 0, why, whylen);
 	if (!t->base)
 		goto fail;
 
-	t->len = (size_t)len;
-	t->off = s->off;
+	iomap_bar_spec_target(c, d, len, t);
 	t->space = b->io ? IOMAP_SPACE_PIO : IOMAP_SPACE_MMIO;
 	t->mapping = b->io ? IOMAP_MAP_PORT : s->wc ? IOMAP_MAP_WC : IOMAP_MAP_UC;
-	t->hardware = true;
-	t->widths = (s->widths ? s->widths : IOMAP_WIDTHS_ALL) & (b->io ? ~IOMAP_WIDTH_64 : IOMAP_WIDTHS_ALL);
-	t->bar = s->bar;
 	t->priv = d;
-	snprintf(t->device, sizeof(t->device), "%04x:%04x %s", d->vendor, d->device, d->slot);
+	iomap_pci_chosen(c, d, chosen, sizeof(chosen));
 	if (b->io)
-		snprintf(t->what, sizeof(t->what), "%s BAR%d: I/O, ports 0x%llx-0x%llx through ioperm (%.60s)",
-			 d->slot, s->bar, (unsigned long long)(b->start + s->off),
-			 (unsigned long long)(b->start + s->off + len - 1), d->name);
+		snprintf(t->what, sizeof(t->what), "%s%s BAR%d: I/O, ports 0x%llx-0x%llx through ioperm (%.60s)",
+			 d->slot, chosen, c->bar, (unsigned long long)(b->start + c->off),
+			 (unsigned long long)(b->start + c->off + len - 1), d->name);
 	else
-		snprintf(t->what, sizeof(t->what), "%s BAR%d: %s, %s, resource%d%s (%s), bytes 0x%llx-0x%llx (%.60s)",
-			 d->slot, s->bar, bar_kind(b), human(b->size, size, sizeof(size)), s->bar,
-			 s->wc ? "_wc" : "", s->wc ? "write-combining" : "uncached", (unsigned long long)s->off,
-			 (unsigned long long)(s->off + len - 1), d->name);
+		snprintf(t->what, sizeof(t->what), "%s%s BAR%d: %s, %s, resource%d%s (%s), bytes 0x%llx-0x%llx (%.60s)",
+			 d->slot, chosen, c->bar, iomap_pci_bar_kind(b), iomap_human_size(b->size, size, sizeof(size)),
+			 c->bar, s->wc ? "_wc" : "", s->wc ? "write-combining" : "uncached", (unsigned long long)c->off,
+			 (unsigned long long)(c->off + len - 1), d->name);
 	return 0;
 fail:
 	iomap_pci_put(d);
@@ -299,9 +295,17 @@ static void pci_close(struct iomap_target *t)
 	t->priv = NULL;
 }
 
+/* The device behind an open target still decodes the BAR's space. */
+static int pci_decoding(const struct iomap_target *t, char *why, size_t whylen)
+{
+	const struct iomap_pci_dev *d = t->priv;
+
+	return iomap_pci_decoding(d->slot, d->bar[t->bar].io, why, whylen);
+}
+
 const struct iomap_target_kind iomap_target_pci = {
 	.name = "pci",
-	.grammar = "pci:SLOT/BAR[,wc][,off=N][,len=N][,widths=W] | pci:VENDOR:DEVICE/BAR[,...]",
+	.grammar = "pci:[s=]SLOT/BAR | pci:[d=]VENDOR:DEVICE[:CLASS]/BAR, then [,wc][,off=N][,len=N][,widths=W]",
 	.help = "a PCI BAR through sysfs resourceN (UC) or resourceN_wc (WC); I/O BARs through ioperm",
 	.config_size = sizeof(struct pci_config),
 	.parse = pci_parse,
@@ -309,5 +313,6 @@ const struct iomap_target_kind iomap_target_pci = {
 	.probe = pci_probe,
 	.open = pci_open,
 	.close = pci_close,
+	.decoding = pci_decoding,
 	.describe = pci_describe,
 };

@@ -9,7 +9,7 @@
 #include "backends.h"
 
 #define HUGE_PAGE (2UL << 20)
-#define DEFAULT_SIZE (64u * 1024)
+#define DEFAULT_SIZE (4u << 20)	/* room for copies that leave L2 */
 
 struct ram_config {
 	uint64_t size;		/* bytes */
@@ -136,7 +136,7 @@ static void ram_close(struct iomap_target *t)
 const struct iomap_target_kind iomap_target_ram = {
 	.name = "ram",
 	.grammar = "ram[:SIZE][,huge]",
-	.help = "anonymous write-back memory: the CPU-side cost of each strategy (default 64k)",
+	.help = "anonymous write-back memory: the CPU-side cost of each strategy (default 4m)",
 	.config_size = sizeof(struct ram_config),
 	.parse = ram_parse,
 	.format = ram_format,

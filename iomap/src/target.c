@@ -6,6 +6,7 @@
 
 #include "backends.h"
 #include "iomap/io.h"
+#include "iomap/region.h"
 
 #define ENTRY(k) &iomap_target_##k,
 static const struct iomap_target_kind *const kinds[] = { IOMAP_TARGET_KINDS(ENTRY) };
@@ -169,16 +170,39 @@ bool iomap_target_allows_width(const struct iomap_target *t, unsigned int bytes)
 	return (t->widths ? t->widths : IOMAP_WIDTHS_ALL) & bytes;
 }
 
+uint64_t iomap_target_read(const struct iomap_target *t, size_t off, unsigned int bytes)
+{
+	const void __iomem *at = (const char __iomem *)t->base + off;
+
+	if (t->space == IOMAP_SPACE_REGION)
+		return iomap_region_read(at, bytes);
+	switch (bytes) {
+	case 1: return ioread8(at);
+	case 2: return ioread16(at);
+	case 8: return ioread64(at);
+	default: return ioread32(at);
+	}
+}
+
+int iomap_target_decoding(const struct iomap_target *t, char *why, size_t whylen)
+{
+	return t->kind && t->kind->decoding ? t->kind->decoding(t, why, whylen) : 0;
+}
+
 const char *iomap_space_name(enum iomap_space s)
 {
-	return s == IOMAP_SPACE_PIO ? "pio" : "mmio";
+	static const char *const names[] = {
+		[IOMAP_SPACE_MMIO] = "mmio", [IOMAP_SPACE_PIO] = "pio", [IOMAP_SPACE_REGION] = "region",
+	};
+
+	return names[s];
 }
 
 const char *iomap_mapping_name(enum iomap_mapping m)
 {
 	static const char *const names[] = {
 		[IOMAP_MAP_WB] = "wb", [IOMAP_MAP_UC] = "uc", [IOMAP_MAP_WC] = "wc",
-		[IOMAP_MAP_TRAP] = "trap", [IOMAP_MAP_PORT] = "port",
+		[IOMAP_MAP_TRAP] = "trap", [IOMAP_MAP_PORT] = "port", [IOMAP_MAP_PREAD] = "pread",
 	};
 
 	return names[m];

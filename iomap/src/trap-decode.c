@@ -17,6 +17,8 @@
 
 static ZydisDecoder decoder;
 
+void (*trap_unsupported_hook)(const char *line, size_t len);
+
 #define XFEATURE_SSE		1
 #define XFEATURE_YMM		2	/* upper halves of ymm0-15 */
 #define XFEATURE_OPMASK		5
@@ -127,6 +129,8 @@ static void __attribute__((noreturn)) unsupported(struct emu *e, const char *why
 	put(&l, why);
 	put(&l, " (the trap target emulates mov, movzx, movsx, movsxd, [rep] movs/stos/ins/outs, in, out "
 		"and unmasked vector moves)\n");
+	if (trap_unsupported_hook)
+		trap_unsupported_hook(l.buf, l.n);
 	/* nothing is left to do if stderr is gone: the exit status still says it */
 	(void)!write(STDERR_FILENO, l.buf, l.n);
 	_exit(IOMAP_TRAP_EXIT_UNSUPPORTED);
@@ -350,13 +354,26 @@ static uint64_t get_reg64(struct emu *e, int greg)
 }
 
 /*
+ * A string instruction's element: its memory operand's size.  The operand
+ * size is not it: REX.W makes movs and stos move 8 bytes, but leaves ins and
+ * outs at 4 while Zydis reports their operand size as 64.
+ */
+static unsigned int element_bytes(const struct emu *e)
+{
+	for (unsigned int i = 0; i < e->in.operand_count; i++)
+		if (e->op[i].type == ZYDIS_OPERAND_TYPE_MEMORY)
+			return e->op[i].size / 8;
+	return 1;
+}
+
+/*
  * movs, stos, ins, outs with or without rep: element by element, RSI, RDI
  * and RCX stepping as the hardware steps them (down when EFLAGS.DF is set).
  * The whole remaining count runs in this one fault.
  */
 static void emulate_string(struct emu *e, uint8_t opcode)
 {
-	unsigned int size = opcode & 1 ? e->in.operand_width / 8 : 1;
+	unsigned int size = element_bytes(e);
 	int rep = (e->in.attributes & ZYDIS_ATTRIB_HAS_REP) != 0;
 	int64_t step = (get_reg64(e, REG_EFL) & (1u << 10)) ? -(int64_t)size : (int64_t)size;
 	uint64_t count = rep ? get_reg64(e, REG_RCX) : 1;

@@ -56,6 +56,13 @@ void trap_decode_init(struct trap_xstate *xs);
 const char *trap_vector_why_not(const struct trap_xstate *xs, unsigned int bytes);
 int trap_emulate(struct trap_dev *d, int signo, siginfo_t *si, void *uc);
 
+/*
+ * For a fuzzing harness, NULL otherwise: called with the one-line report
+ * (len bytes, ending in a newline) of an instruction that cannot be emulated,
+ * before the process would end; a harness jumps out of it to go on.
+ */
+extern void (*trap_unsupported_hook)(const char *line, size_t len);
+
 /* target-trap.c: the open device, or NULL (for the public functions of trap-model.c). */
 struct trap_dev *trap_dev_of(const struct iomap_target *t);
 

@@ -1,4 +1,4 @@
-/* asm-accessors.c: one out-of-line function per inline accessor, for asm-check.sh to disassemble */
+/* asm-accessors.c: one out-of-line function per inline accessor, and the compiler-barrier probes, for asm-check.sh */
 #include "iomap/io.h"
 
 /*
@@ -27,10 +27,31 @@ void asm_write##bits##_##s##_imm(volatile void __iomem *addr);		\
 __attribute__((noinline)) void asm_write##bits##_##s##_imm(volatile void __iomem *addr) \
 { iomap_write##bits##_##s((type)(0x123456789abcdef0ULL >> (64 - bits)), addr); }
 
+/*
+ * The compiler barrier, where it can be seen: a normal load before the
+ * access and the same load after it.  readl's "memory" clobber says the
+ * access may have changed any memory, so the load must be made again
+ * (asm_reload_*_ordered: two loads of *p); readl_relaxed has none, so the
+ * compiler may use the first load for both, or move it across the access
+ * (asm_reload_*_relaxed: one load of *p).  p is restrict so that a write's
+ * "=m" operand cannot be taken for *p either.  asm-check.sh counts them.
+ */
+#define ASM_RELOAD(bits, type, k, reg, wreg, s, rd, wr)			\
+int asm_reload_read##bits##_##s(const volatile void __iomem *addr, const int *restrict p); \
+int asm_reload_write##bits##_##s(volatile void __iomem *addr, const int *restrict p); \
+__attribute__((noinline)) int asm_reload_read##bits##_##s(const volatile void __iomem *addr, \
+							  const int *restrict p) \
+{ int x = *p; (void)rd(addr); return x + *p; }				\
+__attribute__((noinline)) int asm_reload_write##bits##_##s(volatile void __iomem *addr, \
+							   const int *restrict p) \
+{ int x = *p; wr(1, addr); return x + *p; }
+
 #define ASM_WIDTH(bits, type, k, reg, wreg)					\
+	ASM_ACCESSORS(bits, type, k, reg, wreg, ordered)			\
 	ASM_ACCESSORS(bits, type, k, reg, wreg, relaxed)			\
 	ASM_ACCESSORS(bits, type, k, reg, wreg, volatile)			\
-	ASM_ACCESSORS(bits, type, k, reg, wreg, raw)				\
+	ASM_IMM_WRITE(bits, type, k, reg, wreg, ordered)			\
 	ASM_IMM_WRITE(bits, type, k, reg, wreg, relaxed)			\
-	ASM_IMM_WRITE(bits, type, k, reg, wreg, raw)
+	ASM_RELOAD(bits, type, k, reg, wreg, ordered, read##k, write##k)	\
+	ASM_RELOAD(bits, type, k, reg, wreg, relaxed, read##k##_relaxed, write##k##_relaxed)
 IOMAP_WIDTHS(ASM_WIDTH)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# asm-check.sh: every accessor in asm-accessors.o is exactly one mov of its width, in its direction
+# asm-check.sh: every accessor in asm-accessors.o is exactly one mov of its width; readl has a compiler barrier, readl_relaxed not
 #
 # usage: asm-check.sh OBJECT
 #
@@ -10,6 +10,13 @@
 # memory traffic and fail too.  objdump's "suffix" option spells every width
 # out (movl, movzbl), so the width is read from the mnemonic whatever form the
 # compiler chose: a volatile 8-bit read may be movzbl, still one byte read.
+#
+# For each asm_reload_{read,write}BITS_{ordered,relaxed}, a normal load of *p
+# (the second argument, %rsi) sits before the device access (through the
+# first, %rdi) and again after it: the access through %rdi must still be one
+# mov of BITS, and the loads through %rsi must be two for ordered (readl's
+# "memory" clobber forces the reload) and one for relaxed (readl_relaxed has
+# none, and the compiler did use that freedom).
 set -u
 
 obj=${1:?usage: asm-check.sh OBJECT}
@@ -48,6 +55,10 @@ function finish(    dir, bits, m, ops) {
 		return
 	seen[name] = 1
 	checked++
+	if (name ~ /^asm_reload_/) {
+		reload()
+		return
+	}
 	if (!match(name, /^asm_(read|write)(8|16|32|64)_[a-z]+(_imm)?$/)) {
 		problem("name does not say what to expect")
 	} else {
@@ -77,10 +88,33 @@ function finish(    dir, bits, m, ops) {
 	}
 }
 
+# asm_reload_*: the one device access through %rdi, and the normal loads through %rsi.
+function reload(    dir, bits, want) {
+	if (!match(name, /^asm_reload_(read|write)(8|16|32|64)_(ordered|relaxed)$/)) {
+		problem("name does not say what to expect")
+	} else {
+		dir = name ~ /_read/ ? "read" : "write"
+		bits = name; sub(/^asm_reload_(read|write)/, "", bits); sub(/_.*/, "", bits)
+		want = name ~ /_ordered$/ ? 2 : 1
+		if (ndev != 1 || width(dev_mnem) != bits + 0)
+			problem(ndev " accesses through %rdi (" dev_mnem "), want one " bits "-bit mov")
+		if (nnormal != want)
+			problem(nnormal " loads of *p through %rsi, want " want \
+				(want == 2 ? " (the compiler barrier forces a reload)" : " (no barrier: the load is reused)"))
+	}
+	if (problems != "") {
+		printf "FAIL %s:%s\n%s\n", name, problems, body
+		failed++
+	} else {
+		printf "ok   %-26s %s, %d load(s) of *p\n", name, dev_mnem, nnormal
+	}
+}
+
 /^[0-9a-f]+ <.*>:$/ {
 	finish()
 	name = $2; sub(/^</, "", name); sub(/>:$/, "", name)
 	nmem = 0; ret_seen = 0; problems = ""; body = ""; mem_mnem = ""; mem_ops = ""
+	ndev = 0; nnormal = 0; dev_mnem = ""
 	next
 }
 
@@ -108,6 +142,11 @@ function finish(    dir, bits, m, ops) {
 		problem("unexpected " mnem ": the accessor did not compile to one access")
 	} else if (ops ~ /\(/ && mnem !~ /^(nop|lea)/) {
 		nmem++; mem_mnem = mnem; mem_ops = ops
+		if (ops ~ /\(%rdi\)/) {
+			ndev++; dev_mnem = mnem
+		} else if (ops ~ /\(%rsi\)/) {
+			nnormal++
+		}
 	}
 }
 
@@ -115,13 +154,18 @@ END {
 	finish()
 	# every accessor the test means to cover is really in the object
 	split("8 16 32 64", widths, " ")
-	split("relaxed volatile raw", strategies, " ")
+	split("ordered relaxed volatile", strategies, " ")
 	for (w = 1; w <= 4; w++)
 		for (s = 1; s <= 3; s++)
 			for (d = 0; d < 2; d++) {
 				want = "asm_" (d ? "write" : "read") widths[w] "_" strategies[s]
+				reload_want = "asm_reload_" (d ? "write" : "read") widths[w] "_" strategies[s]
 				if (!(want in seen)) {
 					printf "FAIL %s: missing from the object\n", want
+					failed++
+				}
+				if (s <= 2 && !(reload_want in seen)) {
+					printf "FAIL %s: missing from the object\n", reload_want
 					failed++
 				}
 			}
@@ -129,5 +173,5 @@ END {
 		printf "asm-check: FAILED (%d)\n", failed
 		exit 1
 	}
-	printf "asm-check: %d accessors, each exactly one mov of its width\n", checked
+	printf "asm-check: %d functions: each accessor exactly one mov of its width; readl reloads across, readl_relaxed not\n", checked
 }' "$dis"

@@ -6,7 +6,9 @@
 
 #include "iomap/io.h"
 #include "iomap/pci.h"
+#include "iomap/region.h"
 #include "iomap/strategy.h"
+#include "iomap/target.h"
 
 /*
  * Runs only inside the guest of scripts/guest, where these QEMU devices are
@@ -21,6 +23,11 @@
  *   ivshmem-plain 1af4:1110  BAR2: prefetchable shared memory.
  * Usage: pci-guest             every check, "ok: ..." / "FAIL: ..." lines
  *        pci-guest peek VEN:DEV BAR OFF   one 32-bit read, printed in hex
+ *        pci-guest target SPEC...  opens each target: "SPEC: device DEVICE: WHAT"
+ *                              or "SPEC: error WHY", one line each
+ *        pci-guest vfio SLOT   an edu bound to vfio-pci through the vfio target,
+ *                              mmapped and through pread/pwrite; leaves 0x04
+ *                              holding 0x0f0f0f0f (reading 0xf0f0f0f0)
  */
 
 static int failures, passes;
@@ -67,7 +74,7 @@ static void __iomem *map(struct iomap_pci_dev *d, int bar, bool wc)
 static void edu_reads(void __iomem *c)
 {
 #define EDU_READ(s) check(iomap_read32_##s(c) == 0x010000ed, "edu: iomap_read32_" #s " of 0x00 is 0x010000ed");
-	EDU_READ(raw) EDU_READ(volatile) EDU_READ(relaxed) EDU_READ(barriered) EDU_READ(fenced) EDU_READ(locked)
+	EDU_READ(ordered) EDU_READ(volatile) EDU_READ(relaxed) EDU_READ(barriered) EDU_READ(fenced) EDU_READ(locked)
 #undef EDU_READ
 	for (size_t i = 0; i < iomap_nr_strategies; i++)
 		if (iomap_strategies[i].read32)
@@ -225,20 +232,33 @@ static void ivshmem(struct iomap_pci_dev *d)
 
 		if (!s->copy_toio || iomap_strategy_cpu_missing(s))
 			continue;
+		/* unaligned, so heads and tails too; a word copy takes whole aligned words only */
+		size_t off = s->copy_words ? 0 : 3, n = s->copy_words ? sizeof(src) : sizeof(src) - 5;
+
 		for (size_t j = 0; j < sizeof(src); j++)
 			src[j] = (unsigned char)(j * 7 + i);
-		s->copy_toio(wc + 4096 + 3, src, sizeof(src) - 5);	/* unaligned: heads and tails too */
+		s->copy_toio(wc + 4096 + off, src, n);
 		wmb();
 		memset(back, 0, sizeof(back));
-		s->copy_fromio(back, uc + 4096 + 3, sizeof(src) - 5);
-		check(!memcmp(src, back, sizeof(src) - 5), "ivshmem: copy_toio %s through WC reads back through UC",
-		      s->name);
+		(s->copy_fromio ? s->copy_fromio : memcpy_fromio)(back, uc + 4096 + off, n);
+		check(!memcmp(src, back, n), "ivshmem: copy_toio %s through WC reads back through UC", s->name);
 	}
 	memcpy_toio(wc + (1 << 20), marker, sizeof(marker));
 	wmb();
 	memset(back, 0, sizeof(back));
 	memcpy_fromio(back, uc + (1 << 20), sizeof(marker));
 	check(!memcmp(back, marker, sizeof(marker)), "ivshmem: the marker reads back through UC");
+	{
+		char __iomem *at = pci_iomap_range(d, 2, 1 << 20, sizeof(marker));
+
+		memset(back, 0, sizeof(back));
+		if (at)
+			memcpy_fromio(back, at, sizeof(marker));
+		check(at && !memcmp(back, marker, sizeof(marker)), "ivshmem: pci_iomap_range at 1 MiB maps the marker");
+		pci_iounmap(d, at);
+		check(pci_iomap_range(d, 2, 4 << 20, 0) == NULL, "ivshmem: pci_iomap_range past the BAR fails: %s",
+		      d->error);
+	}
 	check(pci_iomap_wc(d, 0, 0) == NULL && strstr(d->error, "not prefetchable"),
 	      "ivshmem: pci_iomap_wc of non-prefetchable BAR0 fails: %s", d->error);
 	pci_iounmap(d, uc);
@@ -262,6 +282,74 @@ static int peek(int argc, char **argv)
 	return 0;
 }
 
+/* Which device and BAR each spec takes, through the library regbench opens targets with. */
+static int targets(int n, char **specs)
+{
+	for (int i = 0; i < n; i++) {
+		struct iomap_target t;
+		char why[300];
+
+		if (iomap_target_open(&t, specs[i], why, sizeof(why))) {
+			printf("%s: error %s\n", specs[i], why);
+			continue;
+		}
+		printf("%s: device %s: %s\n", specs[i], t.device, t.what);
+		iomap_target_close(&t);
+	}
+	return 0;
+}
+
+/* A vfio target of edu at slot: spec SPEC, writes permitted at 0x04 when write is set. */
+static int vfio_open(struct iomap_target *t, const char *slot, const char *opts, bool write)
+{
+	struct iomap_permit p = { .write_off = write ? 4 : 0, .write_len = write ? 4 : 0 };
+	char spec[96], why[300];
+
+	snprintf(spec, sizeof(spec), "vfio:%s/0,%s", slot, opts);
+	if (iomap_target_open_permit(t, spec, &p, why, sizeof(why))) {
+		check(0, "vfio: open %s: %s", spec, why);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * edu's ID and liveness registers through vfio-pci: the BAR mmapped (an MMIO
+ * cookie: the accessors) and through its region (pread/pwrite: the region
+ * accessors and iomap_target_read).
+ */
+static int vfio(const char *slot)
+{
+	struct iomap_target t;
+
+	if (!vfio_open(&t, slot, "len=4,widths=32", false)) {
+		check(t.space == IOMAP_SPACE_MMIO && t.mapping == IOMAP_MAP_UC && !strcmp(t.iommu, "type1"),
+		      "vfio: BAR0 mmapped, uncached, in a type-1 IOMMU container: %s", t.what);
+		check(readl(t.base) == 0x010000ed && ioread32(t.base) == 0x010000ed,
+		      "vfio: readl and ioread32 of the mmapped ID register read 0x010000ed");
+		iomap_target_close(&t);
+	}
+	if (!vfio_open(&t, slot, "len=4,widths=32,pread", false)) {
+		check(t.space == IOMAP_SPACE_REGION && t.mapping == IOMAP_MAP_PREAD, "vfio: ,pread reaches BAR0 as a region");
+		check(iomap_pread32_relaxed(t.base) == 0x010000ed && iomap_pread32_barriered(t.base) == 0x010000ed &&
+		      iomap_target_read(&t, 0, 4) == 0x010000ed, "vfio: pread of the ID register reads 0x010000ed");
+		iomap_target_close(&t);
+	}
+	if (!vfio_open(&t, slot, "off=4,len=4,widths=32", true)) {
+		iowrite32(0x12345678, t.base);
+		check(ioread32(t.base) == 0xedcba987, "vfio: a write to 0x04 through the mapping reads back inverted");
+		iomap_target_close(&t);
+	}
+	if (!vfio_open(&t, slot, "off=4,len=4,widths=32,pread", true)) {
+		iomap_pwrite32_relaxed(0x0f0f0f0f, t.base);
+		check(iomap_pread32_relaxed(t.base) == 0xf0f0f0f0 && iomap_target_read(&t, 0, 4) == 0xf0f0f0f0,
+		      "vfio: a pwrite to 0x04 reads back inverted through pread");
+		iomap_target_close(&t);
+	}
+	printf("pci-guest vfio: %d passed, %d failed\n", passes, failures);
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct iomap_pci_dev *edu, *td, *shm;
@@ -269,6 +357,10 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "peek"))
 		return peek(argc, argv);
+	if (argc == 3 && !strcmp(argv[1], "vfio"))
+		return vfio(argv[2]);
+	if (argc > 2 && !strcmp(argv[1], "target"))
+		return targets(argc - 2, argv + 2);
 
 	edu = get(0x1234, 0x11e8);
 	c = map(edu, 0, false);

@@ -66,28 +66,43 @@ struct single {
 
 /*
  * X(tag, bits, read, write): every inline and kernel-named single accessor
- * of one width: the raw mov, each strategy of strategies.h with a single
- * access, the kernel's names and the generic cookie accessors.
+ * of one width: each strategy of strategies.h with an MMIO single access at
+ * that width, the kernel's names and the generic cookie accessors, out of
+ * line and inline.
  */
-#define STRATEGY_SINGLE(id, name, access, order, port, rep, copy, element, feature, help, lacks, X, bits) \
-	IOMAP_HAS_##access(X(id, bits, iomap_read##bits##_##id, iomap_write##bits##_##id))
+#define STRATEGY_SINGLE(id, name, access, order, port, rep, copy, widths, feature, help, lacks, X, bits) \
+	IOMAP_HAS_##access(IOMAP_ORDER_MMIO_##order(IOMAP_AT_##access(bits,	\
+		X(id, bits, iomap_read##bits##_##id, iomap_write##bits##_##id))))
 #define SINGLES(X, bits, k)							\
-	X(raw, bits, iomap_read##bits##_raw, iomap_write##bits##_raw)		\
 	IOMAP_STRATEGIES(STRATEGY_SINGLE, X, bits)				\
 	X(kernel, bits, read##k, write##k)					\
 	X(kernel_relaxed, bits, read##k##_relaxed, write##k##_relaxed)		\
 	X(kernel_raw, bits, __raw_read##k, __raw_write##k)			\
-	X(cookie, bits, ioread##bits, iowrite##bits)
+	X(cookie, bits, ioread##bits, iowrite##bits)				\
+	X(cookie_inline, bits, iomap_ioread##bits##_inline, iomap_iowrite##bits##_inline)
+
+/* The kernel's splits of 64-bit registers into two 32-bit accesses, and the generic ones on a mapping. */
+#define SPLITS(X, bits)								\
+	X(kernel_lo_hi, bits, lo_hi_readq, lo_hi_writeq)			\
+	X(kernel_lo_hi_relaxed, bits, lo_hi_readq_relaxed, lo_hi_writeq_relaxed) \
+	X(kernel_hi_lo, bits, hi_lo_readq, hi_lo_writeq)			\
+	X(kernel_hi_lo_relaxed, bits, hi_lo_readq_relaxed, hi_lo_writeq_relaxed) \
+	X(cookie_lo_hi, bits, ioread64_lo_hi, iowrite64_lo_hi)			\
+	X(cookie_hi_lo, bits, ioread64_hi_lo, iowrite64_hi_lo)
 
 #define WRAP(tag, bits, rd, wr)							\
 static uint64_t rd_##tag##bits(void __iomem *a) { return rd(a); }		\
 static void wr_##tag##bits(uint64_t v, void __iomem *a) { wr((uint##bits##_t)v, a); }
 #define WRAP_WIDTH(bits, type, k, reg, wreg) SINGLES(WRAP, bits, k)
 IOMAP_WIDTHS(WRAP_WIDTH)
+SPLITS(WRAP, 64)
 
 #define ENTRY(tag, bits, rd, wr) { #rd "/" #wr, bits, rd_##tag##bits, wr_##tag##bits, NULL },
 #define ENTRY_WIDTH(bits, type, k, reg, wreg) SINGLES(ENTRY, bits, k)
-static const struct single inline_singles[] = { IOMAP_WIDTHS(ENTRY_WIDTH) };
+static const struct single inline_singles[] = {
+	IOMAP_WIDTHS(ENTRY_WIDTH)
+	SPLITS(ENTRY, 64)
+};
 
 static uint64_t single_read(const struct single *a, void __iomem *p)
 {
@@ -161,8 +176,8 @@ static void test_single(const struct single *a)
 }
 
 /* The table has exactly the single-access strategies of strategies.h, each complete or absent with a reason. */
-#define EXPECTED_SINGLE(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
-	IOMAP_HAS_##access(name,)
+#define EXPECTED_SINGLE(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
+	IOMAP_HAS_##access(IOMAP_ORDER_MMIO_##order(name,))
 static void test_table_singles(void)
 {
 	static const char *const expected[] = { IOMAP_STRATEGIES(EXPECTED_SINGLE) };
@@ -175,8 +190,9 @@ static void test_table_singles(void)
 
 		check_context("strategy %s", s->name);
 		CHECK(iomap_strategy_find(s->name) == s);
-		CHECK(n == (s->single ? 8 : 0));
-		CHECK(n || *s->lacks);
+		CHECK(n == (s->single ? 2 * __builtin_popcount(s->single_widths) : 0));
+		CHECK(!!s->read8 + !!s->read16 * 2 + !!s->read32 * 4 + !!s->read64 * 8 == (int)s->single_widths);
+		CHECK(s->single_widths == IOMAP_WIDTHS_ALL || *s->lacks);
 		if (n) {
 			int known = 0;
 
@@ -199,9 +215,9 @@ static void test_singles(void)
 	for (size_t i = 0; i < n_inline; i++)
 		test_single(&inline_singles[i]);
 	for (size_t i = 0; i < iomap_nr_strategies; i++) {
-		if (!iomap_strategies[i].read8)
-			continue;
 		for (unsigned int bits = 8; bits <= 64; bits *= 2) {
+			if (!(iomap_strategies[i].single_widths & (bits / 8)))
+				continue;
 			a = (struct single){ .bits = bits, .table = &iomap_strategies[i] };
 			snprintf(a.name, sizeof(a.name), "iomap_strategies[%s].read%u/write%u",
 				 iomap_strategies[i].name, bits, bits);
@@ -219,10 +235,11 @@ struct be {
 	uint64_t (*read_le)(void __iomem *addr);	/* the little-endian cookie read of the width */
 };
 
-#define BE(bits)								\
-static uint64_t rd_be##bits(void __iomem *a) { return ioread##bits##be(a); }	\
-static void wr_be##bits(uint64_t v, void __iomem *a) { iowrite##bits##be((uint##bits##_t)v, a); }
-BE(16) BE(32) BE(64)
+#define BE(tag, rd, wr)								\
+static uint64_t rd_be##tag(void __iomem *a) { return rd(a); }			\
+static void wr_be##tag(uint64_t v, void __iomem *a) { wr(v, a); }
+BE(16, ioread16be, iowrite16be) BE(32, ioread32be, iowrite32be) BE(64, ioread64be, iowrite64be)
+BE(64_lo_hi, ioread64be_lo_hi, iowrite64be_lo_hi) BE(64_hi_lo, ioread64be_hi_lo, iowrite64be_hi_lo)
 #undef BE
 
 static void test_big_endian(void)
@@ -231,6 +248,8 @@ static void test_big_endian(void)
 		{ "ioread16be/iowrite16be", 16, rd_be16, wr_be16, rd_cookie16 },
 		{ "ioread32be/iowrite32be", 32, rd_be32, wr_be32, rd_cookie32 },
 		{ "ioread64be/iowrite64be", 64, rd_be64, wr_be64, rd_cookie64 },
+		{ "ioread64be_lo_hi/iowrite64be_lo_hi", 64, rd_be64_lo_hi, wr_be64_lo_hi, rd_cookie64 },
+		{ "ioread64be_hi_lo/iowrite64be_hi_lo", 64, rd_be64_hi_lo, wr_be64_hi_lo, rd_cookie64 },
 	};
 	const size_t off = 512;
 
@@ -264,20 +283,25 @@ struct rep {
 
 #define GENERIC_REP(bits, type, k, reg, wreg)					\
 static void generic_read##bits##_rep(const volatile void __iomem *a, void *buf, unsigned long n) \
-{ ioread##bits##_rep((const void __iomem *)a, buf, n); }			\
+{ ioread##bits##_rep(a, buf, n); }						\
 static void generic_write##bits##_rep(volatile void __iomem *a, const void *buf, unsigned long n) \
-{ iowrite##bits##_rep((void __iomem *)a, buf, n); }
+{ iowrite##bits##_rep(a, buf, n); }						\
+static void kernel_reads##k(const volatile void __iomem *a, void *buf, unsigned long n) \
+{ reads##k(a, buf, (unsigned int)n); }						\
+static void kernel_writes##k(volatile void __iomem *a, const void *buf, unsigned long n) \
+{ writes##k(a, buf, (unsigned int)n); }
 IOMAP_WIDTHS(GENERIC_REP)
 #undef GENERIC_REP
 
 /* The inline _rep loop of every strategy with one (rep column loop), and the generic cookie's. */
-#define STRATEGY_REP(id, name, access, order, port, rep, copy, element, feature, help, lacks, bits) \
+#define STRATEGY_REP(id, name, access, order, port, rep, copy, widths, feature, help, lacks, bits) \
 	IOMAP_LOOP_##rep({ "iomap_read" #bits "_rep_" #id, bits, iomap_read##bits##_rep_##id,	\
 			   iomap_write##bits##_rep_##id },)
 #define REP_ENTRIES(bits, type, k, reg, wreg)					\
 	IOMAP_STRATEGIES(STRATEGY_REP, bits)					\
 	{ "ioread" #bits "_rep (MMIO cookie)", bits, generic_read##bits##_rep,	\
-	  generic_write##bits##_rep },
+	  generic_write##bits##_rep },						\
+	{ "reads" #k "/writes" #k, bits, kernel_reads##k, kernel_writes##k },
 static const struct rep fixed_reps[] = { IOMAP_WIDTHS(REP_ENTRIES) };
 #undef REP_ENTRIES
 

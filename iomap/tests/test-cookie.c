@@ -56,7 +56,7 @@ static void check_one_warning(const char *name, const char *why)
 
 static void test_classification(void)
 {
-	static const unsigned long ports[] = { 0, 0x80, 0xcf8, 0xffff };
+	static const unsigned long ports[] = { 1, 0x80, 0xcf8, 0xffff };
 	void *heap = malloc(16);
 
 	check_context("classification");
@@ -69,6 +69,9 @@ static void test_classification(void)
 		ioport_unmap(c);
 	}
 	CHECK(ioport_map(0x10000, 1) == NULL);
+	/* port 0 has a cookie, but lib/iomap.c takes only cookies strictly above PIO_OFFSET for ports */
+	CHECK_EQ((uintptr_t)(void __force *)ioport_map(0, 1), IOMAP_PIO_OFFSET);
+	CHECK_EQ(iomap_cookie_kind(ioport_map(0, 1)), IOMAP_COOKIE_BAD);
 
 	CHECK_EQ(iomap_cookie_kind(ram.base), IOMAP_COOKIE_MMIO);
 	CHECK_EQ(iomap_cookie_kind(ram.base + ram.len - 1), IOMAP_COOKIE_MMIO);
@@ -77,19 +80,30 @@ static void test_classification(void)
 	CHECK_EQ(iomap_cookie_kind(COOKIE(0)), IOMAP_COOKIE_BAD);
 	CHECK_EQ(iomap_cookie_kind(COOKIE(0x10)), IOMAP_COOKIE_BAD);
 	CHECK_EQ(iomap_cookie_kind(COOKIE(IOMAP_PIO_OFFSET - 1)), IOMAP_COOKIE_BAD);
-	CHECK_EQ(iomap_cookie_kind(COOKIE(IOMAP_PIO_OFFSET)), IOMAP_COOKIE_PIO);
+	CHECK_EQ(iomap_cookie_kind(COOKIE(IOMAP_PIO_OFFSET)), IOMAP_COOKIE_BAD);
+	CHECK_EQ(iomap_cookie_kind(COOKIE(IOMAP_PIO_OFFSET + 1)), IOMAP_COOKIE_PIO);
+	CHECK_EQ(iomap_cookie_port(COOKIE(IOMAP_PIO_OFFSET + 1)), 1);
 	CHECK_EQ(iomap_cookie_kind(COOKIE(IOMAP_PIO_OFFSET + 0xffff)), IOMAP_COOKIE_PIO);
-	CHECK_EQ(iomap_cookie_kind(COOKIE(IOMAP_PIO_OFFSET + 0x10000)), IOMAP_COOKIE_BAD);
-	CHECK_EQ(iomap_cookie_kind(COOKIE(IOMAP_PIO_RESERVED - 1)), IOMAP_COOKIE_BAD);
+	/* as IO_COND: everything up to PIO_RESERVED is a port, masked to 16 bits */
+	CHECK_EQ(iomap_cookie_kind(COOKIE(IOMAP_PIO_OFFSET + 0x10000)), IOMAP_COOKIE_PIO);
+	CHECK_EQ(iomap_cookie_port(COOKIE(IOMAP_PIO_OFFSET + 0x10000)), 0);
+	CHECK_EQ(iomap_cookie_kind(COOKIE(IOMAP_PIO_RESERVED - 1)), IOMAP_COOKIE_PIO);
+	CHECK_EQ(iomap_cookie_port(COOKIE(IOMAP_PIO_RESERVED - 1)), 0xffff);
 	CHECK_EQ(iomap_cookie_kind(COOKIE(IOMAP_PIO_RESERVED)), IOMAP_COOKIE_MMIO);
 	free(heap);
 }
 
-/* X(name, bits): the generic single accessors, each wrapped to one shape. */
+/* X(name, bits): the generic single accessors, out of line and inline, each wrapped to one shape. */
 #define GENERIC_READS(X) X(ioread8, 8) X(ioread16, 16) X(ioread16be, 16) X(ioread32, 32) \
-	X(ioread32be, 32) X(ioread64, 64) X(ioread64be, 64)
+	X(ioread32be, 32) X(ioread64, 64) X(ioread64be, 64) X(ioread64_lo_hi, 64) X(ioread64_hi_lo, 64) \
+	X(ioread64be_lo_hi, 64) X(ioread64be_hi_lo, 64)				\
+	X(iomap_ioread8_inline, 8) X(iomap_ioread16_inline, 16) X(iomap_ioread32_inline, 32) \
+	X(iomap_ioread64_inline, 64)
 #define GENERIC_WRITES(X) X(iowrite8, 8) X(iowrite16, 16) X(iowrite16be, 16) X(iowrite32, 32) \
-	X(iowrite32be, 32) X(iowrite64, 64) X(iowrite64be, 64)
+	X(iowrite32be, 32) X(iowrite64, 64) X(iowrite64be, 64) X(iowrite64_lo_hi, 64) X(iowrite64_hi_lo, 64) \
+	X(iowrite64be_lo_hi, 64) X(iowrite64be_hi_lo, 64)			\
+	X(iomap_iowrite8_inline, 8) X(iomap_iowrite16_inline, 16) X(iomap_iowrite32_inline, 32) \
+	X(iomap_iowrite64_inline, 64)
 
 #define WRAP_READ(name, bits) static uint64_t call_##name(void __iomem *a) { return name(a); }
 #define WRAP_WRITE(name, bits)							\
@@ -110,8 +124,8 @@ static const struct generic generics[] = { GENERIC_READS(READ_ENTRY) GENERIC_WRI
 struct generic_rep {
 	const char *read_name, *write_name;
 	unsigned int bits;
-	void (*read_rep)(const void __iomem *addr, void *dst, unsigned long count);
-	void (*write_rep)(void __iomem *addr, const void *src, unsigned long count);
+	void (*read_rep)(const volatile void __iomem *addr, void *dst, unsigned long count);
+	void (*write_rep)(volatile void __iomem *addr, const void *src, unsigned long count);
 };
 #define REP_ENTRY(bits)								\
 	{ "ioread" #bits "_rep", "iowrite" #bits "_rep", bits, ioread##bits##_rep, iowrite##bits##_rep },
@@ -125,7 +139,7 @@ static uint64_t ones(unsigned int bits)
 /* A read of what is not a cookie warns and returns all-ones of its width, as a missing device reads. */
 static void test_bad_cookies(void)
 {
-	static const uintptr_t bad[] = { 0, 0x10, IOMAP_PIO_OFFSET - 1, IOMAP_PIO_RESERVED - 1 };
+	static const uintptr_t bad[] = { 0, 0x10, IOMAP_PIO_OFFSET - 1, IOMAP_PIO_OFFSET };
 	unsigned char buf[8 * 5 + 8];
 
 	for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
@@ -158,38 +172,6 @@ static void test_bad_cookies(void)
 			check_one_warning(r->write_name, "bad I/O cookie");
 		}
 	}
-}
-
-/*
- * x86 has no 64-bit port instruction.  Had any of these reached one, the
- * test would have died of SIGSEGV here (no I/O permission), not warned.
- */
-static void test_no_pio64(void)
-{
-	void __iomem *port = ioport_map(0x80, 8);
-	unsigned char buf[3 * 8 + 8];
-
-	for (size_t i = 0; i < sizeof(generics) / sizeof(generics[0]); i++) {
-		const struct generic *g = &generics[i];
-
-		if (g->bits != 64)
-			continue;
-		if (g->read)
-			CHECK_EQ(g->read(port), ~0ULL);
-		else
-			g->write(port);
-		/* the cookie is a good one: the warning must not call it bad */
-		CHECK(strstr(last_warning, "bad I/O cookie") == NULL);
-		check_one_warning(g->name, "no 64-bit port I/O");
-	}
-	memset(buf, 0x3c, sizeof(buf));
-	ioread64_rep(port, buf, 3);
-	check_one_warning("ioread64_rep", "no 64-bit port I/O");
-	for (size_t k = 0; k < sizeof(buf); k++)
-		if (!CHECK_EQ(buf[k], k < 24 ? 0xff : 0x3c))
-			break;
-	iowrite64_rep(port, buf, 3);
-	check_one_warning("iowrite64_rep", "no 64-bit port I/O");
 }
 
 /* An MMIO cookie goes to memory, little-endian, without a word of warning. */
@@ -259,6 +241,10 @@ PORT_ACCESS(ioread32_rep, ioread32_rep(c, rep_buf, REP_COUNT))
 PORT_ACCESS(iowrite8_rep, iowrite8_rep(c, rep_buf, REP_COUNT))
 PORT_ACCESS(iowrite16_rep, iowrite16_rep(c, rep_buf, REP_COUNT))
 PORT_ACCESS(iowrite32_rep, iowrite32_rep(c, rep_buf, REP_COUNT))
+PORT_ACCESS(ioread64, sink = ioread64(c))
+PORT_ACCESS(iowrite64, iowrite64(0x5a5a5a5a5a5a5a5aull, c))
+PORT_ACCESS(ioread32_inline, sink = iomap_ioread32_inline(c))
+PORT_ACCESS(inb_p, sink = inb_p(iomap_cookie_port(c)))
 #undef PORT_ACCESS
 
 /* in al,dx EC; in eax,dx ED; out dx,al EE; out dx,eax EF; ins 6C/6D; outs 6E/6F; 0x66 makes the 32-bit forms 16-bit */
@@ -277,6 +263,11 @@ static const struct port_insn port_insns[] = {
 	{ "iowrite8_rep", do_iowrite8_rep, false, true, 0x6e },
 	{ "iowrite16_rep", do_iowrite16_rep, true, true, 0x6f },
 	{ "iowrite32_rep", do_iowrite32_rep, false, true, 0x6f },
+	/* 64 bits on a port: the first of two inl/outl faults (test-trap proves both) */
+	{ "ioread64", do_ioread64, false, false, 0xed },
+	{ "iowrite64", do_iowrite64, false, false, 0xef },
+	{ "ioread32_inline", do_ioread32_inline, false, false, 0xed },
+	{ "inb_p", do_inb_p, false, false, 0xec },
 };
 
 static const struct port_insn *expected;
@@ -399,7 +390,6 @@ int main(void)
 	test_classification();
 	test_mmio_cookie();
 	test_bad_cookies();
-	test_no_pio64();
 	test_port_cookies();
 
 	iomap_target_close(&ram);

@@ -12,11 +12,11 @@ struct good {
 };
 
 static const struct good goods[] = {
-	{ "ram", "ram:65536" },
+	{ "ram", "ram:4194304" },
 	{ "ram:64k", "ram:65536" },
 	{ "ram:2m,huge", "ram:2097152,huge" },
-	{ "ram,huge", "ram:65536,huge" },
-	{ "ram:huge", "ram:65536,huge" },
+	{ "ram,huge", "ram:4194304,huge" },
+	{ "ram:huge", "ram:4194304,huge" },
 	{ "ram:4096", "ram:4096" },
 	{ "ram:0x1000", "ram:4096" },
 	{ "ram:1", "ram:1" },
@@ -27,16 +27,45 @@ static const struct good goods[] = {
 	{ "trap:", "trap:default" },
 	{ "trap:default", "trap:default" },
 	{ "trap:fifo-2_b", "trap:fifo-2_b" },
-	{ "pci:0000:00:04.0/0", "pci:0000:00:04.0/0" },
-	{ "pci:00:04.0/2,wc", "pci:0000:00:04.0/2,wc" },
-	{ "pci:04.0/0", "pci:0000:00:04.0/0" },
-	{ "pci:a.1/3", "pci:0000:00:0a.1/3" },		/* hex, as lspci prints */
-	{ "pci:ffff:ff:1f.7/5", "pci:ffff:ff:1f.7/5" },
-	{ "pci:1234:11e8/0", "pci:1234:11e8/0" },
-	{ "pci:1af4:1110/2,wc", "pci:1af4:1110/2,wc" },
-	{ "pci:00:04.0/0,off=0x100,len=4k", "pci:0000:00:04.0/0,off=0x100,len=0x1000" },
-	{ "pci:00:04.0/0,off=0", "pci:0000:00:04.0/0,off=0x0" },
-	{ "pci:00:04.0/0,widths=32+8", "pci:0000:00:04.0/0,widths=8+32" },
+	/* slots as lspci -s takes them: a field left out or * matches anything */
+	{ "pci:0000:00:04.0/0", "pci:s=0000:00:04.0/0" },
+	{ "pci:00:04.0/2,wc", "pci:s=*:00:04.0/2,wc" },
+	{ "pci:04.0/0", "pci:s=*:*:04.0/0" },
+	{ "pci:a.1/3", "pci:s=*:*:0a.1/3" },		/* hex, as lspci prints */
+	{ "pci:ffff:ff:1f.7/5", "pci:s=ffff:ff:1f.7/5" },
+	{ "pci:*:01.0/0", "pci:s=*:*:01.0/0" },
+	{ "pci:00:01/0", "pci:s=*:00:01.*/0" },		/* bus 0, device 1: never vendor 0, device 1 */
+	{ "pci:04/0", "pci:s=*:*:04.*/0" },
+	{ "pci:0000:00:04/0", "pci:s=0000:00:04.*/0" },
+	{ "pci:s=00:04.0/0", "pci:s=*:00:04.0/0" },
+	{ "pci:s=1:2.3/0", "pci:s=*:01:02.3/0" },
+	{ "pci:s=*/0", "pci:s=*:*:*.*/0" },
+	{ "pci:s=/0", "pci:s=*:*:*.*/0" },		/* lspci -s '' lists every device too */
+	/* ids as lspci -d takes them: vendor, device, class and programming interface */
+	{ "pci:1234:11e8/0", "pci:d=1234:11e8/0" },
+	{ "pci:1af4:1110/2,wc", "pci:d=1af4:1110/2,wc" },
+	{ "pci:1AF4:1110/2", "pci:d=1af4:1110/2" },
+	{ "pci:1af4:/2", "pci:d=1af4:*/2" },		/* vendor alone */
+	{ "pci::1110/2", "pci:d=*:1110/2" },		/* device alone */
+	{ "pci:1af4:*/2", "pci:d=1af4:*/2" },
+	{ "pci:0000:0001/0", "pci:d=0000:0001/0" },	/* four digits each: ids */
+	{ "pci:d=00:01/0", "pci:d=0000:0001/0" },		/* d= says ids outright */
+	{ "pci:d=::0200/0", "pci:d=*:*:0200/0" },		/* class: Ethernet controllers */
+	{ "pci:d=::0cxx/0", "pci:d=*:*:0cxx/0" },		/* class 0c (serial bus), any subclass */
+	{ "pci:d=8086::0601:01/0", "pci:d=8086:*:0601:01/0" },
+	{ "pci:d=1af4:1110:*:00/2", "pci:d=1af4:1110:*:00/2" },
+	{ "pci:1b36:0005:00ff/1", "pci:d=1b36:0005:00ff/1" },
+	/* the window */
+	{ "pci:00:04.0/0,off=0x100,len=4k", "pci:s=*:00:04.0/0,off=0x100,len=0x1000" },
+	{ "pci:00:04.0/0,off=0", "pci:s=*:00:04.0/0,off=0x0" },
+	{ "pci:00:04.0/0,widths=32+8", "pci:s=*:00:04.0/0,widths=8+32" },
+	{ "pci:00:04.0/0,len=4,wc,widths=32", "pci:s=*:00:04.0/0,wc,len=0x4,widths=32" },
+	/* vfio: the same selectors and window, pread instead of wc */
+	{ "vfio:00:07.0/0", "vfio:s=*:00:07.0/0" },
+	{ "vfio:0000:00:07.0/0,len=4,widths=32", "vfio:s=0000:00:07.0/0,len=0x4,widths=32" },
+	{ "vfio:1b36:0005/1", "vfio:d=1b36:0005/1" },
+	{ "vfio:d=1234:11e8/0,pread,off=0x4,len=4", "vfio:d=1234:11e8/0,pread,off=0x4,len=0x4" },
+	{ "vfio:s=07.0/0,off=4,pread", "vfio:s=*:*:07.0/0,pread,off=0x4" },
 	{ "port:0xc000+256", "port:0xc000+256" },
 	{ "port:0x80", "port:0x0080+1" },
 	{ "port:0xffff+1", "port:0xffff+1" },
@@ -81,35 +110,64 @@ static const struct bad bads[] = {
 	{ "ram:huge,2m", "target 'ram:huge,2m': unknown option '2m' (ram takes a size and huge: ram:2m,huge)" },
 	{ "ram:", "target 'ram:': bad size '' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)" },
 	{ "ram:64k,", "target 'ram:64k,': unknown option '' (ram takes a size and huge: ram:2m,huge)" },
-	{ "rom:64k", "target 'rom:64k': unknown target kind 'rom' (the kinds: ram, trap, pci, port)" },
-	{ "", "target '': unknown target kind '' (the kinds: ram, trap, pci, port)" },
-	{ "RAM", "target 'RAM': unknown target kind 'RAM' (the kinds: ram, trap, pci, port)" },
+	{ "rom:64k", "target 'rom:64k': unknown target kind 'rom' (the kinds: ram, trap, pci, port, vfio)" },
+	{ "", "target '': unknown target kind '' (the kinds: ram, trap, pci, port, vfio)" },
+	{ "RAM", "target 'RAM': unknown target kind 'RAM' (the kinds: ram, trap, pci, port, vfio)" },
 	{ "ram:64k\n", "target spec with a control character (give it on one line)" },
+	{ "\033[31mram", "target spec with a control character (give it on one line)" },	/* a terminal escape */
 	{ "trap,scratch", "target 'trap,scratch': unknown option 'scratch' (trap takes a model: trap:MODEL)" },
 	{ "trap:Fifo!", "target 'trap:Fifo!': bad model name 'Fifo!' (letters, digits, - and _, e.g. trap:default)" },
-	{ "pci", "target 'pci': no device (pci:SLOT/BAR or pci:VENDOR:DEVICE/BAR, e.g. pci:00:04.0/0)" },
+	{ "pci", "target 'pci': no device (pci:SLOT/BAR or pci:VENDOR:DEVICE/BAR as lspci -s and -d take them, "
+	  "e.g. pci:00:04.0/0)" },
 	{ "pci:00:04.0", "target 'pci:00:04.0': no BAR given (add /N, e.g. pci:00:04.0/0)" },
 	{ "pci:00:04.0,wc", "target 'pci:00:04.0,wc': no BAR given (add /N, e.g. pci:00:04.0/0)" },
 	{ "pci:00:04.0/6", "target 'pci:00:04.0/6': bad BAR '6' (a BAR index 0 to 5)" },
 	{ "pci:00:04.0/", "target 'pci:00:04.0/': bad BAR '' (a BAR index 0 to 5)" },
 	{ "pci:00:20.0/0",
-	  "target 'pci:00:20.0/0': bad slot '00:20.0' ([[domain:]bus:]dev.fn in hex, as lspci -s takes it)" },
+	  "target 'pci:00:20.0/0': bad slot '00:20.0': invalid slot number (lspci -s takes [[domain:]bus:]dev.fn in hex with * for any field, e.g. s=00:04.0; ids are d=VENDOR:DEVICE)" },
 	{ "pci:00:04.8/0",
-	  "target 'pci:00:04.8/0': bad slot '00:04.8' ([[domain:]bus:]dev.fn in hex, as lspci -s takes it)" },
+	  "target 'pci:00:04.8/0': bad slot '00:04.8': invalid function number (lspci -s takes [[domain:]bus:]dev.fn in hex with * for any field, e.g. s=00:04.0; ids are d=VENDOR:DEVICE)" },
 	{ "pci:100:04.0/0",
-	  "target 'pci:100:04.0/0': bad slot '100:04.0' ([[domain:]bus:]dev.fn in hex, as lspci -s takes it)" },
+	  "target 'pci:100:04.0/0': bad slot '100:04.0': invalid bus number (lspci -s takes [[domain:]bus:]dev.fn in hex with * for any field, e.g. s=00:04.0; ids are d=VENDOR:DEVICE)" },
 	{ "pci:1:2:3:04.0/0",
-	  "target 'pci:1:2:3:04.0/0': bad slot '1:2:3:04.0' ([[domain:]bus:]dev.fn in hex, as lspci -s takes it)" },
-	{ "pci:12345:11e8/0", "target 'pci:12345:11e8/0': bad device '12345:11e8' "
-	  "(a slot like 00:04.0 or ids like 1234:11e8, as lspci prints them)" },
-	{ "pci:1234:zz/0", "target 'pci:1234:zz/0': bad device '1234:zz' "
-	  "(a slot like 00:04.0 or ids like 1234:11e8, as lspci prints them)" },
-	{ "pci:1234/0", "target 'pci:1234/0': bad device '1234' "
-	  "(a slot like 00:04.0 or ids like 1234:11e8, as lspci prints them)" },
+	  "target 'pci:1:2:3:04.0/0': bad slot '1:2:3:04.0': too many fields (lspci -s takes [[domain:]bus:]dev.fn in hex with * for any field, e.g. s=00:04.0; ids are d=VENDOR:DEVICE)" },
+	{ "pci:12345:11e8/0",
+	  "target 'pci:12345:11e8/0': bad slot '12345:11e8': invalid bus number (lspci -s takes [[domain:]bus:]dev.fn in hex with * for any field, e.g. s=00:04.0; ids are d=VENDOR:DEVICE)" },
+	{ "pci:1234:zz/0",
+	  "target 'pci:1234:zz/0': bad slot '1234:zz': invalid bus number (lspci -s takes [[domain:]bus:]dev.fn in hex with * for any field, e.g. s=00:04.0; ids are d=VENDOR:DEVICE)" },
+	{ "pci:1234/0",
+	  "target 'pci:1234/0': bad slot '1234': invalid slot number (lspci -s takes [[domain:]bus:]dev.fn in hex with * for any field, e.g. s=00:04.0; ids are d=VENDOR:DEVICE)" },
+	{ "pci:s=1234:11e8/0",
+	  "target 'pci:s=1234:11e8/0': bad slot '1234:11e8': invalid bus number (lspci -s takes [[domain:]bus:]dev.fn in hex with * for any field, e.g. s=00:04.0; ids are d=VENDOR:DEVICE)" },
+	{ "pci:s=00:04.0.1/0",
+	  "target 'pci:s=00:04.0.1/0': bad slot '00:04.0.1': invalid slot/function number (lspci -s takes [[domain:]bus:]dev.fn in hex with * for any field, e.g. s=00:04.0; ids are d=VENDOR:DEVICE)" },
+	{ "pci:s=g0:04.0/0",
+	  "target 'pci:s=g0:04.0/0': bad slot 'g0:04.0': invalid bus number (lspci -s takes [[domain:]bus:]dev.fn in hex with * for any field, e.g. s=00:04.0; ids are d=VENDOR:DEVICE)" },
+	{ "pci:d=1234/0",
+	  "target 'pci:d=1234/0': bad ids '1234': at least two fields must be given (lspci -d takes [vendor]:[device][:class[:prog_if]] in hex, e.g. d=1234:11e8 or d=1af4:)" },
+	{ "pci:d=12345:11e8/0",
+	  "target 'pci:d=12345:11e8/0': bad ids '12345:11e8': invalid vendor ID (lspci -d takes [vendor]:[device][:class[:prog_if]] in hex, e.g. d=1234:11e8 or d=1af4:)" },
+	{ "pci:d=1234:zz/0",
+	  "target 'pci:d=1234:zz/0': bad ids '1234:zz': invalid device ID (lspci -d takes [vendor]:[device][:class[:prog_if]] in hex, e.g. d=1234:11e8 or d=1af4:)" },
+	{ "pci:d=::2x0000/0",
+	  "target 'pci:d=::2x0000/0': bad ids '::2x0000': invalid class code (lspci -d takes [vendor]:[device][:class[:prog_if]] in hex, e.g. d=1234:11e8 or d=1af4:)" },
+	{ "pci:d=:::100/0",
+	  "target 'pci:d=:::100/0': bad ids ':::100': invalid programming interface code (lspci -d takes [vendor]:[device][:class[:prog_if]] in hex, e.g. d=1234:11e8 or d=1af4:)" },
+	{ "pci:d=1:2:3:4:5/0",
+	  "target 'pci:d=1:2:3:4:5/0': bad ids '1:2:3:4:5': too many fields (lspci -d takes [vendor]:[device][:class[:prog_if]] in hex, e.g. d=1234:11e8 or d=1af4:)" },
 	{ "pci:00:04.0/0,fast", "target 'pci:00:04.0/0,fast': unknown option 'fast' (pci takes wc, off=N, len=N and widths=W)" },
+	{ "pci:00:04.0/0,pread", "target 'pci:00:04.0/0,pread': unknown option 'pread' (pci takes wc, off=N, len=N and widths=W)" },
 	{ "pci:00:04.0/0,off=x", "target 'pci:00:04.0/0,off=x': bad offset 'x' (off=N, e.g. off=0x100)" },
 	{ "pci:00:04.0/0,off= -1", "target 'pci:00:04.0/0,off= -1': bad offset ' -1' (off=N, e.g. off=0x100)" },
 	{ "pci:00:04.0/0,len=0", "target 'pci:00:04.0/0,len=0': bad length '0' (len=N, N > 0, e.g. len=4k)" },
+	{ "vfio", "target 'vfio': no device (vfio:SLOT/BAR or vfio:VENDOR:DEVICE/BAR as lspci -s and -d take them, "
+	  "e.g. vfio:00:04.0/0)" },
+	{ "vfio:00:07.0", "target 'vfio:00:07.0': no BAR given (add /N, e.g. vfio:00:07.0/0)" },
+	{ "vfio:00:07.0/0,wc", "target 'vfio:00:07.0/0,wc': unknown option 'wc' (vfio takes pread, off=N, len=N and "
+	  "widths=W; vfio-pci maps BARs uncached only)" },
+	{ "vfio:00:07.0/0,len=0", "target 'vfio:00:07.0/0,len=0': bad length '0' (len=N, N > 0, e.g. len=4k)" },
+	{ "vfio:d=1234/0",
+	  "target 'vfio:d=1234/0': bad ids '1234': at least two fields must be given (lspci -d takes [vendor]:[device][:class[:prog_if]] in hex, e.g. d=1234:11e8 or d=1af4:)" },
 	{ "port", "target 'port': no port given (port:BASE[+LEN], e.g. port:0xc000+256)" },
 	{ "port:0x10000",
 	  "target 'port:0x10000': bad port base '0x10000' (0 to 0xffff, hex with 0x, e.g. port:0xc000+256)" },
@@ -161,7 +219,7 @@ static void test_length(void)
 
 static void test_kinds(void)
 {
-	static const char *const names[] = { "ram", "trap", "pci", "port" };
+	static const char *const names[] = { "ram", "trap", "pci", "port", "vfio" };
 	char why[256];
 
 	check_context("target kinds");

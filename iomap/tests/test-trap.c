@@ -6,10 +6,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "iomap/io.h"
+#include "iomap/iopoll.h"
 #include "iomap/strategy.h"
 #include "iomap/target.h"
 #include "iomap/trap.h"
@@ -70,51 +72,92 @@ static uint64_t get_bytes(enum iomap_space sp, size_t off)
 typedef uint64_t (*read_fn)(const volatile void __iomem *a);
 typedef void (*write_fn)(uint64_t v, volatile void __iomem *a);
 
+/*
+ * How a 64-bit access reaches the bus: whole, or as two 32-bit halves, the
+ * one at the register first (LO_FIRST) or the one 4 bytes on (HI_FIRST).
+ * A big-endian lo-hi split takes its low half from 4 bytes on: HI_FIRST.
+ */
+enum split { WHOLE, LO_FIRST, HI_FIRST };
+
 struct single {
 	const char *name;
 	unsigned int bytes;
 	read_fn rd;
 	write_fn wr;
 	int swap;		/* big-endian: the bus sees the bytes reversed */
+	enum split split;
+	int space;		/* where it is pointed: the MMIO window or a port cookie */
 };
 
-#define INLINE_STRATEGY(s, bits)						\
+/* What the split strategies claim (a new strategy whose 64-bit access is two must say how, here). */
+static const struct { const char *name; enum split split; } split_claims[] = {
+	{ "lo-hi", LO_FIRST }, { "hi-lo", HI_FIRST },
+};
+
+static enum split split_of(const struct iomap_strategy *s)
+{
+	for (size_t i = 0; i < sizeof(split_claims) / sizeof(split_claims[0]); i++)
+		if (!strcmp(split_claims[i].name, s->name))
+			return split_claims[i].split;
+	return WHOLE;
+}
+
+#define INLINE_STRATEGY(s, bits, name)						\
 	static uint64_t rd_##s##bits(const volatile void __iomem *a) { return iomap_read##bits##_##s(a); } \
 	static void wr_##s##bits(uint64_t v, volatile void __iomem *a) { iomap_write##bits##_##s((uint##bits##_t)v, a); }
-#define EACH_SINGLE(id, name, access, order, port, rep, copy, element, feature, help, lacks, X, ...) \
-	IOMAP_HAS_##access(X(id, __VA_ARGS__))
+#define EACH_SINGLE(id, name, access, order, port, rep, copy, widths, feature, help, lacks, X, bits) \
+	IOMAP_HAS_##access(IOMAP_ORDER_MMIO_##order(IOMAP_AT_##access(bits, X(id, bits, name))))
+#define WRAP(tag, rd, wr, type)							\
+	static uint64_t rd_##tag(const volatile void __iomem *a) { return rd(a); } \
+	static void wr_##tag(uint64_t v, volatile void __iomem *a) { wr((type)v, a); }
 #define INLINE_WIDTH(bits, type, k, reg, wreg)					\
-	INLINE_STRATEGY(raw, bits) IOMAP_STRATEGIES(EACH_SINGLE, INLINE_STRATEGY, bits) \
-	static uint64_t rd_read##k(const volatile void __iomem *a) { return read##k(a); } \
-	static uint64_t rd_read##k##_relaxed(const volatile void __iomem *a) { return read##k##_relaxed(a); } \
-	static uint64_t rd___raw_read##k(const volatile void __iomem *a) { return __raw_read##k(a); } \
-	static void wr_write##k(uint64_t v, volatile void __iomem *a) { write##k((type)v, a); } \
-	static void wr_write##k##_relaxed(uint64_t v, volatile void __iomem *a) { write##k##_relaxed((type)v, a); } \
-	static void wr___raw_write##k(uint64_t v, volatile void __iomem *a) { __raw_write##k((type)v, a); } \
-	static uint64_t rd_ioread##bits(const volatile void __iomem *a) { return ioread##bits((const void __iomem *)a); } \
-	static void wr_iowrite##bits(uint64_t v, volatile void __iomem *a) { iowrite##bits((type)v, (void __iomem *)a); }
+	IOMAP_STRATEGIES(EACH_SINGLE, INLINE_STRATEGY, bits)			\
+	WRAP(read##k, read##k, write##k, type)					\
+	WRAP(read##k##_relaxed, read##k##_relaxed, write##k##_relaxed, type)	\
+	WRAP(__raw_read##k, __raw_read##k, __raw_write##k, type)		\
+	WRAP(ioread##bits, ioread##bits, iowrite##bits, type)			\
+	WRAP(ioread##bits##_inline, iomap_ioread##bits##_inline, iomap_iowrite##bits##_inline, type)
 IOMAP_WIDTHS(INLINE_WIDTH)
 #undef INLINE_WIDTH
+WRAP(ioread16be, ioread16be, iowrite16be, uint16_t)
+WRAP(ioread32be, ioread32be, iowrite32be, uint32_t)
+WRAP(ioread64be, ioread64be, iowrite64be, uint64_t)
+WRAP(ioread64_lo_hi, ioread64_lo_hi, iowrite64_lo_hi, uint64_t)
+WRAP(ioread64_hi_lo, ioread64_hi_lo, iowrite64_hi_lo, uint64_t)
+WRAP(ioread64be_lo_hi, ioread64be_lo_hi, iowrite64be_lo_hi, uint64_t)
+WRAP(ioread64be_hi_lo, ioread64be_hi_lo, iowrite64be_hi_lo, uint64_t)
+WRAP(lo_hi_readq, lo_hi_readq, lo_hi_writeq, uint64_t)
+WRAP(lo_hi_readq_relaxed, lo_hi_readq_relaxed, lo_hi_writeq_relaxed, uint64_t)
+WRAP(hi_lo_readq, hi_lo_readq, hi_lo_writeq, uint64_t)
+WRAP(hi_lo_readq_relaxed, hi_lo_readq_relaxed, hi_lo_writeq_relaxed, uint64_t)
 
-#define BE(bits)								\
-	static uint64_t rd_ioread##bits##be(const volatile void __iomem *a) { return ioread##bits##be((const void __iomem *)a); } \
-	static void wr_iowrite##bits##be(uint64_t v, volatile void __iomem *a) { iowrite##bits##be((uint##bits##_t)v, (void __iomem *)a); }
-BE(16) BE(32) BE(64)
-#undef BE
-
-#define S(s, bits) { #s, bits / 8, rd_##s##bits, wr_##s##bits, 0 },
-#define K(k, bits) { "read" #k "/write" #k, bits / 8, rd_read##k, wr_write##k, 0 },	\
-	{ "read" #k "_relaxed", bits / 8, rd_read##k##_relaxed, wr_write##k##_relaxed, 0 },	\
-	{ "__raw_read" #k, bits / 8, rd___raw_read##k, wr___raw_write##k, 0 },		\
-	{ "ioread" #bits, bits / 8, rd_ioread##bits, wr_iowrite##bits, 0 }
-#define WIDTH(bits, k) S(raw, bits) IOMAP_STRATEGIES(EACH_SINGLE, S, bits) K(k, bits)
-static const struct single singles[] = {
-	WIDTH(8, b), WIDTH(16, w), WIDTH(32, l), WIDTH(64, q),
-	{ "ioread16be", 2, rd_ioread16be, wr_iowrite16be, 1 },
-	{ "ioread32be", 4, rd_ioread32be, wr_iowrite32be, 1 },
-	{ "ioread64be", 8, rd_ioread64be, wr_iowrite64be, 1 },
+/* a strategy's entry carries its name: test_singles gives it the split the strategy claims */
+#define S(s, bits, name) { name, bits / 8, rd_##s##bits, wr_##s##bits, 0, WHOLE, MMIO },
+#define E(fn, bytes, swap, split, sp) { #fn, bytes, rd_##fn, wr_##fn, swap, split, sp },
+#define K(k, bits) E(read##k, bits / 8, 0, WHOLE, MMIO) E(read##k##_relaxed, bits / 8, 0, WHOLE, MMIO) \
+	E(__raw_read##k, bits / 8, 0, WHOLE, MMIO)				\
+	E(ioread##bits, bits / 8, 0, WHOLE, MMIO) E(ioread##bits##_inline, bits / 8, 0, WHOLE, MMIO)
+#define WIDTH(bits, k)								\
+	IOMAP_STRATEGIES(EACH_SINGLE, S, bits) K(k, bits)
+static struct single singles[] = {
+	WIDTH(8, b) WIDTH(16, w) WIDTH(32, l) WIDTH(64, q)
+	E(ioread16be, 2, 1, WHOLE, MMIO) E(ioread32be, 4, 1, WHOLE, MMIO) E(ioread64be, 8, 1, WHOLE, MMIO)
+	/* the kernel's splits on a mapping; the generic _lo_hi ones are one readq there */
+	E(lo_hi_readq, 8, 0, LO_FIRST, MMIO) E(lo_hi_readq_relaxed, 8, 0, LO_FIRST, MMIO)
+	E(hi_lo_readq, 8, 0, HI_FIRST, MMIO) E(hi_lo_readq_relaxed, 8, 0, HI_FIRST, MMIO)
+	E(ioread64_lo_hi, 8, 0, WHOLE, MMIO) E(ioread64_hi_lo, 8, 0, WHOLE, MMIO)
+	E(ioread64be_lo_hi, 8, 1, WHOLE, MMIO) E(ioread64be_hi_lo, 8, 1, WHOLE, MMIO)
+	/* the generic accessors on a port cookie: 64-bit ones as two inl/outl */
+	E(ioread8, 1, 0, WHOLE, PIO) E(ioread16, 2, 0, WHOLE, PIO) E(ioread32, 4, 0, WHOLE, PIO)
+	E(ioread8_inline, 1, 0, WHOLE, PIO) E(ioread16_inline, 2, 0, WHOLE, PIO)
+	E(ioread32_inline, 4, 0, WHOLE, PIO) E(ioread64_inline, 8, 0, LO_FIRST, PIO)
+	E(ioread16be, 2, 1, WHOLE, PIO) E(ioread32be, 4, 1, WHOLE, PIO)
+	E(ioread64, 8, 0, LO_FIRST, PIO) E(ioread64_lo_hi, 8, 0, LO_FIRST, PIO) E(ioread64_hi_lo, 8, 0, HI_FIRST, PIO)
+	E(ioread64be, 8, 1, HI_FIRST, PIO) E(ioread64be_lo_hi, 8, 1, HI_FIRST, PIO)
+	E(ioread64be_hi_lo, 8, 1, LO_FIRST, PIO)
 };
 #undef S
+#undef E
 #undef K
 #undef WIDTH
 
@@ -123,36 +166,58 @@ static uint64_t swap_bytes(uint64_t v, unsigned int bytes)
 	return __builtin_bswap64(v) >> (64 - 8 * bytes);
 }
 
-/* Exactly one access of the width at the offset, with the value, and nothing else moves. */
-static void check_single(const char *name, unsigned int bytes, read_fn rd, write_fn wr, int swap)
+/*
+ * The log holds exactly the bus accesses of one access of `bytes` at REG in
+ * space sp that moved the bus bytes `bus`: one access, or two 4-byte halves
+ * in the order of split.
+ */
+static void check_bus(int sp, unsigned int bytes, int dir, enum split split, uint64_t bus)
+{
+	struct want lo = { REG, 4, dir, sp, bus }, hi = { REG + 4, 4, dir, sp, bus >> 32 };
+
+	if (split == WHOLE)
+		check_log(&(struct want){ REG, bytes, dir, sp, bus }, 1);
+	else
+		check_log(split == LO_FIRST ? (struct want[]){ lo, hi } : (struct want[]){ hi, lo }, 2);
+}
+
+/* Exactly the accesses the form claims, of the width at the offset, with the value, and nothing else moves. */
+static void check_single(const struct single *s)
 {
 	const uint64_t pattern = 0x8877665544332211ull, around = 0xa5a5a5a5a5a5a5a5ull;
+	char __iomem *at = s->space == MMIO ? mmio(REG) : port(REG);
+	unsigned int bytes = s->bytes;
 	uint64_t v, bus;
 
-	check_context("%s (%u bytes): read", name, bytes);
-	set_bytes(MMIO, REG - 8, around);
-	set_bytes(MMIO, REG, pattern);
-	set_bytes(MMIO, REG + 8, around);
+	check_context("%s (%u bytes, %s): read", s->name, bytes, s->space == MMIO ? "mmio" : "port");
+	set_bytes(s->space, REG - 8, around);
+	set_bytes(s->space, REG, pattern);
+	set_bytes(s->space, REG + 8, around);
 	iomap_trap_log_reset(&t);
-	v = rd(mmio(REG));
-	CHECK_EQ(v, swap ? swap_bytes(pattern & mask(bytes), bytes) : pattern & mask(bytes));
-	check_log(&(struct want){ REG, bytes, RD, MMIO, pattern }, 1);
+	v = s->rd(at);
+	CHECK_EQ(v, s->swap ? swap_bytes(pattern & mask(bytes), bytes) : pattern & mask(bytes));
+	check_bus(s->space, bytes, RD, s->split, pattern);
 
-	check_context("%s (%u bytes): write", name, bytes);
+	check_context("%s (%u bytes, %s): write", s->name, bytes, s->space == MMIO ? "mmio" : "port");
 	v = 0xf0e1d2c3b4a59687ull & mask(bytes);
-	bus = swap ? swap_bytes(v, bytes) : v;
+	bus = s->swap ? swap_bytes(v, bytes) : v;
 	iomap_trap_log_reset(&t);
-	wr(v, mmio(REG));
-	check_log(&(struct want){ REG, bytes, WR, MMIO, bus }, 1);
-	CHECK_EQ(get_bytes(MMIO, REG), (pattern & ~mask(bytes)) | bus);
-	CHECK_EQ(get_bytes(MMIO, REG - 8), around);
-	CHECK_EQ(get_bytes(MMIO, REG + 8), around);
+	s->wr(v, at);
+	check_bus(s->space, bytes, WR, s->split, bus);
+	CHECK_EQ(get_bytes(s->space, REG), (pattern & ~mask(bytes)) | bus);
+	CHECK_EQ(get_bytes(s->space, REG - 8), around);
+	CHECK_EQ(get_bytes(s->space, REG + 8), around);
 }
 
 static void test_singles(void)
 {
-	for (size_t i = 0; i < sizeof(singles) / sizeof(singles[0]); i++)
-		check_single(singles[i].name, singles[i].bytes, singles[i].rd, singles[i].wr, singles[i].swap);
+	for (size_t i = 0; i < sizeof(singles) / sizeof(singles[0]); i++) {
+		const struct iomap_strategy *st = iomap_strategy_find(singles[i].name);
+
+		if (st && singles[i].bytes == 8)
+			singles[i].split = split_of(st);
+		check_single(&singles[i]);
+	}
 }
 
 /* The strategy table's pointers, which the dispatch family calls. */
@@ -165,18 +230,139 @@ TABLE_WIDTH(8) TABLE_WIDTH(16) TABLE_WIDTH(32) TABLE_WIDTH(64)
 
 static void test_table(void)
 {
+	static const read_fn rds[] = { rd_table8, rd_table16, rd_table32, rd_table64 };
+	static const write_fn wrs[] = { wr_table8, wr_table16, wr_table32, wr_table64 };
+
 	for (size_t i = 0; i < iomap_nr_strategies; i++) {
 		const struct iomap_strategy *s = &iomap_strategies[i];
 		char name[64];
 
-		if (!s->read32)
-			continue;
+		check_context("%s: its 64-bit access issues %u-byte ones", s->name, s->single_issues64);
+		if (s->single || s->port_single)
+			CHECK(s->single_issues64 == (split_of(s) == WHOLE ? 8u : 4u));
 		table_s8 = table_s16 = table_s32 = table_s64 = s;
 		snprintf(name, sizeof(name), "table %s", s->name);
-		check_single(name, 1, rd_table8, wr_table8, 0);
-		check_single(name, 2, rd_table16, wr_table16, 0);
-		check_single(name, 4, rd_table32, wr_table32, 0);
-		check_single(name, 8, rd_table64, wr_table64, 0);
+		for (unsigned int w = 0; w < 4; w++)
+			if (s->single_widths & (1u << w))
+				check_single(&(struct single){ name, 1u << w, rds[w], wrs[w], 0,
+							       w == 3 ? split_of(s) : WHOLE, MMIO });
+	}
+}
+
+/* ---- port forms: every strategy's in/out, the kernel's _p forms and the I/O delay ---- */
+
+/*
+ * Port 0x80, where x86's I/O delay writes, is not the trap's: its
+ * `outb %al,$0x80` (e6 80) faults to the handler installed before the trap
+ * target, this one, which counts it, notes how long the trap's log was then
+ * (so the order is known) and steps over it.  Anything else is a real fault.
+ */
+static volatile size_t delays, delay_after;
+
+static void on_delay(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	const unsigned char *rip = (const unsigned char *)uc->uc_mcontext.gregs[REG_RIP];
+	size_t n;
+
+	(void)si;
+	if (rip[0] == 0xe6 && rip[1] == 0x80) {
+		iomap_trap_log(&t, &n);
+		delay_after = n;
+		delays++;
+		uc->uc_mcontext.gregs[REG_RIP] += 2;
+		return;
+	}
+	signal(sig, SIG_DFL);
+}
+
+typedef uint64_t (*in_fn)(uint16_t port);
+typedef void (*out_fn)(uint64_t v, uint16_t port);
+
+struct port_single {
+	const char *name;
+	unsigned int bytes;
+	in_fn in;
+	out_fn out;
+	enum split split;
+	int delay;		/* followed by the I/O delay */
+};
+
+#define PORT_FORM(bits, type, k, reg, wreg, id, access)			\
+	IOMAP_PORT_AT_##access(bits,						\
+	static uint64_t in_##id##bits(uint16_t p) { return iomap_in##bits##_##id(p); } \
+	static void out_##id##bits(uint64_t v, uint16_t p) { iomap_out##bits##_##id((type)v, p); })
+#define PORT_FORMS(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
+	IOMAP_HAS_##port(IOMAP_WIDTHS(PORT_FORM, id, access))
+IOMAP_STRATEGIES(PORT_FORMS)
+#define KERNEL_PORT(bits, type, k)						\
+	static uint64_t in_in##k(uint16_t p) { return in##k(p); }		\
+	static void out_in##k(uint64_t v, uint16_t p) { out##k((type)v, p); }	\
+	static uint64_t in_in##k##_p(uint16_t p) { return in##k##_p(p); }	\
+	static void out_in##k##_p(uint64_t v, uint16_t p) { out##k##_p((type)v, p); }
+IOMAP_PORT_WIDTHS(KERNEL_PORT)
+
+#define PORT_ENTRY(bits, type, k, reg, wreg, id, access, name)			\
+	IOMAP_PORT_AT_##access(bits, { name, bits / 8, in_##id##bits, out_##id##bits, WHOLE, 0 },)
+#define PORT_ENTRIES(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
+	IOMAP_HAS_##port(IOMAP_WIDTHS(PORT_ENTRY, id, access, name))
+#define KERNEL_PORT_ENTRY(bits, type, k)					\
+	{ "in" #k "/out" #k, bits / 8, in_in##k, out_in##k, WHOLE, 0 },	\
+	{ "in" #k "_p/out" #k "_p", bits / 8, in_in##k##_p, out_in##k##_p, WHOLE, 1 },
+static struct port_single port_singles[] = {
+	IOMAP_STRATEGIES(PORT_ENTRIES)
+	IOMAP_PORT_WIDTHS(KERNEL_PORT_ENTRY)
+};
+
+static void check_port_single(const struct port_single *s)
+{
+	const uint64_t pattern = 0x8877665544332211ull, around = 0xa5a5a5a5a5a5a5a5ull;
+	unsigned int bytes = s->bytes, accesses = s->split == WHOLE ? 1 : 2;
+	uint16_t p = (uint16_t)(IOMAP_TRAP_PORT_BASE + REG);
+	uint64_t v;
+
+	check_context("%s (%u bytes): in", s->name, bytes);
+	set_bytes(PIO, REG - 8, around);
+	set_bytes(PIO, REG, pattern);
+	set_bytes(PIO, REG + 8, around);
+	iomap_trap_log_reset(&t);
+	delays = 0;
+	v = s->in(p);
+	CHECK_EQ(v, pattern & mask(bytes));
+	check_bus(PIO, bytes, RD, s->split, pattern);
+	CHECK_EQ(delays, s->delay);
+	if (s->delay)
+		CHECK_EQ(delay_after, accesses);	/* the delay comes after the access */
+
+	check_context("%s (%u bytes): out", s->name, bytes);
+	v = 0xf0e1d2c3b4a59687ull & mask(bytes);
+	iomap_trap_log_reset(&t);
+	delays = 0;
+	s->out(v, p);
+	check_bus(PIO, bytes, WR, s->split, v);
+	CHECK_EQ(delays, s->delay);
+	if (s->delay)
+		CHECK_EQ(delay_after, accesses);
+	CHECK_EQ(get_bytes(PIO, REG), (pattern & ~mask(bytes)) | v);
+	CHECK_EQ(get_bytes(PIO, REG - 8), around);
+	CHECK_EQ(get_bytes(PIO, REG + 8), around);
+}
+
+static void test_port_singles(void)
+{
+	iomap_trap_reset(&t);
+	for (size_t i = 0; i < sizeof(port_singles) / sizeof(port_singles[0]); i++) {
+		struct port_single *s = &port_singles[i];
+		const struct iomap_strategy *st = iomap_strategy_find(s->name);
+
+		/* the strategies' forms claim what their line says: a split, the I/O delay */
+		if (st) {
+			s->split = s->bytes == 8 ? split_of(st) : WHOLE;
+			s->delay = st->delay_port == 0x80;
+			check_context("%s: its ordering writes port %#x", st->name, st->delay_port);
+			CHECK(st->delay_port == 0 || st->delay_port == 0x80);
+		}
+		check_port_single(s);
 	}
 }
 
@@ -223,20 +409,28 @@ static void check_rep(const char *name, enum iomap_space sp, char __iomem *fifo,
 	CHECK(!memcmp(out, "\xff\xff\xff\xff\xff\xff\xff\xff", bytes));
 }
 
-#define GENERIC_REP(bits)							\
+#define GENERIC_REP(bits, type, k, reg, wreg)					\
 	static void rd_ioread##bits##_rep(const volatile void __iomem *a, void *b, unsigned long n) \
-	{ ioread##bits##_rep((const void __iomem *)a, b, n); }		\
+	{ ioread##bits##_rep(a, b, n); }					\
 	static void wr_iowrite##bits##_rep(volatile void __iomem *a, const void *b, unsigned long n) \
-	{ iowrite##bits##_rep((void __iomem *)a, b, n); }
-GENERIC_REP(8) GENERIC_REP(16) GENERIC_REP(32) GENERIC_REP(64)
+	{ iowrite##bits##_rep(a, b, n); }					\
+	static void rd_reads##k(const volatile void __iomem *a, void *b, unsigned long n) \
+	{ reads##k(a, b, (unsigned int)n); }					\
+	static void wr_writes##k(volatile void __iomem *a, const void *b, unsigned long n) \
+	{ writes##k(a, b, (unsigned int)n); }
+IOMAP_WIDTHS(GENERIC_REP)
 #undef GENERIC_REP
 
 /* The string strategy's _rep: rep insX/outsX on the port, as regbench's rep/…/string kernels issue it. */
 #define PORT_REP(k, bits)							\
 	static void rd_ins##k(const volatile void __iomem *a, void *b, unsigned long n) \
-	{ ins##k((uint16_t)((uintptr_t)(const volatile void __force *)a & IOMAP_PIO_MASK), b, n); } \
+	{ ins##k(iomap_cookie_port(a), b, n); }					\
 	static void wr_outs##k(volatile void __iomem *a, const void *b, unsigned long n) \
-	{ outs##k((uint16_t)((uintptr_t)(volatile void __force *)a & IOMAP_PIO_MASK), b, n); }
+	{ outs##k(iomap_cookie_port(a), b, n); }					\
+	static void rd_ins##k##_p(const volatile void __iomem *a, void *b, unsigned long n) \
+	{ delays = 0; ins##k##_p(iomap_cookie_port(a), b, n); CHECK_EQ(delays, 0); } \
+	static void wr_outs##k##_p(volatile void __iomem *a, const void *b, unsigned long n) \
+	{ delays = 0; outs##k##_p(iomap_cookie_port(a), b, n); CHECK_EQ(delays, 0); }
 PORT_REP(b, 8) PORT_REP(w, 16) PORT_REP(l, 32)
 #undef PORT_REP
 
@@ -258,12 +452,20 @@ static void test_rep(void)
 	check_rep("ioread_rep (mmio)", MMIO, mmio(f), f, 2, rd_ioread16_rep, wr_iowrite16_rep);
 	check_rep("ioread_rep (mmio)", MMIO, mmio(f), f, 4, rd_ioread32_rep, wr_iowrite32_rep);
 	check_rep("ioread_rep (mmio)", MMIO, mmio(f), f, 8, rd_ioread64_rep, wr_iowrite64_rep);
+	check_rep("readsb/writesb", MMIO, mmio(f), f, 1, rd_readsb, wr_writesb);
+	check_rep("readsw/writesw", MMIO, mmio(f), f, 2, rd_readsw, wr_writesw);
+	check_rep("readsl/writesl", MMIO, mmio(f), f, 4, rd_readsl, wr_writesl);
+	check_rep("readsq/writesq", MMIO, mmio(f), f, 8, rd_readsq, wr_writesq);
 	check_rep("ioread_rep (port)", PIO, port(f), f, 1, rd_ioread8_rep, wr_iowrite8_rep);
 	check_rep("ioread_rep (port)", PIO, port(f), f, 2, rd_ioread16_rep, wr_iowrite16_rep);
 	check_rep("ioread_rep (port)", PIO, port(f), f, 4, rd_ioread32_rep, wr_iowrite32_rep);
 	check_rep("string: rep insb/outsb", PIO, port(f), f, 1, rd_insb, wr_outsb);
 	check_rep("string: rep insw/outsw", PIO, port(f), f, 2, rd_insw, wr_outsw);
 	check_rep("string: rep insl/outsl", PIO, port(f), f, 4, rd_insl, wr_outsl);
+	/* x86 Linux's string _p forms are the plain ones: no I/O delay */
+	check_rep("insb_p/outsb_p", PIO, port(f), f, 1, rd_insb_p, wr_outsb_p);
+	check_rep("insw_p/outsw_p", PIO, port(f), f, 2, rd_insw_p, wr_outsw_p);
+	check_rep("insl_p/outsl_p", PIO, port(f), f, 4, rd_insl_p, wr_outsl_p);
 }
 
 /* ---- ports versus MMIO, in/out, the direction flag ---- */
@@ -316,6 +518,65 @@ static void test_spaces(void)
 					 { REG + 2, 2, WR, MMIO, 0x4242 } }, 3);
 }
 
+/* ---- polling: readx_poll_timeout reads until the condition holds, or once more after the deadline ---- */
+
+/* Every access in the log is a read of `width` at off in sp; their number. */
+static size_t reads_at(int sp, size_t off, unsigned int width)
+{
+	size_t n;
+	const struct iomap_trap_access *a = iomap_trap_log(&t, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (!CHECK_EQ(a[i].offset, off) || !CHECK_EQ(a[i].width, width) || !CHECK_EQ(a[i].dir, RD) ||
+		    !CHECK_EQ(a[i].space, sp))
+			break;
+	return n;
+}
+
+static void test_poll(void)
+{
+	const size_t ctr = IOMAP_TRAP_OFF_COUNTER, id = IOMAP_TRAP_OFF_ID;
+	uint64_t q;
+	uint32_t v;
+	uint8_t b;
+
+	iomap_trap_reset(&t);
+	check_context("readl_poll_timeout until the counter reaches 5");
+	iomap_trap_log_reset(&t);
+	CHECK_EQ(readl_poll_timeout(mmio(ctr), v, v >= 5, 0, 10000000), 0);
+	CHECK_EQ(v, 5);
+	CHECK_EQ(reads_at(MMIO, ctr, 4), 6);
+
+	check_context("readx_poll_timeout(ioread32) on the port counter, sleeping between reads");
+	iomap_trap_log_reset(&t);
+	CHECK_EQ(readx_poll_timeout(ioread32, port(ctr), v, v == 3, 10, 10000000), 0);
+	CHECK_EQ(v, 3);
+	CHECK_EQ(reads_at(PIO, ctr, 4), 4);
+
+	check_context("readq_poll_timeout_atomic, true at once");
+	iomap_trap_log_reset(&t);
+	CHECK_EQ(readq_poll_timeout_atomic(mmio(id), q, q == IOMAP_TRAP_ID_VALUE, 1, 1000), 0);
+	CHECK_EQ(reads_at(MMIO, id, 8), 1);
+
+	check_context("readb_relaxed_poll_timeout that times out: -ETIMEDOUT, one more read after the deadline");
+	iomap_trap_log_reset(&t);
+	CHECK_EQ(readb_relaxed_poll_timeout(mmio(id), b, b == 0, 100, 2000), -ETIMEDOUT);
+	CHECK_EQ(b, (uint8_t)IOMAP_TRAP_ID_VALUE);
+	CHECK(reads_at(MMIO, id, 1) >= 2);
+}
+
+/* ---- io_stop_wc: nothing on the bus between the writes it separates ---- */
+
+static void test_stop_wc(void)
+{
+	check_context("writel, io_stop_wc, writel");
+	iomap_trap_log_reset(&t);
+	writel(1, mmio(REG));
+	io_stop_wc();
+	writel(2, mmio(REG + 4));
+	check_log((const struct want[]){ { REG, 4, WR, MMIO, 1 }, { REG + 4, 4, WR, MMIO, 2 } }, 2);
+}
+
 /* ---- register models ---- */
 
 static void test_models(void)
@@ -361,6 +622,8 @@ static void test_status(void)
 		const struct single *s = &singles[i];
 		uint64_t m = mask(s->bytes);
 
+		if (s->space != MMIO)
+			continue;
 		check_context("%s (%u bytes): read-to-clear", s->name, s->bytes);
 		set_bytes(MMIO, rc, 0x8040201008040201ull);
 		CHECK_EQ(s->rd(mmio(rc)) & m, s->swap ? swap_bytes(0x8040201008040201ull & m, s->bytes)
@@ -383,18 +646,22 @@ static void test_status(void)
 		const struct iomap_strategy *s = &iomap_strategies[i];
 		unsigned char buf[8];
 
-		if (!s->copy_fromio || iomap_strategy_cpu_missing(s) ||
+		if (!s->copy || iomap_strategy_cpu_missing(s) ||
 		    iomap_target_why_not(&t, s->copy_element > 8 ? IOMAP_INSN_VECTOR : IOMAP_INSN_MOV, s->copy_element))
 			continue;
-		check_context("copy %s: read-to-clear", s->name);
-		set_bytes(MMIO, rc, 0x0102030405060708ull);
-		s->copy_fromio(buf, mmio(rc), 8);
-		CHECK(!memcmp(buf, "\x08\x07\x06\x05\x04\x03\x02\x01", 8));
-		CHECK_EQ(get_bytes(MMIO, rc), 0);
-		check_context("set %s: write-1-to-clear", s->name);
-		set_bytes(MMIO, w1c, ~0ull);
-		s->set_io(mmio(w1c), 0x81, 8);
-		CHECK_EQ(get_bytes(MMIO, w1c), 0x7e7e7e7e7e7e7e7eull);
+		if (s->copy_fromio) {
+			check_context("copy %s: read-to-clear", s->name);
+			set_bytes(MMIO, rc, 0x0102030405060708ull);
+			s->copy_fromio(buf, mmio(rc), 8);
+			CHECK(!memcmp(buf, "\x08\x07\x06\x05\x04\x03\x02\x01", 8));
+			CHECK_EQ(get_bytes(MMIO, rc), 0);
+		}
+		if (s->set_io) {
+			check_context("set %s: write-1-to-clear", s->name);
+			set_bytes(MMIO, w1c, ~0ull);
+			s->set_io(mmio(w1c), 0x81, 8);
+			CHECK_EQ(get_bytes(MMIO, w1c), 0x7e7e7e7e7e7e7e7eull);
+		}
 	}
 }
 
@@ -510,8 +777,12 @@ static void test_faults(void)
 
 int main(void)
 {
+	struct sigaction sa = { .sa_sigaction = on_delay, .sa_flags = SA_SIGINFO };
 	char why[256];
 
+	/* before the trap target: its handler passes what is not its own (port 0x80) on to this one */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
 	if (iomap_target_open(&t, "trap", why, sizeof(why))) {
 		fprintf(stderr, "test-trap: %s\n", why);
 		return 1;
@@ -526,6 +797,9 @@ int main(void)
 
 	test_singles();
 	test_table();
+	test_port_singles();
+	test_poll();
+	test_stop_wc();
 	test_rep();
 	test_spaces();
 	test_models();

@@ -19,7 +19,7 @@ from matplotlib.lines import Line2D                  # noqa: E402
 from matplotlib.legend import Legend                 # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
-from . import model, names, tables                   # noqa: E402
+from . import markdown, model, names, tables         # noqa: E402
 from .model import Key                               # noqa: E402
 
 plt.rcParams.update({"svg.hashsalt": "regbench", "svg.fonttype": "path", "font.size": 10,
@@ -31,8 +31,6 @@ LINESTYLES = ["-", "--", ":", "-."]
 HATCHES = ["", "///", "...", "xxx"]
 MARKERS = ["o", "s", "^", "D"]
 TSC = "TSC cycles"
-# The first word of every chart file name this module writes (render removes stale ones).
-FILE_STEMS = {"latency", "throughput", "histogram", "rep", "copy", "barriers", "port"}
 
 
 @dataclass
@@ -55,18 +53,32 @@ def color(meta, strategy):
     return _PALETTE[sum(map(ord, strategy)) % len(_PALETTE)]
 
 
-def _subtitle(runs, labels):
-    r = runs[0]
+def where(run):
+    """Where a run's numbers come from, for a chart's footer: target, mapping, kind, and what a QEMU guest's are."""
+    kind = markdown.KINDS.get(run.ctx("target_kind"), run.ctx("target_kind", "kind not recorded"))
+    text = f"{run.ctx('target', '?')} ({run.ctx('target_mapping', '?')}, {kind})"
+    acc = run.ctx("accelerator")
+    if acc == "tcg":
+        text += " · QEMU tcg: EMULATION COSTS, not hardware"
+    elif acc:
+        text += f" · QEMU {acc}"
+    return text
+
+
+def _footer(runs, labels):
+    """One line per run (one line in all for a single run): where each run's numbers come from."""
     if len(runs) == 1:
-        return f"{r.ctx('target', '?')} ({r.ctx('target_mapping', '?')}) · {r.ctx('cpu_model', '?')} · " \
-               f"{str(r.ctx('date', ''))[:10]}"
-    return " vs ".join(labels)
+        r = runs[0]
+        return f"{where(r)} · {r.ctx('cpu_model', '?')} · {str(r.ctx('date', ''))[:10]}"
+    return "\n".join(f"{l}: {where(r)} · {str(r.ctx('date', ''))[:10]}" for r, l in zip(runs, labels))
 
 
 def _finish(fig, out_dir, file, title, runs, labels):
     fig.suptitle(title, fontsize=12, fontweight="bold", x=0.01, ha="left")
-    fig.text(0.01, 0.005, _subtitle(runs, labels), fontsize=8, color="0.35", ha="left", va="bottom")
-    fig.tight_layout(rect=(0, 0.03, 1, 0.96))
+    footer = _footer(runs, labels)
+    lines = footer.count("\n") + 1
+    fig.text(0.01, 0.005, footer, fontsize=8, color="0.35", ha="left", va="bottom")
+    fig.tight_layout(rect=(0, 0.03 * lines, 1, 0.96))
     # "tight" keeps legends placed outside the axes inside the picture
     fig.savefig(os.path.join(out_dir, file), format=os.path.splitext(file)[1][1:], metadata={"Date": None},
                 bbox_inches="tight", pad_inches=0.15)
@@ -114,74 +126,94 @@ def _size_axis(ax, values, fmt):
 
 # --- latency and throughput bars --------------------------------------------------------
 
-def _bar_value(run, op, width, strategy):
-    """(height, p99 or None, how): lat/ p50 where measured, chain/ for reads below resolution, else the bound."""
-    lat = Key("lat", op, width, strategy)
-    m = run.measure(lat, "p50")
-    if m.state == "ok":
-        p99 = run.measure(lat, "p99")
-        return m.value, (p99.value if p99.state == "ok" else None), "lat"
-    if op == "read":
-        c = run.measure(Key("chain", "read", width, strategy))
-        if c.state == "ok":
-            return c.value, None, "chain"
-    b = run.measure(lat)
-    if b.state == "below" and b.bound:
-        return b.bound, None, "below"
-    return None, None, None
+def latency_panels(runs, op):
+    """[(family, {(run index, strategy, width): (height, p99 or None, how)})]: a panel per way of measuring latency.
+
+    lat/ (one serialized access: p50 with a whisker to p99, or the
+    resolution bound drawn dashed when below it) and, for reads, chain/
+    (dependent reads, in bulk) are different methods with different
+    resolutions, so they never share an axis: a chain/ figure beside a lat/
+    p50 that moves in timer steps would read as a width or strategy effect.
+    """
+    out = []
+    for family in ("lat", "chain") if op == "read" else ("lat",):
+        vals = {}
+        for ri, run in enumerate(runs):
+            for res in run.results.values():
+                if res.family != family or res.op != op or not res.width or res.param is not None:
+                    continue
+                key = (ri, res.strategy, res.width)
+                main = res.measure("p50" if family == "lat" else "cycles")
+                if main.state == "ok":
+                    p99 = res.measure("p99") if family == "lat" else None
+                    vals[key] = (main.value, p99.value if p99 and p99.state == "ok" else None, "measured")
+                elif main.state == "below" and main.bound:
+                    vals[key] = (main.bound, None, "below")
+        if any(h for h, _, how in vals.values() if how == "measured"):
+            out.append((family, vals))
+    return out
 
 
 def latency_chart(runs, labels, out_dir, op):
-    """Per-strategy latency by width: bars at lat/ p50 with a p99 whisker (chain/ or the bound otherwise)."""
+    """Per-strategy latency by width, a panel per method (lat/ p50 with a p99 whisker; chain/ for reads)."""
     meta = model.meta(runs)
-    strategies = _strategies(runs, lambda res: res.family == "lat" and res.op == op)
-    widths = sorted({res.width for r in runs for res in r.results.values()
-                     if res.family == "lat" and res.op == op and res.width})
-    vals = {(i, s, w): _bar_value(r, op, w, s) for i, r in enumerate(runs) for s in strategies for w in widths}
-    if not any(v[0] for v in vals.values()):
+    panels = latency_panels(runs, op)
+    if not panels:
         return None
-    fig, ax = plt.subplots(figsize=(11, 4.8))
-    n = len(strategies) * len(runs)
-    step = 0.8 / n
-    kinds = set()
-    for si, s in enumerate(strategies):
-        for ri, run in enumerate(runs):
-            for wi, w in enumerate(widths):
-                h, p99, how = vals[(ri, s, w)]
-                if not h:
-                    continue
-                kinds.add(how)
-                x = wi - 0.4 + step * (si * len(runs) + ri + 0.5)
-                style = {"lat": dict(color=color(meta, s)), "chain": dict(color=color(meta, s), alpha=0.45),
-                         "below": dict(facecolor="none", edgecolor=color(meta, s), linestyle="--")}[how]
-                ax.bar(x, h, step * 0.92, hatch=HATCHES[ri % 4] or None, linewidth=1, **style)
-                if n * len(widths) <= 24 and how != "below":
-                    # inside the bar's top: a p99 whisker may rise from the same point
-                    ax.text(x, h * 0.96, tables.number(h), ha="center", va="top", fontsize=7, color="0.1")
-                if p99 and p99 > h:
-                    ax.plot([x, x], [h, p99], color="black", linewidth=1)
-                    ax.plot([x - step * 0.3, x + step * 0.3], [p99, p99], color="black", linewidth=1)
-    ax.set_yscale("log")
-    # bars on a log axis grow from the bottom edge: keep it well below the smallest bar
-    ax.set_ylim(bottom=min(v[0] for v in vals.values() if v[0]) / 4)
-    _log_ticks(ax.yaxis)
-    ax.set_xticks(range(len(widths)))
-    ax.set_xticklabels([names.opw(op, w) for w in widths])
-    ax.set_xlabel("access width")
-    ax.set_ylabel(f"{TSC} per access (log scale)")
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels) + 2.5, 4.8), squeeze=False)
+    strategies = sorted({s for _, vals in panels for _, s, _ in vals}, key=meta.strategy_key)
+    below = False
+    for ax, (family, vals) in zip(axes[0], panels):
+        mine = [s for s in strategies if any(k[1] == s for k in vals)]
+        widths = sorted({w for _, _, w in vals})
+        n = len(mine) * len(runs)
+        step = 0.8 / n
+        for si, s in enumerate(mine):
+            for ri in range(len(runs)):
+                for wi, w in enumerate(widths):
+                    if (ri, s, w) not in vals:
+                        continue
+                    h, p99, how = vals[(ri, s, w)]
+                    x = wi - 0.4 + step * (si * len(runs) + ri + 0.5)
+                    style = dict(color=color(meta, s)) if how == "measured" else \
+                        dict(facecolor="none", edgecolor=color(meta, s), linestyle="--")
+                    below |= how == "below"
+                    ax.bar(x, h, step * 0.92, hatch=HATCHES[ri % 4] or None, linewidth=1, **style)
+                    if n * len(widths) <= 24 and how == "measured":
+                        # inside the bar's top: a p99 whisker may rise from the same point
+                        ax.text(x, h * 0.96, tables.number(h), ha="center", va="top", fontsize=7, color="0.1")
+                    if p99 and p99 > h:
+                        ax.plot([x, x], [h, p99], color="black", linewidth=1)
+                        ax.plot([x - step * 0.3, x + step * 0.3], [p99, p99], color="black", linewidth=1)
+        ax.set_yscale("log")
+        # bars on a log axis grow from the bottom edge: keep it well below the smallest bar
+        ax.set_ylim(bottom=min(h for h, _, _ in vals.values()) / 4)
+        _log_ticks(ax.yaxis)
+        ax.set_xticks(range(len(widths)))
+        ax.set_xticklabels([names.opw(op, w) for w in widths])
+        ax.set_xlabel("access width")
+        f = meta.families[family]
+        if family == "lat":
+            steps = sorted({r.ctx_float("timer_resolution_cycles") for r in runs} - {None})
+            how = "p50, whisker to p99" + (f"; moves in timer steps of {'/'.join(map(tables.number, steps))}"
+                                            if steps else "")
+        else:
+            how = "in bulk: not limited by the timer's step"
+        ax.set_title(f"{family}/: {f.what}\n({how})", fontsize=9, loc="left")
+        ax.set_ylabel(f"{TSC} per {f.unit} (log scale)")
     handles = [Patch(color=color(meta, s), label=s) for s in strategies]
-    how_text = {"lat": "solid: lat/ p50, whisker to p99",
-                "chain": "faded: chain/ (lat/ below timer resolution)",
-                "below": "dashed: below timer resolution (the value is under the bar)"}
-    how_patch = {"lat": dict(color="0.4"), "chain": dict(color="0.4", alpha=0.45),
-                 "below": dict(facecolor="none", edgecolor="0.4", linestyle="--")}
-    handles += [Patch(label=how_text[k], **how_patch[k]) for k in ("lat", "chain", "below") if k in kinds]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    _run_legend(ax, labels, "bar", loc="lower left", anchor=(1.0, 0.0))
+    if below:
+        handles.append(Patch(facecolor="none", edgecolor="0.4", linestyle="--",
+                             label="dashed: below timer resolution (the value is under the bar)"))
+    axes[0][-1].legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    _run_legend(axes[0][-1], labels, "bar", loc="lower left", anchor=(1.0, 0.0))
     file = f"latency-{op}.svg"
     verb = "Read" if op == "read" else "Write"
-    _finish(fig, out_dir, file, f"{verb} latency by width and strategy", runs, labels)
-    return Chart(file, f"{verb} latency: one bar per strategy at each width ({TSC}, log scale).", op)
+    methods = " and ".join(f"{fam}/" for fam, _ in panels)
+    _finish(fig, out_dir, file, f"{verb} latency by width and strategy" +
+            (f": {methods} apart, each on its own axis" if len(panels) > 1 else ""), runs, labels)
+    return Chart(file, f"{verb} latency: one bar per strategy at each width, a panel per method ({methods}; {TSC}, "
+                 "log scale); compare bars within a panel only.", op)
 
 
 def throughput_chart(runs, labels, out_dir):

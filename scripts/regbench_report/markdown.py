@@ -9,12 +9,13 @@ import os
 import re
 import statistics
 
-from . import model, names, tables
+from . import model, names, stats, tables, verdicts
 from .model import Key
 
 MAPPINGS = {"wb": "WB (write-back, cached)", "uc": "UC (uncached)", "wc": "WC (write-combining)",
-            "trap": "trap (each access faults and is emulated)", "port": "port I/O"}
-KINDS = {"mmio": "MMIO", "pio": "port I/O"}
+            "trap": "trap (each access faults and is emulated)", "port": "port I/O",
+            "pread": "pread/pwrite of a vfio region (each access a system call)"}
+KINDS = {"mmio": "MMIO", "pio": "port I/O", "region": "a device file's region (vfio)"}
 COMMAND_KEYS = ("command_line", "regbench_command", "command")
 
 
@@ -90,6 +91,7 @@ def machine_rows(run):
              and " ".join(f"{x:.2f}" for x in run.context["load_avg"]) + " (at the start; other work slows results)"),
             ("other CPUs busy", run.ctx("env_others_busy") and f"{run.ctx('env_others_busy')} (fraction, at the start)"
              + (f"; SMT sibling {run.ctx('env_sibling_busy')}" if run.ctx("env_smt_siblings") else "")),
+            *((f"disturbance ({k})", str(v)) for k, v in sorted(run.context.items()) if k.startswith("disturb") and v),
             ("build", run.ctx("regbench_build_type") and f"regbench {run.ctx('regbench_version', '?')} "
              f"{run.ctx('regbench_build_type')}; Google Benchmark library {run.ctx('library_build_type', '?')}"),
             ("date", run.ctx("date"))]
@@ -108,6 +110,11 @@ def target_rows(run):
             ("device", run.ctx("target_device")),
             ("BAR", run.ctx("target_bar")),
             ("window", run.ctx("target_len") and f"{run.ctx('target_len')} bytes"),
+            ("IOMMU", {"type1": "type-1 (vfio container)", "noiommu": "none: vfio's no-IOMMU mode, no DMA isolation"}
+             .get(run.ctx("target_iommu"), run.ctx("target_iommu"))),
+            ("first read", run.ctx("target_first_read") and f"`{run.ctx('target_first_read')}` (the first "
+             "value read from the register)"),
+            ("device lost", run.ctx("target_lost") and f"stopped answering during the run: {run.ctx('target_lost')}"),
             ("accelerator", acc_text)]
     return [(k, str(v)) for k, v in rows if v]
 
@@ -153,12 +160,48 @@ def command(run, override=None):
 
 # --- headline tables ---------------------------------------------------------------------
 
+DISTURBED = "†"
+
+
+def _cell(run, key, counter, scale):
+    """A value cell: the Measure as text, marked when a repetition was measured on a disturbed machine."""
+    text = tables.cell_text(run.measure(key, counter), scale)
+    res = run.results.get(key)
+    return text + f" {DISTURBED}" if res and res.disturbed and res.state in ("ok", "below") else text
+
+
+def table_notes(t, runs, labels):
+    """What the reader must know about the benchmarks in a table: failures with their reason, disturbed
+    repetitions, failed repetitions of a result that stands, and regbench's notes (one line per note)."""
+    keys = list(dict.fromkeys(t.cell(row, c)[0] for row in t.rows for c in t.cols if t.cell(row, c)))
+    out = []
+    for r, label in zip(runs, labels):
+        tag = f"{label}: " if len(runs) > 1 else ""
+        noted = {}
+        for key in keys:
+            res = r.results.get(key)
+            if not res:
+                continue
+            if res.state == "error":
+                out.append(f"{tag}`{names.label(key)}` failed: {res.reason or 'no reason recorded'}")
+            elif res.failed:
+                out.append(f"{tag}`{names.label(key)}`: {len(res.failed)} of {res.repetitions} repetitions failed "
+                           f"({res.failed[0]}); the figure is of the others")
+            if res.disturbed and res.state in ("ok", "below"):
+                out.append(f"{tag}{DISTURBED} `{names.label(key)}`: {res.disturbed} of {res.repetitions} repetitions "
+                           "measured while the machine was disturbed")
+            if res.note and res.state == "ok":
+                noted.setdefault(res.note, []).append(key)
+        out += [tag + ", ".join(f"`{p}`" for p in names.compact(ks)) + f": {note}" for note, ks in noted.items()]
+    return out
+
+
 def render_table(t, runs, labels):
     """A headline table: rows x columns for one run; one row per cell and a column per run otherwise."""
     out = [f"### {t.title}", "", f"`{t.family}/`: {t.what}." + (f" Unit: {t.unit}." if t.unit else "")]
     if len(runs) == 1:
-        rows = [[t.row_text(row), *(tables.cell_text(runs[0].measure(*t.cell(row, c)), t.scale) if t.cell(row, c)
-                                    else "—" for c in t.cols)] for row in t.rows]
+        rows = [[t.row_text(row), *(_cell(runs[0], *t.cell(row, c), t.scale) if t.cell(row, c) else "—"
+                                    for c in t.cols)] for row in t.rows]
         out += ["", md_table([t.row_head, *map(t.col_text, t.cols)], rows)]
     else:
         head = [t.row_head, t.col_head, *labels, *(f"{l} / {labels[0]}" for l in labels[1:])]
@@ -167,12 +210,15 @@ def render_table(t, runs, labels):
             for c in t.cols:
                 if not t.cell(row, c):
                     continue
-                ms = [r.measure(*t.cell(row, c)) for r in runs]
-                q = max(tables.quantum(r, *t.cell(row, c)) for r in runs)
-                ratios = [tables.verdict_text(tables.compare(ms[0], m, q)) for m in ms[1:]]
-                rows.append([t.row_text(row), t.col_text(c), *(tables.cell_text(m, t.scale) for m in ms), *ratios])
+                ratios = [tables.verdict_text(tables.compare_in(runs[0], r, *t.cell(row, c), t.higher_is_better))
+                          for r in runs[1:]]
+                rows.append([t.row_text(row), t.col_text(c), *(_cell(r, *t.cell(row, c), t.scale) for r in runs),
+                             *ratios])
         out += ["", md_table(head, rows)]
     out += [f"\n{n}." for n in t.notes]
+    notes = table_notes(t, runs, labels)
+    if notes:
+        out += [""] + [f"- {n}" for n in notes]
     return "\n".join(out)
 
 
@@ -181,30 +227,38 @@ def _main_cells(runs):
     return {c for t in tables.headline_tables(runs) for c in t.cells.values() if c[1] == t.main}
 
 
-def comparison_counts(runs):
-    """For each run after the first: (beyond, inside, unknown, largest (ratio, Key, counter)).
+def verdict_rule(runs):
+    """How this comparison decides same, faster and slower, with the figures the code uses."""
+    n, eff, alpha = stats.values_needed(), stats.MIN_EFFECT, f"{stats.ALPHA:g}"
+    step = "and by one timer step for lat/ and flush/, whose values move in steps"
+    if all(r.runs >= 2 for r in runs):
+        return (f"Each side is several runs of one build (the same `--names` label) and each run's median is one "
+                f"value: a ratio in **bold** is a difference the data shows, the runs of the two sides separate (an exact "
+                f"two-sided Mann-Whitney U test, p ≤ {alpha}) and the medians differ by at least {eff['run']:.0%} "
+                f"({step}). ≈ marks a result that is the same as far as the data can tell; ? one with too few runs: "
+                f"a verdict needs {n} runs of each, and with {n} only a complete separation counts.")
+    return (f"With one run a side, a ratio in **bold** needs the repetitions of the two runs to separate (an exact "
+            f"two-sided Mann-Whitney U test, p ≤ {alpha}) and the medians to differ by at least "
+            f"{eff['repetition']:.0%}: whole runs move by that much between back-to-back runs of one build on the "
+            f"development VM (copies and _rep loops jump between two speeds, lat/ moves with each run's timer "
+            f"calibration), which repetitions within a run cannot show ({step}). For smaller differences give "
+            f"{n} runs of each build, each with its label repeated (`--names a,a,a,b,b,b`): the runs are then the "
+            f"test's unit and {eff['run']:.0%} counts. ≈ marks a result that is the same as far as the data can "
+            f"tell; ? one with too few repetitions (at least {n} a run, `--benchmark_repetitions`).")
 
-    Counted over each benchmark's main counter (cycles, or GB/s for copies).
-    """
+
+def comparison_counts(runs):
+    """For each run after the first: ({verdict: count}, largest (ratio, Key, counter) among faster and slower)."""
     out = []
-    cells = _main_cells(runs)
-    for r in runs[1:]:
-        beyond = inside = unknown = 0
+    for mine in verdicts.results(runs):
+        counts = {v: 0 for v in ("slower", "faster", "same", "n/a")}
         largest = None
-        for key, counter in sorted(cells, key=lambda c: (names.label(c[0]), c[1])):
-            v = tables.compare(runs[0].measure(key, counter), r.measure(key, counter),
-                               max(tables.quantum(x, key, counter) for x in (runs[0], r)))
-            if v is None:
-                continue
-            if v.beyond is None:
-                unknown += 1
-            elif v.beyond:
-                beyond += 1
-                if v.ratio > 0 and (largest is None or abs(math.log(v.ratio)) > abs(math.log(largest[0]))):
-                    largest = (v.ratio, key, counter)
-            else:
-                inside += 1
-        out.append((beyond, inside, unknown, largest))
+        for key, counter, _, v in mine:
+            counts[v.verdict] += 1
+            if v.verdict in ("slower", "faster") and (largest is None
+                                                      or abs(math.log(v.ratio)) > abs(math.log(largest[0]))):
+                largest = (v.ratio, key, counter)
+        out.append((counts, largest))
     return out
 
 
@@ -236,13 +290,14 @@ def headline(runs, labels):
     """One line saying what the report found; the index quotes it."""
     if len(runs) > 1:
         parts = []
-        for label, (beyond, inside, unknown, largest) in zip(labels[1:], comparison_counts(runs)):
-            total = beyond + inside + unknown
-            text = f"{label} vs {labels[0]}: {beyond} of {total} results differ beyond the noise"
-            if unknown:
-                text += f" ({unknown} with noise unknown)"
+        for label, (counts, largest) in zip(labels[1:], comparison_counts(runs)):
+            total = sum(counts.values())
+            text = (f"{label} vs {labels[0]}: of {total} results {counts['slower']} slower, {counts['faster']} faster, "
+                    f"{counts['same']} the same")
+            if counts["n/a"]:
+                text += f", {counts['n/a']} not comparable"
             if largest:
-                text += f", most {names.label(largest[1])} ({largest[2]}) at {tables.number(largest[0])}×"
+                text += f"; most {names.label(largest[1])} ({largest[2]}) at {tables.number(largest[0])}×"
             parts.append(text)
         if len(runs) == 2:
             fams = family_ratios(runs)[0]
@@ -281,10 +336,11 @@ def headline(runs, labels):
         if at:
             best = max(at, key=lambda s: gbs(s).value)
             text = f"{names.size_text(size)} memcpy_toio fastest with {best} ({tables.number(gbs(best).value / 1e9)} GB/s"
-            v = tables.compare(gbs(ref), gbs(best)) if ref else None
-            if v:
-                text += {True: f", {v.ratio:.2f}× {ref}", False: f", on par with {ref} (within noise)",
-                         None: f", {v.ratio:.2f}× {ref}, noise unknown"}[v.beyond]
+            v = tables.compare_within(gbs(ref), gbs(best), higher_is_better=True) if ref else None
+            if v and v.ratio:
+                text += {"same": f", on par with {ref} (within noise)",
+                         "n/a": f", {v.ratio:.2f}× {ref}, too few repetitions to tell"}.get(v.verdict,
+                                                                                         f", {v.ratio:.2f}× {ref}")
             bits.append(text + ")")
     return "; ".join(bits)
 
@@ -315,7 +371,8 @@ def copy_winners(run, direction):
         if not ok:
             continue
         best = max(ok, key=lambda s: gbs(s, n).value)
-        tied = {s for s in ok if s == best or tables.compare(gbs(best, n), gbs(s, n)).beyond is False}
+        tied = {s for s in ok if s == best
+                or tables.compare_within(gbs(best, n), gbs(s, n), higher_is_better=True).verdict == "same"}
         v = gbs(best, n).value / 1e9
         if spans and spans[-1][0] & tied:
             spans[-1][0] &= tied
@@ -363,7 +420,7 @@ def not_measured(run):
 
 
 def noise_summary(run):
-    """One line on the repetition spread of the `cycles` counters, or why there is none."""
+    """One line on the spread of the `cycles` counters (across repetitions, or a group's runs), or why there is none."""
     cvs = [(res.noise.get("cycles"), names.label(key)) for key, res in run.results.items()
            if res.state == "ok" and res.noise.get("cycles") is not None]
     if not cvs:
@@ -372,5 +429,9 @@ def noise_summary(run):
     cvs.sort()
     mid = cvs[len(cvs) // 2][0]
     worst = cvs[-1]
+    if run.runs > 1:
+        return (f"Noise: {run.runs} runs of {run.repetitions} repetitions; tables quote the median of the runs' "
+                f"medians. Spread (CV) of `cycles` across the runs: median {mid:.1%} over {len(cvs)} benchmarks, "
+                f"largest {worst[0]:.1%} (`{worst[1]}`).")
     return (f"Noise: {run.repetitions} repetitions; tables quote medians. Spread (CV) of `cycles` across "
             f"repetitions: median {mid:.1%} over {len(cvs)} benchmarks, largest {worst[0]:.1%} (`{worst[1]}`).")

@@ -1,22 +1,24 @@
 """A regbench result file as the report sees it: context, what each benchmark is, one Result per benchmark.
 
 Google Benchmark writes every repetition and, with --benchmark_repetitions,
-mean/median/stddev/cv aggregates.  Reports quote the median and use the
-repetition spread (cv) as the noise of each counter, so this module folds
-those entries into one Result per benchmark and never lets later code see
-the raw layout.  What a benchmark is (family, op, width, strategy, param,
-space, state) comes from the file's `regbench` object (metadata contract 1,
-DESIGN.md), never from its name: the rest of the report finds benchmarks by
-those fields (Key) and takes family texts, display order and the kernel's
-strategies from the same object (Meta).  A file that is not regbench's JSON
+mean/median/stddev/cv aggregates.  Reports quote the median, show the
+repetition spread (cv) as the noise of each counter and compare runs over
+every repetition's value (stats), so this module folds those entries into
+one Result per benchmark, keeping each repetition's counters, and never lets
+later code see the raw layout.  What a benchmark is (family, op, width,
+strategy, param, space, state) comes from the file's `regbench` object
+(metadata contract 1, DESIGN.md), never from its name: the rest of the
+report finds benchmarks by those fields (Key) and takes family texts,
+display order and the kernel's strategies from the same object (Meta).  A file that is not regbench's JSON
 raises ReportError with the one-line reason the command line prints.
 """
+import dataclasses
 import json
 import math
 import os
 import statistics
 from dataclasses import dataclass, field
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 CONTRACT = 1
 
@@ -26,6 +28,7 @@ _GB_FIELDS = {"name", "run_name", "run_type", "repetitions", "repetition_index",
               "aggregate_name", "aggregate_unit", "label", "error_occurred", "error_message"}
 # The contract's states, in the report's own words (Measure.state).
 _STATES = {"measured": "ok", "below_resolution": "below", "skipped": "skipped", "error": "error"}
+CONTRACT_STATE = {mine: theirs for theirs, mine in _STATES.items()}
 _DAMAGED = "the file is damaged or was edited; re-run regbench"
 
 
@@ -33,7 +36,9 @@ class ReportError(Exception):
     """A file the report cannot use; str() is `FILE: why (what to try)`."""
 
     def __init__(self, path, why, hint):
-        super().__init__(f"{path}: {why} ({hint})")
+        # reasons quote names and values from the file: their control characters must not break the one line
+        text = f"{path}: {why} ({hint})"
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in text))
 
 
 class Key(NamedTuple):
@@ -108,13 +113,18 @@ class Measure:
 
     state is ok (value is a number), below (under the timer's resolution;
     bound is that resolution), skipped, error, nan, or absent.  noise is the
-    relative spread across repetitions (cv), None when unknown.
+    relative spread across repetitions (cv), None when unknown; reps the
+    value of every repetition (the one value when the file has no
+    repetitions); runs, for several runs of one build taken together, each
+    run's median (empty for a single run).
     """
     state: str
     value: Optional[float] = None
     noise: Optional[float] = None
     bound: Optional[float] = None
     reason: str = ""
+    reps: Tuple[float, ...] = ()
+    runs: Tuple[float, ...] = ()
 
 
 ABSENT = Measure("absent")
@@ -134,14 +144,19 @@ class Result:
     name: str                        # its name in the file: an identifier, never taken apart
     key: Key
     state: str                       # ok, below, skipped, error
-    space: str = "mmio"              # mmio or pio: where it ran
+    space: str = "mmio"              # mmio, pio or region (pread/pwrite): where it ran
     pair: Optional[str] = None       # for a port benchmark beside MMIO: the name of its MMIO counterpart
     counters: Dict[str, float] = field(default_factory=dict)
     noise: Dict[str, Optional[float]] = field(default_factory=dict)
+    reps: Dict[str, List[float]] = field(default_factory=dict)   # counter -> its finite value in each repetition
+    runs: Dict[str, List[float]] = field(default_factory=dict)   # counter -> each run's median (several runs: group)
     repetitions: int = 1
     bound: Optional[float] = None    # for below: the resolution the result is under
     reason: str = ""                 # for skipped/error/below: why; for ok: the label
     histogram: Optional[Histogram] = None
+    disturbed: int = 0               # repetitions measured while the machine was disturbed
+    note: str = ""                   # regbench's note on what the figure holds beyond the access, or ""
+    failed: List[str] = field(default_factory=list)   # error messages of repetitions that failed
 
     family = property(lambda self: self.key.family)
     op = property(lambda self: self.key.op)
@@ -161,16 +176,18 @@ class Result:
             if counter == "cycles" or counter in self.counters:
                 return Measure("nan", reason=f"{counter} is not a number in the JSON")
             return ABSENT
-        return Measure("ok", v, self.noise.get(counter))
+        return Measure("ok", v, self.noise.get(counter), reps=tuple(self.reps.get(counter) or (v,)),
+                       runs=tuple(self.runs.get(counter, ())))
 
 
 @dataclass
 class Run:
-    """One result file (or several merged): where and how it was measured, and what."""
+    """One result file (or several merged), or several runs of one build (group): where and how, and what."""
     paths: List[str]
     context: Dict[str, object]
     results: Dict[Key, Result]
     meta: Meta
+    runs: int = 1                # how many runs of one build it takes together (group)
 
     @property
     def path(self):
@@ -225,6 +242,9 @@ def load(path):
     except json.JSONDecodeError as e:
         raise ReportError(path, f"not valid JSON (line {e.lineno} column {e.colno}: {e.msg})",
                           "write it with --benchmark_out_format=json; a cut-short run leaves broken JSON")
+    except (ValueError, RecursionError) as e:
+        # valid JSON beyond what Python reads: an integer of over 4300 digits, nesting deeper than its stack
+        raise ReportError(path, f"JSON this report cannot read ({e})", _DAMAGED)
     return from_document(path, doc)
 
 
@@ -254,6 +274,9 @@ def from_document(path, doc):
         if not isinstance(b, dict) or not isinstance(b.get("name"), str):
             raise ReportError(path, f"benchmark #{i + 1} has no name", "the file is damaged; re-run regbench")
         name = b.get("run_name") or b["name"]
+        if not isinstance(name, str):
+            raise ReportError(path, f"benchmark #{i + 1} has a run_name that is not text", _DAMAGED)
+        _check_run(path, f"benchmark #{i + 1} ('{name}')", b)
         if name not in described:
             raise ReportError(path, f"benchmark '{name}' has no entry in regbench.benchmarks", _DAMAGED)
         entries.setdefault(name, []).append(b)
@@ -286,10 +309,18 @@ def _field(path, where, obj, key, check, want, default=KeyError):
     if key not in obj and default is not KeyError:
         return default
     v = obj.get(key)
-    if key not in obj or not check(v):
+    if key not in obj or not _holds(check, v):
         got = f"no {key}" if key not in obj else f"{key} {json.dumps(v)}"
         raise ReportError(path, f"{where} has {got} (needs {want})", _DAMAGED)
     return v
+
+
+def _holds(check, v):
+    """check(v); false where v cannot even be looked up (a list or an object where a name belongs)."""
+    try:
+        return check(v)
+    except TypeError:
+        return False
 
 
 _text = lambda v: isinstance(v, str)
@@ -331,7 +362,11 @@ def _meta(path, rb):
 
 
 def _entry(path, m, described, name):
-    """(Key, state, space, pair, bound, reason) of regbench.benchmarks[name], checked."""
+    """(Key, state, space, pair, bound, reason, disturbed, note) of regbench.benchmarks[name], checked.
+
+    disturbed (repetitions measured on a disturbed machine) and note are
+    optional: files of regbench versions that did not write them have none.
+    """
     e = described[name]
     where = f"regbench.benchmarks['{name}']"
     if not isinstance(e, dict):
@@ -344,11 +379,14 @@ def _entry(path, m, described, name):
               _field(path, where, e, "param", _int_or_null, "a count, a size or null"))
     state = _field(path, where, e, "state", lambda v: v in _STATES, " | ".join(_STATES))
     return (key, _STATES[state],
-            _field(path, where, e, "space", lambda v: v in ("mmio", "pio"), "mmio or pio"),
+            _field(path, where, e, "space", lambda v: v in ("mmio", "pio", "region"), "mmio, pio or region"),
             _field(path, where, e, "pair", lambda v: v is None or v in described, "a benchmark of regbench.benchmarks",
                    None),
             _field(path, where, e, "bound", lambda v: v is None or _number(v), "a number of TSC cycles", None),
-            _field(path, where, e, "reason", _text, "text"))
+            _field(path, where, e, "reason", _text, "text"),
+            _field(path, where, e, "disturbed", lambda v: _int_or_null(v) and (v or 0) >= 0,
+                   "a count of repetitions", 0) or 0,
+            _field(path, where, e, "note", _text, "text", ""))
 
 
 def _histograms(path, obj):
@@ -372,24 +410,39 @@ def _histograms(path, obj):
 
 # --- Google Benchmark's entries -----------------------------------------------------------
 
+def _check_run(path, where, entry):
+    """The fields of a Google Benchmark entry that _result reads are of their types: one line otherwise."""
+    _field(path, where, entry, "aggregate_name", lambda v: v is None or _text(v), "text", None)
+    _field(path, where, entry, "repetitions", _int_or_null, "a count", None)
+    for k, v in entry.items():
+        if k not in _GB_FIELDS and _number(v):
+            try:
+                float(v)
+            except OverflowError:
+                raise ReportError(path, f"{where} has a {k} too large for a number", _DAMAGED)
+
+
 def _counters(entry):
     return {k: (float(v) if v is not None else None) for k, v in entry.items()
             if k not in _GB_FIELDS and (isinstance(v, (int, float)) and not isinstance(v, bool) or v is None)}
 
 
 def _result(name, entries, described):
-    key, state, space, pair, bound, reason = described
+    key, state, space, pair, bound, reason, disturbed, note = described
     runs = [e for e in entries if e.get("run_type") != "aggregate"]
     aggs = {e.get("aggregate_name"): e for e in entries if e.get("run_type") == "aggregate"}
     first = (runs or entries)[0]
     reps = int(first.get("repetitions") or len(runs) or 1)
+    # a repetition that failed has no values (Google Benchmark leaves it out of the aggregates too)
+    failed = [str(e.get("error_message") or "failed") for e in runs if e.get("error_occurred")]
+    runs = [e for e in runs if not e.get("error_occurred")]
     if state != "ok":
         return Result(name, key, state, space, pair, repetitions=reps, bound=bound if state == "below" else None,
-                      reason=reason)
+                      reason=reason, disturbed=disturbed, note=note, failed=failed)
 
     median, cv, stddev, mean = (_counters(aggs[a]) if a in aggs else {} for a in ("median", "cv", "stddev", "mean"))
     samples = [_counters(e) for e in runs]
-    counters, noise = {}, {}
+    counters, noise, values = {}, {}, {}
     for c in sorted(set(median) | {c for s in samples for c in s}):
         vals = [s[c] for s in samples if s.get(c) is not None and math.isfinite(s[c])]
         if c in median:
@@ -399,7 +452,9 @@ def _result(name, entries, described):
         else:
             counters[c] = math.nan
         noise[c] = _noise(c, cv, stddev, mean, vals)
-    return Result(name, key, "ok", space, pair, counters, noise, reps, reason=str(first.get("label") or ""))
+        values[c] = vals
+    return Result(name, key, "ok", space, pair, counters, noise, values, repetitions=reps,
+                  reason=str(first.get("label") or ""), disturbed=disturbed, note=note, failed=failed)
 
 
 def _noise(c, cv, stddev, mean, vals):
@@ -429,6 +484,46 @@ def merge(runs):
     for r in runs:
         results.update(r.results)
     return Run([p for r in runs for p in r.paths], dict(base.context), results, meta(runs))
+
+
+def group(runs):
+    """Several runs of one build (the same --names label) as one side of a comparison.
+
+    Each counter is the median of the runs' medians, and keeps every run's
+    median (Result.runs) and every repetition: between runs a whole run moves
+    (other physical pages, another core clock), which repetitions within one
+    run cannot show, so comparisons of groups take the run as their unit.
+    A benchmark that is not measured in every run takes the state, reason and
+    bound of the first run that did not measure it, saying in how many runs.
+    """
+    if len(runs) == 1:
+        return runs[0]
+    keys = list(dict.fromkeys(k for r in runs for k in r.results))
+    results = {}
+    for key in keys:
+        members = [r.results.get(key) for r in runs]
+        first = next(m for m in members if m)
+        missing = [m for m in members if not m or m.state != "ok"]
+        if missing:
+            unmeasured = next((m for m in missing if m), None)     # None: the runs that lack it do not have it
+            state, why = (unmeasured.state, unmeasured.reason or unmeasured.state) if unmeasured else \
+                ("skipped", "not in every run's file")
+            results[key] = dataclasses.replace(unmeasured or first, state=state, reason=f"{why} (measured in "
+                                               f"{len(members) - len(missing)} of {len(members)} runs)")
+            continue
+        counters, noise, reps, medians = {}, {}, {}, {}
+        for c in dict.fromkeys(c for m in members for c in m.counters):
+            per_run = [m.counters[c] for m in members if c in m.counters and math.isfinite(m.counters[c])]
+            counters[c] = statistics.median(per_run) if per_run else math.nan
+            medians[c] = per_run
+            reps[c] = [v for m in members for v in m.reps.get(c, [])]
+            mean = statistics.mean(per_run) if len(per_run) >= 2 else 0
+            noise[c] = abs(statistics.stdev(per_run) / mean) if mean else None
+        results[key] = dataclasses.replace(first, counters=counters, noise=noise, reps=reps, runs=medians,
+                                           disturbed=sum(m.disturbed for m in members),
+                                           failed=[f for m in members for f in m.failed],
+                                           note=next((m.note for m in members if m.note), ""))
+    return Run([p for r in runs for p in r.paths], dict(runs[0].context), results, meta(runs), len(runs))
 
 
 def label_runs(runs):

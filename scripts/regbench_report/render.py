@@ -7,7 +7,7 @@ beside it for anyone who wants other numbers than the tables quote.
 import os
 import shutil
 
-from . import charts, markdown, model, tables
+from . import charts, folder, markdown, model, tables, verdicts
 
 # Where charts sit: after the tables of their group.
 _GROUP_OF_TABLE = {"read": "read", "write": "write", "latency": "latency", "rep": "rep", "copy": "copy",
@@ -18,49 +18,70 @@ def _group(table):
     return _GROUP_OF_TABLE.get(table.key.split("-")[0], table.key)
 
 
-def _copy_json(runs, out_dir):
-    """Copies the source files into out_dir under distinct names; returns those names."""
-    files = []
+def _copy_json(runs, out_dir, staging):
+    """Copies the sources into staging under distinct names (one already in out_dir stays); returns the names by run."""
+    files, out = set(), []
     for r in runs:
+        out.append([])
         for p in r.paths:
             base = os.path.basename(p)
             name, i = base, 2
-            while name in files:
+            while name in files or name in _RESERVED:
                 stem, ext = os.path.splitext(base)
                 name, i = f"{stem}-{i}{ext}", i + 1
             if os.path.abspath(p) != os.path.abspath(os.path.join(out_dir, name)):
-                shutil.copyfile(p, os.path.join(out_dir, name))
-            files.append(name)
-    return files
+                shutil.copyfile(p, os.path.join(staging, name))
+            files.add(name)
+            out[-1].append(name)
+    return out
 
 
-def write(runs, out_dir, labels=None, title=None, command=None):
+# Names the report gives its own files: a source JSON is never copied over them.
+_RESERVED = {"README.md", "compare.json"}
+
+
+def write(runs, out_dir, labels=None, title=None, command=None, force=False):
     """Renders runs (one: a report; several: a comparison against the first) into out_dir.
 
     Returns the path of the README.  command, when given, is the exact
     command line of a single run (scripts/run knows it; the JSON may not).
+    out_dir may be new, empty, or hold an earlier report (its manifest says
+    which files): other files stop it with folder.FolderError unless force.
+    Everything is rendered aside and moved in at the end: on any failure or
+    interruption the folder stays as it was.
     """
-    os.makedirs(out_dir, exist_ok=True)
-    for old in os.listdir(out_dir):     # a folder is one report: no chart of an earlier rendering stays
-        if old.endswith(".svg") and os.path.splitext(old)[0].split("-")[0] in charts.FILE_STEMS:
-            os.remove(os.path.join(out_dir, old))
+    sources = [p for r in runs for p in r.paths]
+    folder.check(out_dir, force, sources)
+    with folder.Staging(out_dir) as stage:
+        path = _render(runs, out_dir, stage.path, labels, title, command)
+        stage.commit(sources)
+    return path
+
+
+def _render(runs, out_dir, staging, labels, title, command):
     labels = labels or model.label_runs(runs)
     compare = len(runs) > 1
-    files = _copy_json(runs, out_dir)
-    made = charts.all_charts(runs, labels, out_dir)
+    files = _copy_json(runs, out_dir, staging)
+    made = charts.all_charts(runs, labels, staging)
     head = runs[0]
     if not title:
         title = (f"regbench comparison: {' vs '.join(labels)}" if compare else
-                 f"regbench on {head.ctx('target', '?')}: {head.ctx('cpu_model', 'unknown CPU')}")
+                 f"regbench on {head.ctx('target', '?')}: {head.ctx('cpu_model', 'unknown CPU')}"
+                 + (" (QEMU tcg: emulation costs)" if head.ctx("accelerator") == "tcg" else ""))
     md = [f"# {title}", "", f"> **Headline:** {markdown.headline(runs, labels)}", ""]
     if compare:
-        md += [markdown.md_table(["run", "file", "target", "date", "regbench"],
-                                 [[l, f"[{f}]({f})", r.ctx("target", "?"), r.ctx("date", "?"),
-                                   r.ctx("regbench_version", "?")] for l, r, f in zip(labels, runs, files)]), ""]
+        md += [markdown.md_table(["run", "files", "target", "date", "regbench"],
+                                 [[l, ", ".join(f"[{f}]({f})" for f in fs), r.ctx("target", "?"),
+                                   r.ctx("date", "?") + (f" (first of {r.runs} runs)" if r.runs > 1 else ""),
+                                   r.ctx("regbench_version", "?")] for l, r, fs in zip(labels, runs, files)]), ""]
     else:
         md += [f"Measured {head.ctx('date', 'on an unrecorded date')} with regbench "
                f"{head.ctx('regbench_version', '(version not recorded)')}; raw results: "
-               + ", ".join(f"[{f}]({f})" for f in files) + ".", ""]
+               + ", ".join(f"[{f}]({f})" for f in files[0]) + ".", ""]
+    for r, l in zip(runs, labels):
+        if r.ctx("interrupted"):
+            md += [f"**Interrupted** ({r.ctx('interrupted')}){f' — {l}' if compare else ''}: regbench stopped "
+                   "before the end of the run; what it did not run is listed as skipped under *Not measured*.", ""]
     md += ["## Machine", "", markdown.context_table(runs, labels, markdown.machine_rows), "",
            "## Target", "", markdown.context_table(runs, labels, markdown.target_rows), ""]
     warn = [(l, w) for r, l in zip(runs, labels) for w in markdown.warnings(r)]
@@ -69,11 +90,10 @@ def write(runs, out_dir, labels=None, title=None, command=None):
         md += [f"- {(l + ': ') if compare else ''}{w}" for l, w in warn] + [""]
     md += ["## Results", ""]
     if compare:
-        md += [f"Each table has a column per run and the ratio of each later run to **{labels[0]}**. "
-               f"A ratio in **bold** differs beyond the noise: by more than {tables.NOISE_SIGMAS:g} standard "
-               "deviations of the repetitions (and more than one timer step for the sampled lat/ and flush/). "
-               "≈ marks a difference inside the noise; ? marks one whose noise is unknown because a run had no "
-               "repetitions. Smaller is better for cycles, larger for GB/s.", ""]
+        md += [f"Each table has a column per side (a run, or runs of one build) and the ratio of each later side's "
+               f"median to **{labels[0]}**'s. "
+               + markdown.verdict_rule(runs) + " Smaller is better for cycles, larger for GB/s; `compare.json` lists "
+               "every verdict with its p, its values and what decided it.", ""]
     md += [markdown.noise_summary(r) if not compare else f"- {l}: " + markdown.noise_summary(r)
            for r, l in zip(runs, labels)] + [""]
     if compare:
@@ -119,9 +139,12 @@ def write(runs, out_dir, labels=None, title=None, command=None):
             md += ["Reconstructed from the JSON context (target, pinned CPU, repetitions): regbench did not record "
                    "its command line, so flags that leave no trace in the results (`--quick`, `--strategy`, "
                    "`--benchmark_filter`, `--benchmark_min_time`) may be missing.", ""]
-    md += ["Render this report again with `scripts/report " + ("--compare " if compare else "")
-           + " ".join(files) + " -o DIR` (see the project README, *Reading a report*).", ""]
-    path = os.path.join(out_dir, "README.md")
-    with open(path, "w", encoding="utf-8") as f:
+    names = (f"--names {','.join(l for l, fs in zip(labels, files) for _ in fs)} "
+             if any(r.runs > 1 for r in runs) else "")
+    md += ["Render this report again with `scripts/report " + ("--compare " if compare else "") + names
+           + " ".join(f for fs in files for f in fs) + " -o DIR` (see the project README, *Reading a report*).", ""]
+    with open(os.path.join(staging, "README.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(md).rstrip() + "\n")
-    return path
+    if compare:
+        verdicts.write(os.path.join(staging, "compare.json"), runs, labels, files)
+    return os.path.join(out_dir, "README.md")

@@ -14,12 +14,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
-from . import model, names
+from . import model, names, stats
 from .model import Key
-
-# A difference is inside the noise when it is under this many standard
-# deviations of the difference of the two medians (about 95% for normal spread).
-NOISE_SIGMAS = 2.0
 
 PERCENTILES = ["min", "p50", "p90", "p99", "p999", "max", "outliers"]
 
@@ -245,30 +241,21 @@ def cell_text(m, scale=1.0):
     return {"skipped": "skipped", "error": "error", "nan": "NaN", "absent": "—"}[m.state]
 
 
-@dataclass
-class Verdict:
-    """How run b's value compares with run a's: ratio, and whether it is outside the noise."""
-    ratio: float
-    beyond: object   # True (outside the noise), False (inside), None (noise unknown)
-
-
-def compare(a, b, quantum=0.0):
-    """Verdict of Measure b against Measure a, or None when either has no number.
+def compare(a, b, quantum=0.0, higher_is_better=False, floor=None):
+    """stats.Verdict of Measure b against Measure a, over their repetitions or runs (n/a when either has no number).
 
     quantum is the step the values move in (the timer resolution for sampled
-    families): a difference smaller than one step is inside the noise even
-    when repetitions were not run.
+    families): a difference smaller than one step is no difference.
     """
-    if a.state != "ok" or b.state != "ok" or not a.value:
-        return None
-    diff = abs(b.value - a.value)
-    ratio = b.value / a.value
-    if quantum and diff < quantum:
-        return Verdict(ratio, False)
-    if a.noise is None or b.noise is None:
-        return Verdict(ratio, None)
-    sd = math.hypot(a.noise * a.value, b.noise * b.value)
-    return Verdict(ratio, diff > NOISE_SIGMAS * sd)
+    reps = lambda m: list(m.reps or (m.value,)) if m.state == "ok" else []
+    return stats.compare(reps(a), reps(b), a_runs=a.runs, b_runs=b.runs, higher_is_better=higher_is_better,
+                         quantum=quantum, floor=floor)
+
+
+def compare_within(a, b, higher_is_better=False):
+    """compare() of two benchmarks of one run (strategies side by side): the run moves both, so the floor
+    is the one a test over runs uses, not the run-to-run spread of one run against another."""
+    return compare(a, b, higher_is_better=higher_is_better, floor=stats.MIN_EFFECT["run"])
 
 
 def quantum(run, key, counter):
@@ -278,9 +265,15 @@ def quantum(run, key, counter):
     return 0.0
 
 
+def compare_in(a, b, key, counter, higher_is_better=False):
+    """compare() of one benchmark's counter in run b against run a, with the timer step either run has."""
+    return compare(a.measure(key, counter), b.measure(key, counter), max(quantum(r, key, counter) for r in (a, b)),
+                   higher_is_better)
+
+
 def verdict_text(v):
-    """A ratio cell: **bold** outside the noise, ≈ inside it, ? when the noise is unknown."""
-    if v is None:
+    """A ratio cell: **bold** and the verdict when faster or slower, ≈ when the same, ? when it cannot be told."""
+    if v.ratio is None:
         return "—"
     r = f"{v.ratio:.2f}×" if 0.01 <= v.ratio < 100 else f"{v.ratio:.3g}×"
-    return {True: f"**{r}**", False: f"≈{r}", None: f"{r} ?"}[v.beyond]
+    return {"slower": f"**{r} slower**", "faster": f"**{r} faster**", "same": f"≈{r}", "n/a": f"{r} ?"}[v.verdict]

@@ -1,4 +1,6 @@
 """scripts/report and scripts/summary as a user runs them: exit status, one-line errors naming the file, what they print."""
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -65,6 +67,73 @@ class Errors(unittest.TestCase):
     def test_usage_without_output(self):
         self.assertEqual(report(fixture.path("single.json")).returncode, 2)
 
+    def one_line(self, p, status, *words):
+        self.assertEqual((p.returncode, p.stdout), (status, ""), p.stderr)
+        lines = p.stderr.splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertTrue(lines[0].startswith("report: ") and lines[0].endswith(")"), lines[0])
+        for w in words:
+            self.assertIn(w, lines[0])
+
+    def test_a_python_without_matplotlib(self):
+        # -S: without site-packages, where Debian's matplotlib lives (as in a pyenv build)
+        out = os.path.join(fixture.tmpdir(), "r")
+        p = subprocess.run([sys.executable, "-S", REPORT, fixture.path("single.json"), "-o", out],
+                           capture_output=True, text=True)
+        self.one_line(p, 1, "this Python has no matplotlib", "/usr/bin/python3")
+        self.assertFalse(os.path.exists(out))
+        # the index needs no charts
+        p = subprocess.run([sys.executable, "-S", REPORT, "--index", fixture.tmpdir()], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_bad_command_lines(self):
+        one = fixture.path("single.json")
+        self.one_line(report("--bogus", one, "-o", fixture.tmpdir()), 2, "unrecognized arguments: --bogus")
+        self.one_line(report("-o", fixture.tmpdir()), 2, "no result files")
+        self.one_line(report("--compare", "--names", "a", one, one, "-o", fixture.tmpdir()), 2,
+                      "--names: 1 labels for 2 files")
+        self.one_line(report("--compare", "--names", "a,a", one, one, "-o", fixture.tmpdir()), 2,
+                      "two different labels")
+        self.one_line(report("--names", "a", one, "-o", fixture.tmpdir()), 2, "add --compare")
+        self.one_line(report("--compare", "--command", "x", one, one, "-o", fixture.tmpdir()), 2, "--command")
+        self.one_line(report("--index", fixture.tmpdir(), one), 2, "--index: takes only the reports folder")
+
+    def test_bad_files_and_folders(self):
+        d = fixture.tmpdir()
+        empty = os.path.join(d, "empty.json")
+        open(empty, "w").close()
+        self.one_line(report(empty, "-o", os.path.join(d, "r")), 1, f"{empty}: the file is empty")
+        self.one_line(report(os.path.join(d, "absent.json"), "-o", os.path.join(d, "r")), 1,
+                      "No such file or directory")
+        self.one_line(report(d, "-o", os.path.join(d, "r")), 1, f"{d}: Is a directory")
+        self.one_line(report(one_file := fixture.path("single.json"), "-o", one_file), 1, "not a folder")
+        mine = fixture.tmpdir()
+        with open(os.path.join(mine, "README.md"), "w") as f:
+            f.write("# my notes\n")
+        self.one_line(report(fixture.path("single.json"), "-o", mine), 1, "holds 1 file the report did not write",
+                      "--force")
+        p = report("--force", fixture.path("single.json"), "-o", mine)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.one_line(report("--index", mine), 1, "not an index of reports")
+        self.assertEqual(report("--force", "--index", mine).returncode, 0)
+        self.one_line(report("--index", os.path.join(d, "absent")), 1, "No such file or directory")
+
+    def test_interrupted(self):
+        from regbench_report import charts, cli
+
+        def interrupted(*a):
+            raise KeyboardInterrupt
+        out = os.path.join(fixture.tmpdir(), "r")
+        real, charts.all_charts = charts.all_charts, interrupted
+        try:
+            with contextlib.redirect_stderr(io.StringIO()) as err:
+                status = cli.main([fixture.path("single.json"), "-o", out])
+        finally:
+            charts.all_charts = real
+        self.assertEqual((status, err.getvalue()),
+                         (130, "report: interrupted (the output folder is as it was before)\n"))
+        self.assertFalse(os.path.exists(out))
+
 
 class Modes(unittest.TestCase):
     def test_report_then_index(self):
@@ -123,7 +192,7 @@ class Summary(unittest.TestCase):
     def test_names_are_only_shown(self):
         named, opaque = summary(fixture.path("single.json")), summary(fixture.path("opaque.json"))
         self.assertEqual(opaque.returncode, 0)
-        strip = lambda p: [l[30:] for l in p.stdout.splitlines()[3:] if not l.startswith("CV above")]
+        strip = lambda p: [l[30:] for l in p.stdout.splitlines()[3:] if not l.startswith(("CV above", "failed: "))]
         self.assertEqual(strip(opaque), strip(named))
         self.assertEqual(len(self.rows(opaque)), 16)
 
@@ -146,6 +215,23 @@ class Summary(unittest.TestCase):
         open(empty, "w").close()
         self.check(empty, "the file is empty")
         self.check(os.path.join(fixture.tmpdir(), "absent.json"), "cannot read it")
+
+    def test_failures_disturbance_notes_and_an_interruption_are_said(self):
+        def edit(doc):
+            meta = doc["regbench"]["benchmarks"]
+            meta["rep/read32/string/8"].update(state="error", reason="SIGSEGV at address 0x7f0000001000")
+            meta["chain/read32/relaxed"].update(disturbed=1, note="the accessor adds a movzbl")
+            doc["context"]["interrupted"] = "SIGINT"
+        p = summary(edited("single.json", edit))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.rows(p)["chain/read32/relaxed"],
+                         ("2.75", "DISTURBED: 1 of 1 repetitions; the accessor adds a movzbl"))
+        lines = p.stdout.splitlines()
+        self.assertIn("failed: thrpt/write32/relaxed: SIGBUS at offset 0x0", lines)
+        self.assertIn("failed: rep/read32/string/8: SIGSEGV at address 0x7f0000001000", lines)
+        self.assertIn("measured while the machine was disturbed (rerun them on a quiet machine): "
+                      "chain/read32/relaxed (1 of 1)", lines)
+        self.assertIn("INTERRUPTED (SIGINT): the run stopped early; these are the benchmarks it finished", lines)
 
     def test_inconsistent_metadata(self):
         self.check(edited("single.json", lambda d: d["regbench"]["benchmarks"].pop("chain/read32/relaxed")),

@@ -111,6 +111,44 @@ class LoadRepetitions(unittest.TestCase):
         self.assertAlmostEqual(m.noise, 0.1414 / 2.8, places=3)
 
 
+class Groups(unittest.TestCase):
+    """Several runs of one build as one side of a comparison."""
+
+    def runs(self, *edits):
+        out = []
+        for i, edit in enumerate(edits):
+            doc = document("reps.json")
+            edit(doc)
+            out.append(model.from_document(f"run{i}.json", doc))
+        return out
+
+    def test_medians_of_run_medians_and_every_run_kept(self):
+        def scale(f):
+            def edit(doc):
+                for e in doc["benchmarks"]:
+                    if e["run_name"] == "chain/read32/relaxed":
+                        e["cycles"] *= f
+            return edit
+        g = model.group(self.runs(scale(1.0), scale(2.0), scale(3.0)))
+        m = g.measure(Key("chain", "read", 32, "relaxed"))
+        self.assertEqual(g.runs, 3)
+        self.assertAlmostEqual(m.value, 2.8 * 2)
+        self.assertEqual([round(x, 3) for x in m.runs], [2.8, 5.6, 8.4])
+        self.assertEqual(len(m.reps), 6)
+        self.assertEqual(g.paths, ["run0.json", "run1.json", "run2.json"])
+        self.assertIs(model.group(g_one := self.runs(scale(1.0))), g_one[0])
+
+    def test_a_benchmark_not_measured_in_every_run(self):
+        def below(doc):
+            doc["regbench"]["benchmarks"]["thrpt/read32/relaxed"].update(state="below_resolution", bound=26,
+                                                                          reason="below timer resolution (< 26 cycles)")
+        g = model.group(self.runs(lambda d: None, below, lambda d: None))
+        m = g.measure(Key("thrpt", "read", 32, "relaxed"))
+        self.assertEqual((m.state, m.bound), ("below", 26))
+        self.assertEqual(g.named("thrpt/read32/relaxed").reason,
+                         "below timer resolution (< 26 cycles) (measured in 2 of 3 runs)")
+
+
 class BadFiles(unittest.TestCase):
     def check_text(self, path, text, why):
         self.assertTrue(text.startswith(path + ": "), text)
@@ -164,7 +202,7 @@ class BadFiles(unittest.TestCase):
                                   ("family", "thr", "has family \"thr\" (needs a family of regbench.families)"),
                                   ("strategy", "relaxd", "(needs \"\" or a strategy of regbench.strategies)"),
                                   ("state", "ok", "has state \"ok\" (needs measured | below_resolution"),
-                                  ("space", "io", "(needs mmio or pio)"),
+                                  ("space", "io", "(needs mmio, pio or region)"),
                                   ("pair", "thrpt/read32/nothing", "(needs a benchmark of regbench.benchmarks)"),
                                   ("param", True, "has param true")):
             doc = document("single.json")

@@ -3,11 +3,16 @@ import dataclasses
 import json
 import os
 import re
+import shutil
+import subprocess
+import sys
 import unittest
 
 import fixture
-from regbench_report import index, model, render
+from regbench_report import folder, index, model, render
 from regbench_report.model import Key
+
+REPORT = os.path.join(fixture.SCRIPTS, "report")
 
 
 def rendered(*files, **kw):
@@ -121,11 +126,61 @@ class ComparisonReport(unittest.TestCase):
         self.assertEqual(p50[2:], ["78", "91", "≈1.17×"])
 
     def test_headline_counts(self):
-        self.assertRegex(self.md, r"> \*\*Headline:\*\* second vs first: 0 of \d+ results differ beyond the noise "
-                                  r"\(\d+ with noise unknown\)")
+        self.assertRegex(self.md, r"> \*\*Headline:\*\* second vs first: of (\d+) results 0 slower, 0 faster, "
+                                  r"1 the same, \d+ not comparable;")
+
+    def test_compare_json(self):
+        with open(os.path.join(self.dir, "compare.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        self.assertEqual([r["label"] for r in doc["runs"]], ["first", "second"])
+        self.assertEqual([r["file"] for r in doc["runs"]], ["single.json", "reps.json"])
+        self.assertEqual(doc["method"]["alpha"], 0.1)
+        self.assertEqual(doc["method"]["values_needed"], 3)
+        for r in doc["results"]:
+            self.assertTrue({"name", "counter", "ratio", "verdict", "run", "p", "unit", "n", "why", "values",
+                             "run_medians", "states", "disturbed"} <= set(r), r)
+            self.assertIn(r["verdict"], ("same", "faster", "slower", "n/a"))
+            self.assertEqual(r["run"], "second")
+            self.assertEqual(r["ratio"] is None, not (r["values"][0] and r["values"][1]), r)
+        by = {(r["name"], r["counter"]): r for r in doc["results"]}
+        fenced = by["lat/read32/fenced", "cycles"]
+        self.assertEqual((fenced["verdict"], fenced["values"], fenced["why"]),
+                         ("same", [[78.0], [78.0, 104.0]], "less than one timer step apart"))
+        self.assertEqual(by["thrpt/read32/relaxed", "cycles"]["verdict"], "n/a")     # 1 and 2 repetitions
+        self.assertEqual(by["copy/toio/simd/4096", "bytes_per_second"]["states"], ["measured", "absent"])
+        # the headline counts the same verdicts
+        n = {v: sum(r["verdict"] == v for r in doc["results"]) for v in ("slower", "faster", "same", "n/a")}
+        self.assertIn(f"of {len(doc['results'])} results {n['slower']} slower, {n['faster']} faster, "
+                      f"{n['same']} the same, {n['n/a']} not comparable", self.md)
+
+    def test_a_single_run_has_no_compare_json(self):
+        out, _ = rendered("single.json")
+        self.assertNotIn("compare.json", os.listdir(out))
 
     def test_both_files_copied(self):
         self.assertTrue({"single.json", "reps.json"} <= set(os.listdir(self.dir)))
+
+
+class GroupComparison(unittest.TestCase):
+    """--names with a label repeated: runs of one build, compared run against run."""
+
+    def test_runs_of_one_build_are_one_side(self):
+        out = os.path.join(fixture.tmpdir(), "r")
+        p = subprocess.run([sys.executable, REPORT, "--compare", "--names", "old,old,old,new,new,new",
+                            *([fixture.path("reps.json")] * 6), "-o", out], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(out, "README.md"), encoding="utf-8") as f:
+            md = f.read()
+        self.assertIn("# regbench comparison: old vs new", md)
+        self.assertIn("Each side is several runs of one build", md)
+        self.assertIn("`scripts/report --compare --names old,old,old,new,new,new reps.json reps-2.json reps-3.json "
+                      "reps-4.json reps-5.json reps-6.json -o DIR`", md)
+        with open(os.path.join(out, "compare.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        self.assertEqual([r["label"] for r in doc["runs"]], ["old"] * 3 + ["new"] * 3)
+        chain = next(r for r in doc["results"] if r["name"] == "chain/read32/relaxed")
+        self.assertEqual((chain["verdict"], chain["unit"], chain["n"], chain["run_medians"]),
+                         ("same", "run", [3, 3], [[2.8] * 3, [2.8] * 3]))
 
 
 def drawn(fn, *args):
@@ -288,6 +343,193 @@ class Headlines(unittest.TestCase):
                             "env_others_busy": "0.000", "env_loadavg": "0.48"})
         self.assertEqual(markdown.warnings(run), ["running in a VM (KVMKVMKVM): the host shares the CPU",
                                                   "governor powersave"])
+
+    def test_a_note_shared_by_benchmarks_of_a_table_is_one_line(self):
+        from regbench_report import markdown, tables
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        for n in ("thrpt/read32/relaxed", "thrpt/read64/relaxed"):
+            doc["regbench"]["benchmarks"][n]["note"] = "one movzx more"
+        run = model.from_document("x.json", doc)
+        t = next(t for t in tables.headline_tables([run]) if t.key == "read-thrpt-cycles")
+        self.assertEqual(markdown.table_notes(t, [run], ["ram"]), ["`thrpt/read{32,64}/relaxed`: one movzx more"])
+        t = next(t for t in tables.headline_tables([run]) if t.key == "read-chain-cycles")
+        self.assertEqual(markdown.table_notes(t, [run], ["ram"]), [])
+
+
+def listing(d):
+    return sorted(os.listdir(d))
+
+
+def manifest(d):
+    with open(os.path.join(d, folder.MANIFEST), encoding="utf-8") as f:
+        return sorted(l.strip() for l in f if not l.startswith("#"))
+
+
+class Manifest(unittest.TestCase):
+    """The report owns only what it wrote: a manifest, refusals, nothing half-written."""
+
+    def write(self, out, *files, **kw):
+        return render.write([model.load(fixture.path(f)) for f in files], out, **kw)
+
+    def test_the_manifest_lists_every_file_written(self):
+        out = os.path.join(fixture.tmpdir(), "r")
+        self.write(out, "single.json")
+        self.assertEqual(manifest(out), [f for f in listing(out) if f != folder.MANIFEST])
+        self.assertIn("README.md", manifest(out))
+
+    def test_rendering_again_removes_only_what_the_last_report_wrote(self):
+        out = os.path.join(fixture.tmpdir(), "r")
+        self.write(out, "single.json")
+        first = set(manifest(out))
+        self.write(out, "port.json", force=False)
+        self.assertEqual(manifest(out), [f for f in listing(out) if f != folder.MANIFEST])
+        gone = first - set(manifest(out))
+        self.assertIn("single.json", gone)
+        self.assertIn("copy-toio.svg", gone)
+        self.assertFalse(gone & set(listing(out)))
+
+    def test_a_folder_with_other_files_is_refused(self):
+        out = fixture.tmpdir()
+        for f in ("README.md", "mine.svg"):
+            with open(os.path.join(out, f), "w") as fh:
+                fh.write("the user's\n")
+        with self.assertRaises(folder.FolderError) as e:
+            self.write(out, "single.json")
+        self.assertTrue(str(e.exception).startswith(f"{out}: holds 2 files the report did not write "
+                                                    "(README.md, mine.svg) (give a new or empty folder, or --force"))
+        self.assertEqual(listing(out), ["README.md", "mine.svg"])
+
+    def test_force_writes_beside_them_and_never_removes_them(self):
+        out = fixture.tmpdir()
+        with open(os.path.join(out, "mine.svg"), "w") as fh:
+            fh.write("the user's\n")
+        self.write(out, "single.json", force=True)
+        self.assertNotIn("mine.svg", manifest(out))
+        self.write(out, "port.json", force=True)
+        with open(os.path.join(out, "mine.svg")) as fh:
+            self.assertEqual(fh.read(), "the user's\n")
+        # the user's file is still not the report's: without --force the folder is refused
+        with self.assertRaises(folder.FolderError):
+            self.write(out, "single.json")
+
+    def test_an_input_inside_the_folder_is_not_someone_else_s(self):
+        out = fixture.tmpdir()
+        shutil.copyfile(fixture.path("single.json"), os.path.join(out, "run.json"))
+        render.write([model.load(os.path.join(out, "run.json"))], out)
+        render.write([model.load(os.path.join(out, "run.json"))], out)
+        self.assertIn("run.json", listing(out))
+
+    def test_a_report_rendered_before_the_manifest_is_recognised_by_its_links(self):
+        out = os.path.join(fixture.tmpdir(), "r")
+        self.write(out, "single.json")
+        os.remove(os.path.join(out, folder.MANIFEST))
+        self.assertEqual(folder.foreign(out), [])
+        with open(os.path.join(out, "mine.svg"), "w") as fh:
+            fh.write("x")
+        self.assertEqual(folder.foreign(out), ["mine.svg"])
+
+    def test_an_edited_manifest_cannot_reach_outside_the_folder(self):
+        root = fixture.tmpdir()
+        out = os.path.join(root, "r")
+        self.write(out, "single.json")
+        with open(os.path.join(root, "keep.txt"), "w") as fh:
+            fh.write("the user's\n")
+        with open(os.path.join(out, folder.MANIFEST), "a", encoding="utf-8") as fh:
+            fh.write("../keep.txt\n")
+        self.write(out, "port.json")
+        self.assertTrue(os.path.exists(os.path.join(root, "keep.txt")))
+
+    def test_an_output_path_that_is_a_file(self):
+        path = os.path.join(fixture.tmpdir(), "file")
+        open(path, "w").close()
+        with self.assertRaises(folder.FolderError) as e:
+            self.write(path, "single.json")
+        self.assertIn("not a folder", str(e.exception))
+
+    def test_an_interrupted_rendering_leaves_the_folder_as_it_was(self):
+        from regbench_report import charts
+        root = fixture.tmpdir()
+        old, new = os.path.join(root, "old"), os.path.join(root, "new")
+        self.write(old, "single.json")
+
+        def contents(d):
+            out = {}
+            for f in listing(d):
+                with open(os.path.join(d, f), "rb") as fh:
+                    out[f] = fh.read()
+            return out
+        before = contents(old)
+
+        def interrupted(*a):
+            raise KeyboardInterrupt
+        real, charts.all_charts = charts.all_charts, interrupted
+        try:
+            for out in (old, new):
+                with self.assertRaises(KeyboardInterrupt):
+                    self.write(out, "port.json")
+        finally:
+            charts.all_charts = real
+        self.assertEqual(contents(old), before)
+        self.assertFalse(os.path.exists(new))
+
+
+class Caveats(unittest.TestCase):
+    """Charts and tables say what their numbers are: methods apart, where they come from, errors, disturbance."""
+
+    def test_lat_and_chain_are_separate_panels(self):
+        from regbench_report import charts
+        run = model.load(fixture.path("single.json"))
+        panels = charts.latency_panels([run], "read")
+        self.assertEqual([f for f, _ in panels], ["lat", "chain"])
+        lat, chain = (dict(v) for _, v in panels)
+        self.assertEqual(lat[(0, "fenced", 32)], (78.0, 104.0, "measured"))
+        self.assertEqual(lat[(0, "relaxed", 32)], (26.0, None, "below"))
+        self.assertEqual(chain, {(0, "relaxed", 32): (2.75, None, "measured")})
+        figs = drawn(charts.latency_chart, [run], ["ram"], fixture.tmpdir(), "read")
+        self.assertEqual([a.get_title(loc="left").split(":")[0] for a in figs[0].axes], ["lat/", "chain/"])
+        self.assertEqual([f for f, _ in charts.latency_panels([run], "write")], ["lat"])
+
+    def test_every_footer_says_target_kind_and_accelerator(self):
+        from regbench_report import charts
+        runs = [model.load(fixture.path(f)) for f in ("mmio-and-port.json", "port.json")]
+        self.assertEqual(charts.where(runs[1]).split(" · ")[1], "QEMU tcg: EMULATION COSTS, not hardware")
+        footer = charts._footer(runs, ["a", "b"]).splitlines()
+        self.assertEqual(len(footer), 2)
+        self.assertIn("MMIO", footer[0])
+        self.assertIn("port I/O", footer[1])
+        self.assertIn("EMULATION COSTS", footer[1])
+        single = charts._footer([model.load(fixture.path("single.json"))], ["ram"])
+        self.assertTrue(single.startswith("ram (wb, MMIO) · Fixture CPU"), single)
+
+    def test_errors_disturbance_and_notes_are_shown_where_the_benchmark_is(self):
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["regbench"]["benchmarks"]["thrpt/read32/relaxed"].update(disturbed=1)
+        doc["regbench"]["benchmarks"]["chain/read32/relaxed"]["note"] = "the accessor adds a movzbl"
+        out = fixture.tmpdir()
+        path = os.path.join(out, "in", "edited.json")
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        with open(render.write([model.load(path)], os.path.join(out, "r")), encoding="utf-8") as f:
+            md = f.read()
+        thrpt_w = md.split("### Writes, thrpt/: TSC")[1].split("###")[0]
+        self.assertIn("- `thrpt/write32/relaxed` failed: SIGBUS at offset 0x0", thrpt_w)
+        thrpt_r = md.split("### Reads, thrpt/: TSC")[1].split("###")[0]
+        self.assertIn("| relaxed | 0.250 † | 0.500 |", thrpt_r)
+        self.assertIn("- † `thrpt/read32/relaxed`: 1 of 1 repetitions measured while the machine was disturbed",
+                      thrpt_r)
+        chain = md.split("### Reads, chain/")[1].split("###")[0]
+        self.assertIn("- `chain/read32/relaxed`: the accessor adds a movzbl", chain)
+
+    def test_a_repetition_that_failed_is_left_out_and_said(self):
+        with open(fixture.path("reps.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        e = next(e for e in doc["benchmarks"] if e["name"] == "chain/read32/relaxed" and e.get("repetition_index") == 1)
+        e.update(error_occurred=True, error_message="SIGSEGV at 0x7f00")
+        res = model.from_document("x.json", doc).named("chain/read32/relaxed")
+        self.assertEqual((res.reps["cycles"], res.failed), ([2.7], ["SIGSEGV at 0x7f00"]))
 
 
 class Index(unittest.TestCase):

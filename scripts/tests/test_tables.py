@@ -3,7 +3,7 @@ import json
 import unittest
 
 import fixture
-from regbench_report import model, tables
+from regbench_report import model, stats, tables
 from regbench_report.model import Key, Measure
 
 
@@ -124,16 +124,25 @@ class OpaqueNames(unittest.TestCase):
 
 
 class Verdicts(unittest.TestCase):
-    def test_beyond_inside_and_unknown_noise(self):
-        a = Measure("ok", 100.0, 0.01)
-        self.assertTrue(tables.compare(a, Measure("ok", 110.0, 0.01)).beyond)
-        self.assertFalse(tables.compare(a, Measure("ok", 102.0, 0.01)).beyond)
-        self.assertIsNone(tables.compare(a, Measure("ok", 150.0, None)).beyond)
-        self.assertIsNone(tables.compare(a, Measure("below", bound=26)))
+    def test_over_every_repetition(self):
+        a = Measure("ok", 100.0, 0.01, reps=(99.0, 100.0, 101.0))
+        slower = tables.compare(a, Measure("ok", 210.0, 0.01, reps=(209.0, 210.0, 211.0)))
+        self.assertEqual((slower.verdict, round(slower.ratio, 3), slower.p), ("slower", 2.1, 0.1))
+        # one run a side: 10% is inside the run-to-run spread; two benchmarks of one run: it is not
+        b = Measure("ok", 110.0, 0.01, reps=(109.0, 110.0, 111.0))
+        self.assertEqual((tables.compare(a, b).verdict, tables.compare_within(a, b).verdict), ("same", "slower"))
+        self.assertEqual(tables.compare(a, Measure("ok", 150.0, reps=(150.0,))).verdict, "n/a")
+        self.assertEqual(tables.compare(a, Measure("below", bound=26)).verdict, "n/a")
+        # runs of one build on each side: the runs are the unit
+        g = lambda *runs: Measure("ok", sorted(runs)[1], reps=runs * 3, runs=runs)
+        self.assertEqual(tables.compare(g(99.0, 100.0, 101.0), g(109.0, 110.0, 111.0)).verdict, "slower")
+        # for GB/s, less is slower
+        self.assertEqual(tables.compare(a, Measure("ok", 40.0, reps=(39.0, 40.0, 41.0)), higher_is_better=True).verdict,
+                         "slower")
 
-    def test_a_difference_under_one_timer_step_is_noise_even_without_repetitions(self):
+    def test_a_difference_under_one_timer_step_is_no_difference_even_without_repetitions(self):
         v = tables.compare(Measure("ok", 78.0), Measure("ok", 91.0), quantum=26)
-        self.assertEqual((v.ratio, v.beyond), (91 / 78, False))
+        self.assertEqual((v.ratio, v.verdict), (91 / 78, "same"))
         run = load("single.json")[0]
         self.assertEqual(tables.quantum(run, Key("lat", "read", 32, "fenced"), "p99"), 26)
         self.assertEqual(tables.quantum(run, Key("lat", "read", 32, "fenced"), "outliers"), 0)
@@ -149,9 +158,12 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(tables.quantum(run, Key("lat", "read", 32, "fenced"), "p99"), 0)
 
     def test_ratio_text(self):
-        self.assertEqual(tables.verdict_text(tables.Verdict(0.5, True)), "**0.50×**")
-        self.assertEqual(tables.verdict_text(tables.Verdict(1.01, False)), "≈1.01×")
-        self.assertEqual(tables.verdict_text(tables.Verdict(2.0, None)), "2.00× ?")
+        v = lambda ratio, verdict: tables.verdict_text(stats.Verdict(ratio, verdict))
+        self.assertEqual(v(0.5, "faster"), "**0.50× faster**")
+        self.assertEqual(v(1.2, "slower"), "**1.20× slower**")
+        self.assertEqual(v(1.01, "same"), "≈1.01×")
+        self.assertEqual(v(2.0, "n/a"), "2.00× ?")
+        self.assertEqual(v(None, "n/a"), "—")
 
 
 class ComparisonTables(unittest.TestCase):

@@ -3,6 +3,15 @@
 #define IOMAP_COMPILER_H
 
 /*
+ * libiomap's headers need x86-64 Linux and GCC or Clang in GNU C11 or later
+ * (statement expressions, inline asm, `, ##__VA_ARGS__`; -std=gnu11 and the
+ * compilers' defaults) or C++17 for io.h and target.h.
+ */
+#if !defined(__GNUC__)
+# error "libiomap's headers need GCC or Clang (GNU C extensions: statement expressions, inline asm)"
+#endif
+
+/*
  * Under sparse (__CHECKER__) a pointer to device memory lives in its own
  * address space and may not be dereferenced: mixing it with a normal pointer
  * draws "different address spaces", a direct dereference draws "dereference of

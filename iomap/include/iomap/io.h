@@ -38,6 +38,13 @@ static __always_inline void iomap_locked_mb(void)
 }
 
 /*
+ * io_stop_wc(): keeps write-combining stores before it from merging with
+ * those after it.  x86 Linux leaves it the generic empty statement (not even
+ * a compiler barrier): x86 has no instruction for it.
+ */
+#define io_stop_wc() do { } while (0)
+
+/*
  * Every sized accessor is generated from one macro per operation, invoked once
  * per width: X(bits, C type, kernel suffix, value register constraint,
  * store source constraint, and whatever follows X in the call).  8-bit values need a byte-addressable register
@@ -61,14 +68,86 @@ static __always_inline void iomap_locked_mb(void)
 			     : wreg ((type)(val)) __VA_ARGS__)
 
 /*
+ * The halves of a 64-bit register for the splits: IOMAP_HALF_<lo|hi>(addr)
+ * is where a half lies (the high one 4 bytes further on), in either space.
+ */
+#define IOMAP_HALF_lo(addr) (addr)
+#define IOMAP_HALF_hi(addr) ((addr) + 4)
+
+/*
  * How a strategy issues one access (the access column of strategies.h):
  * IOMAP_READ_<access>(type, k, reg, addr) is the value read,
- * IOMAP_WRITE_<access>(type, k, wreg, v, addr) the store.
+ * IOMAP_WRITE_<access>(type, k, wreg, v, addr) the store.  The splits read
+ * and write their halves with readl/writel, as lo_hi_readq does; each half
+ * is a statement of its own, so the order is the one written.
  */
 #define IOMAP_READ_mov(type, k, reg, addr) IOMAP_MOV_READ(type, k, reg, addr, : "memory")
 #define IOMAP_WRITE_mov(type, k, wreg, v, addr) IOMAP_MOV_WRITE(type, k, wreg, v, addr, : "memory")
+#define IOMAP_READ_raw(type, k, reg, addr) IOMAP_MOV_READ(type, k, reg, addr)
+#define IOMAP_WRITE_raw(type, k, wreg, v, addr) IOMAP_MOV_WRITE(type, k, wreg, v, addr)
 #define IOMAP_READ_deref(type, k, reg, addr) (*(const volatile type __force *)(addr))
 #define IOMAP_WRITE_deref(type, k, wreg, v, addr) (*(volatile type __force *)(addr) = (type)(v))
+#define IOMAP_SPLIT_READ(first, second, addr) ({				\
+	const volatile char __iomem *__iomap_p = (const volatile char __iomem *)(addr); \
+	uint32_t __iomap_lo, __iomap_hi;					\
+	__iomap_##first = IOMAP_READ_mov(uint32_t, l, "r", IOMAP_HALF_##first(__iomap_p)); \
+	__iomap_##second = IOMAP_READ_mov(uint32_t, l, "r", IOMAP_HALF_##second(__iomap_p)); \
+	((uint64_t)__iomap_hi << 32) | __iomap_lo; })
+#define IOMAP_SPLIT_WRITE(first, second, v, addr) do {				\
+	volatile char __iomem *__iomap_p = (volatile char __iomem *)(addr);	\
+	uint32_t __iomap_lo = (uint32_t)(v);					\
+	uint32_t __iomap_hi = (uint32_t)((uint64_t)(v) >> 32);		\
+	IOMAP_WRITE_mov(uint32_t, l, "ri", __iomap_##first, IOMAP_HALF_##first(__iomap_p)); \
+	IOMAP_WRITE_mov(uint32_t, l, "ri", __iomap_##second, IOMAP_HALF_##second(__iomap_p)); \
+} while (0)
+#define IOMAP_READ_lohi(type, k, reg, addr) IOMAP_SPLIT_READ(lo, hi, addr)
+#define IOMAP_WRITE_lohi(type, k, wreg, v, addr) IOMAP_SPLIT_WRITE(lo, hi, v, addr)
+#define IOMAP_READ_hilo(type, k, reg, addr) IOMAP_SPLIT_READ(hi, lo, addr)
+#define IOMAP_WRITE_hilo(type, k, wreg, v, addr) IOMAP_SPLIT_WRITE(hi, lo, v, addr)
+
+/*
+ * Port I/O, the same way: IOMAP_IN_<access>(type, k, port) and
+ * IOMAP_OUT_<access>(type, k, v, port).  x86 Linux's inb/outb have no
+ * "memory" clobber (raw); mov adds one.  A split is two 32-bit accesses to
+ * port and port + 4, as lib/iomap.c does 64-bit port I/O.
+ */
+#define IOMAP_IN(type, k, port, ...) ({						\
+	type __v;								\
+	__asm__ __volatile__("in" #k " %w1, %0" : "=a" (__v) : "Nd" ((uint16_t)(port)) __VA_ARGS__); \
+	__v; })
+#define IOMAP_OUT(type, k, v, port, ...)					\
+	__asm__ __volatile__("out" #k " %0, %w1" : : "a" ((type)(v)), "Nd" ((uint16_t)(port)) __VA_ARGS__)
+#define IOMAP_IN_mov(type, k, port) IOMAP_IN(type, k, port, : "memory")
+#define IOMAP_OUT_mov(type, k, v, port) IOMAP_OUT(type, k, v, port, : "memory")
+#define IOMAP_IN_raw(type, k, port) IOMAP_IN(type, k, port)
+#define IOMAP_OUT_raw(type, k, v, port) IOMAP_OUT(type, k, v, port)
+#define IOMAP_IN_SPLIT(first, second, port) ({				\
+	uint16_t __iomap_port = (uint16_t)(port);				\
+	uint32_t __iomap_lo, __iomap_hi;					\
+	__iomap_##first = IOMAP_IN(uint32_t, l, IOMAP_HALF_##first(__iomap_port)); \
+	__iomap_##second = IOMAP_IN(uint32_t, l, IOMAP_HALF_##second(__iomap_port)); \
+	((uint64_t)__iomap_hi << 32) | __iomap_lo; })
+#define IOMAP_OUT_SPLIT(first, second, v, port) do {				\
+	uint16_t __iomap_port = (uint16_t)(port);				\
+	uint32_t __iomap_lo = (uint32_t)(v);					\
+	uint32_t __iomap_hi = (uint32_t)((uint64_t)(v) >> 32);		\
+	IOMAP_OUT(uint32_t, l, __iomap_##first, IOMAP_HALF_##first(__iomap_port)); \
+	IOMAP_OUT(uint32_t, l, __iomap_##second, IOMAP_HALF_##second(__iomap_port)); \
+} while (0)
+#define IOMAP_IN_lohi(type, k, port) IOMAP_IN_SPLIT(lo, hi, port)
+#define IOMAP_OUT_lohi(type, k, v, port) IOMAP_OUT_SPLIT(lo, hi, v, port)
+#define IOMAP_IN_hilo(type, k, port) IOMAP_IN_SPLIT(hi, lo, port)
+#define IOMAP_OUT_hilo(type, k, v, port) IOMAP_OUT_SPLIT(hi, lo, v, port)
+
+/*
+ * x86 Linux's I/O delay (native_io_delay, the default io_delay=0x80): a
+ * write of whatever AL holds to port 0x80, the POST-code port, which takes
+ * about a microsecond on old ISA buses.  It is the statement the kernel has.
+ */
+static __always_inline void iomap_io_delay(void)
+{
+	__asm__ __volatile__("outb %al, $0x80");
+}
 
 /*
  * What a strategy puts around its access (the order column), the same for
@@ -79,6 +158,7 @@ static __always_inline void iomap_locked_mb(void)
  *            (wmb) then write
  *   mb       mfence before and after (a full mb() around the access)
  *   locked   a locked no-op before and after
+ *   io_delay the access, then the I/O delay (x86 inb_p/outb_p)
  */
 #define IOMAP_ORDER_R_none(type, acc) (acc)
 #define IOMAP_ORDER_W_none(acc) do { acc; } while (0)
@@ -89,24 +169,18 @@ static __always_inline void iomap_locked_mb(void)
 #define IOMAP_ORDER_R_locked(type, acc)						\
 	({ type __iomap_v; iomap_locked_mb(); __iomap_v = (acc); iomap_locked_mb(); __iomap_v; })
 #define IOMAP_ORDER_W_locked(acc) do { iomap_locked_mb(); acc; iomap_locked_mb(); } while (0)
+#define IOMAP_ORDER_R_io_delay(type, acc) ({ type __iomap_v = (acc); iomap_io_delay(); __iomap_v; })
+#define IOMAP_ORDER_W_io_delay(acc) do { acc; iomap_io_delay(); } while (0)
 
-/* __raw_readl and friends: one mov, not even a compiler barrier. */
-#define IOMAP_BUILD_RAW(bits, type, k, reg, wreg)				\
-static __always_inline type iomap_read##bits##_raw(const volatile void __iomem *addr) \
-{ return IOMAP_MOV_READ(type, k, reg, addr); }				\
-static __always_inline void iomap_write##bits##_raw(type v, volatile void __iomem *addr) \
-{ IOMAP_MOV_WRITE(type, k, wreg, v, addr); }
-IOMAP_WIDTHS(IOMAP_BUILD_RAW)
-#undef IOMAP_BUILD_RAW
-
-/* iomap_readN_<id>/iomap_writeN_<id> of every strategy with a single access. */
+/* iomap_readN_<id>/iomap_writeN_<id> of every strategy with an MMIO single access, at its widths. */
 #define IOMAP_BUILD_SINGLE(bits, type, k, reg, wreg, id, access, order)	\
+	IOMAP_AT_##access(bits,							\
 static __always_inline type iomap_read##bits##_##id(const volatile void __iomem *addr) \
 { return IOMAP_ORDER_R_##order(type, IOMAP_READ_##access(type, k, reg, addr)); } \
 static __always_inline void iomap_write##bits##_##id(type v, volatile void __iomem *addr) \
-{ IOMAP_ORDER_W_##order(IOMAP_WRITE_##access(type, k, wreg, v, addr)); }
-#define IOMAP_SINGLES(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
-	IOMAP_HAS_##access(IOMAP_WIDTHS(IOMAP_BUILD_SINGLE, id, access, order))
+{ IOMAP_ORDER_W_##order(IOMAP_WRITE_##access(type, k, wreg, v, addr)); })
+#define IOMAP_SINGLES(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
+	IOMAP_HAS_##access(IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(IOMAP_BUILD_SINGLE, id, access, order)))
 IOMAP_STRATEGIES(IOMAP_SINGLES)
 #undef IOMAP_SINGLES
 #undef IOMAP_BUILD_SINGLE
@@ -138,40 +212,77 @@ static __always_inline void iomap_##wr##bits##_rep_##s(wtype addr, const void *b
 }
 #define IOMAP_BUILD_MMIO_REP(bits, type, k, reg, wreg, id)			\
 	IOMAP_BUILD_REP_LOOP(read, write, const volatile void __iomem *, volatile void __iomem *, id, bits, type)
-#define IOMAP_MMIO_REPS(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
+#define IOMAP_MMIO_REPS(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
 	IOMAP_LOOP_##rep(IOMAP_WIDTHS(IOMAP_BUILD_MMIO_REP, id))
 IOMAP_STRATEGIES(IOMAP_MMIO_REPS)
 #undef IOMAP_MMIO_REPS
 #undef IOMAP_BUILD_MMIO_REP
 
 /*
- * The kernel's names.  On x86 an uncached access is already strongly ordered,
- * so readl() is readl_relaxed(): one mov with a compiler barrier
- * (IOMAP_KERNEL_SINGLE).  The portable ordering of asm-generic is the
- * `barriered` strategy.
+ * The kernel's names, as x86 Linux defines them: readl() is the mov with a
+ * compiler barrier (IOMAP_KERNEL_SINGLE); readl_relaxed() and __raw_readl()
+ * are the same mov without it (IOMAP_KERNEL_RELAXED).  On x86 an uncached
+ * access is already strongly ordered, so that barrier is all readl adds; the
+ * portable ordering of asm-generic is the `barriered` strategy.  readsl() and
+ * writesl() (asm-generic's, which x86 uses) repeat __raw_readl on the one
+ * register count times.
  */
 #define IOMAP_BUILD_KERNEL_NAMES(bits, type, k, reg, wreg)			\
 static __always_inline type read##k(const volatile void __iomem *addr)	\
 { return IOMAP_CAT(iomap_read##bits##_, IOMAP_KERNEL_SINGLE)(addr); }	\
 static __always_inline type read##k##_relaxed(const volatile void __iomem *addr) \
-{ return IOMAP_CAT(iomap_read##bits##_, IOMAP_KERNEL_SINGLE)(addr); }	\
+{ return IOMAP_CAT(iomap_read##bits##_, IOMAP_KERNEL_RELAXED)(addr); }	\
 static __always_inline type __raw_read##k(const volatile void __iomem *addr) \
-{ return iomap_read##bits##_raw(addr); }				\
+{ return IOMAP_CAT(iomap_read##bits##_, IOMAP_KERNEL_RELAXED)(addr); }	\
 static __always_inline void write##k(type v, volatile void __iomem *addr) \
 { IOMAP_CAT(iomap_write##bits##_, IOMAP_KERNEL_SINGLE)(v, addr); }	\
 static __always_inline void write##k##_relaxed(type v, volatile void __iomem *addr) \
-{ IOMAP_CAT(iomap_write##bits##_, IOMAP_KERNEL_SINGLE)(v, addr); }	\
+{ IOMAP_CAT(iomap_write##bits##_, IOMAP_KERNEL_RELAXED)(v, addr); }	\
 static __always_inline void __raw_write##k(type v, volatile void __iomem *addr) \
-{ iomap_write##bits##_raw(v, addr); }
+{ IOMAP_CAT(iomap_write##bits##_, IOMAP_KERNEL_RELAXED)(v, addr); }	\
+static __always_inline void reads##k(const volatile void __iomem *addr, void *buffer, unsigned int count) \
+{ IOMAP_CAT(iomap_read##bits##_rep_, IOMAP_KERNEL_RELAXED)(addr, buffer, count); } \
+static __always_inline void writes##k(volatile void __iomem *addr, const void *buffer, unsigned int count) \
+{ IOMAP_CAT(iomap_write##bits##_rep_, IOMAP_KERNEL_RELAXED)(addr, buffer, count); }
 IOMAP_WIDTHS(IOMAP_BUILD_KERNEL_NAMES)
 #undef IOMAP_BUILD_KERNEL_NAMES
+
+/*
+ * 64-bit registers on devices that take only 32-bit accesses, as
+ * <linux/io-64-nonatomic-lo-hi.h> and -hi-lo.h have them: two readl/writel
+ * (or their _relaxed forms), in the order the name says.
+ */
+#define IOMAP_BUILD_SPLIT_NAMES(order, first, second, rel)			\
+static __always_inline uint64_t order##_readq##rel(const volatile void __iomem *addr) \
+{									\
+	const volatile char __iomem *p = (const volatile char __iomem *)addr; \
+	uint32_t __iomap_lo, __iomap_hi;				\
+	__iomap_##first = readl##rel(IOMAP_HALF_##first(p));		\
+	__iomap_##second = readl##rel(IOMAP_HALF_##second(p));		\
+	return ((uint64_t)__iomap_hi << 32) | __iomap_lo;		\
+}									\
+static __always_inline void order##_writeq##rel(uint64_t v, volatile void __iomem *addr) \
+{									\
+	volatile char __iomem *p = (volatile char __iomem *)addr;	\
+	uint32_t __iomap_lo = (uint32_t)v, __iomap_hi = (uint32_t)(v >> 32); \
+	writel##rel(__iomap_##first, IOMAP_HALF_##first(p));		\
+	writel##rel(__iomap_##second, IOMAP_HALF_##second(p));		\
+}
+IOMAP_BUILD_SPLIT_NAMES(lo_hi, lo, hi, )
+IOMAP_BUILD_SPLIT_NAMES(lo_hi, lo, hi, _relaxed)
+IOMAP_BUILD_SPLIT_NAMES(hi_lo, hi, lo, )
+IOMAP_BUILD_SPLIT_NAMES(hi_lo, hi, lo, _relaxed)
+#undef IOMAP_BUILD_SPLIT_NAMES
 
 /*
  * Port I/O.  The kernel's argument order: out*(value, port).  These fault
  * (#GP, SIGSEGV) unless the process holds I/O permission for the port; the
  * port target obtains it, the trap target emulates the fault.  glibc's
  * <sys/io.h> defines the same names: do not include both.  x86 has no 64-bit
- * port instruction, so ports have three widths.
+ * port instruction, so ports have three widths.  As x86 Linux: inb/outb
+ * without a "memory" clobber, the string forms with one (they touch the
+ * buffer), inb_p/outb_p followed by the I/O delay, and insb_p/outsb_p the
+ * plain string forms (asm-generic's, which x86 does not override).
  */
 #define IOMAP_PORT_WIDTHS(X, ...)				\
 	X(8,  uint8_t,  b, ##__VA_ARGS__)			\
@@ -179,28 +290,36 @@ IOMAP_WIDTHS(IOMAP_BUILD_KERNEL_NAMES)
 	X(32, uint32_t, l, ##__VA_ARGS__)
 
 #define IOMAP_BUILD_PORT(bits, type, k)						\
-static __always_inline type in##k(uint16_t port)				\
-{ type v; __asm__ __volatile__("in" #k " %w1, %0" : "=a" (v) : "Nd" (port) : "memory"); return v; } \
-static __always_inline void out##k(type v, uint16_t port)			\
-{ __asm__ __volatile__("out" #k " %0, %w1" : : "a" (v), "Nd" (port) : "memory"); } \
+static __always_inline type in##k(uint16_t port) { return IOMAP_IN_raw(type, k, port); } \
+static __always_inline void out##k(type v, uint16_t port) { IOMAP_OUT_raw(type, k, v, port); } \
+static __always_inline type in##k##_p(uint16_t port)			\
+{ return IOMAP_ORDER_R_io_delay(type, in##k(port)); }			\
+static __always_inline void out##k##_p(type v, uint16_t port)		\
+{ IOMAP_ORDER_W_io_delay(out##k(v, port)); }				\
 static __always_inline void ins##k(uint16_t port, void *buf, unsigned long count) \
 { __asm__ __volatile__("rep ins" #k : "+D" (buf), "+c" (count) : "d" (port) : "memory"); } \
 static __always_inline void outs##k(uint16_t port, const void *buf, unsigned long count) \
-{ __asm__ __volatile__("rep outs" #k : "+S" (buf), "+c" (count) : "d" (port) : "memory"); }
+{ __asm__ __volatile__("rep outs" #k : "+S" (buf), "+c" (count) : "d" (port) : "memory"); } \
+static __always_inline void ins##k##_p(uint16_t port, void *buf, unsigned long count) \
+{ ins##k(port, buf, count); }						\
+static __always_inline void outs##k##_p(uint16_t port, const void *buf, unsigned long count) \
+{ outs##k(port, buf, count); }
 IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT)
 #undef IOMAP_BUILD_PORT
 
 /*
  * Port forms of the strategies that have them (port column 1), so that the
  * same families run on port targets: one in/out of the exact width under the
- * strategy's ordering; their _rep as a loop of it, or rep insX/outsX for the
- * string strategy.  A strategy without them is absent here, not substituted.
+ * strategy's ordering (a split: two 32-bit ones for 64 bits); their _rep as a
+ * loop of it, or rep insX/outsX for the string strategy.  A strategy without
+ * them is absent here, not substituted.
  */
-#define IOMAP_BUILD_PORT_SINGLE(bits, type, k, id, order)			\
+#define IOMAP_BUILD_PORT_SINGLE(bits, type, k, reg, wreg, id, access, order)	\
+	IOMAP_PORT_AT_##access(bits,						\
 static __always_inline type iomap_in##bits##_##id(uint16_t port)		\
-{ return IOMAP_ORDER_R_##order(type, in##k(port)); }			\
+{ return IOMAP_ORDER_R_##order(type, IOMAP_IN_##access(type, k, port)); } \
 static __always_inline void iomap_out##bits##_##id(type v, uint16_t port)	\
-{ IOMAP_ORDER_W_##order(out##k(v, port)); }
+{ IOMAP_ORDER_W_##order(IOMAP_OUT_##access(type, k, v, port)); })
 #define IOMAP_BUILD_PORT_REP_loop(bits, type, k, id)				\
 	IOMAP_BUILD_REP_LOOP(in, out, uint16_t, uint16_t, id, bits, type)
 #define IOMAP_BUILD_PORT_REP_string(bits, type, k, id)				\
@@ -208,8 +327,8 @@ static __always_inline void iomap_in##bits##_rep_##id(uint16_t port, void *buf, 
 { ins##k(port, buf, count); }						\
 static __always_inline void iomap_out##bits##_rep_##id(uint16_t port, const void *buf, unsigned long count) \
 { outs##k(port, buf, count); }
-#define IOMAP_PORTS(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
-	IOMAP_HAS_##port(IOMAP_HAS_##access(IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT_SINGLE, id, order)) \
+#define IOMAP_PORTS(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
+	IOMAP_HAS_##port(IOMAP_WIDTHS(IOMAP_BUILD_PORT_SINGLE, id, access, order) \
 			 IOMAP_HAS_##rep(IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT_REP_##rep, id)))
 IOMAP_STRATEGIES(IOMAP_PORTS)
 #undef IOMAP_PORTS
@@ -219,11 +338,13 @@ IOMAP_STRATEGIES(IOMAP_PORTS)
 #undef IOMAP_BUILD_REP_LOOP
 
 /*
- * Cookies, as in the kernel's lib/iomap.c: ioport_map() returns the port
- * number plus IOMAP_PIO_OFFSET, so every port cookie lies in
- * [IOMAP_PIO_OFFSET, IOMAP_PIO_RESERVED); anything from IOMAP_PIO_RESERVED up
- * is an MMIO mapping (user space never maps that low: vm.mmap_min_addr is
- * 64 KiB and the first page is never mappable); anything below is not a cookie.
+ * Cookies, exactly as the kernel's lib/iomap.c (IO_COND): ioport_map()
+ * returns the port number plus IOMAP_PIO_OFFSET; a cookie from
+ * IOMAP_PIO_RESERVED up is an MMIO mapping (user space never maps that low:
+ * vm.mmap_min_addr is 64 KiB and the first page is never mappable); one
+ * strictly above IOMAP_PIO_OFFSET and below IOMAP_PIO_RESERVED is port
+ * (cookie & IOMAP_PIO_MASK); anything else is not a cookie, so port 0's
+ * cookie (IOMAP_PIO_OFFSET itself) is a bad one.
  */
 #define IOMAP_PIO_OFFSET	0x10000UL
 #define IOMAP_PIO_MASK		0x0ffffUL
@@ -231,67 +352,144 @@ IOMAP_STRATEGIES(IOMAP_PORTS)
 
 enum iomap_cookie_kind { IOMAP_COOKIE_BAD, IOMAP_COOKIE_PIO, IOMAP_COOKIE_MMIO };
 
+/* The one place that decodes a cookie (with iomap_cookie_port below). */
 static __always_inline enum iomap_cookie_kind iomap_cookie_kind(const volatile void __iomem *cookie)
 {
 	uintptr_t c = (uintptr_t)(const volatile void __force *)cookie;
 
-	if (c >= IOMAP_PIO_RESERVED)
+	if (__builtin_expect(c >= IOMAP_PIO_RESERVED, 1))
 		return IOMAP_COOKIE_MMIO;
-	if (c >= IOMAP_PIO_OFFSET && c - IOMAP_PIO_OFFSET <= IOMAP_PIO_MASK)
+	if (c > IOMAP_PIO_OFFSET)
 		return IOMAP_COOKIE_PIO;
 	return IOMAP_COOKIE_BAD;
+}
+
+static __always_inline uint16_t iomap_cookie_port(const volatile void __iomem *cookie)
+{
+	return (uint16_t)((uintptr_t)(const volatile void __force *)cookie & IOMAP_PIO_MASK);
 }
 
 void __iomem *ioport_map(unsigned long port, unsigned int nr);
 void ioport_unmap(void __iomem *cookie);
 
-/* Generic accessors: dispatch on the cookie; a bad cookie warns and reads all-ones. */
-unsigned int ioread8(const void __iomem *addr);
-unsigned int ioread16(const void __iomem *addr);
-unsigned int ioread16be(const void __iomem *addr);
-unsigned int ioread32(const void __iomem *addr);
-unsigned int ioread32be(const void __iomem *addr);
-uint64_t ioread64(const void __iomem *addr);
-uint64_t ioread64be(const void __iomem *addr);
-void iowrite8(uint8_t v, void __iomem *addr);
-void iowrite16(uint16_t v, void __iomem *addr);
-void iowrite16be(uint16_t v, void __iomem *addr);
-void iowrite32(uint32_t v, void __iomem *addr);
-void iowrite32be(uint32_t v, void __iomem *addr);
-void iowrite64(uint64_t v, void __iomem *addr);
-void iowrite64be(uint64_t v, void __iomem *addr);
-void ioread8_rep(const void __iomem *addr, void *dst, unsigned long count);
-void ioread16_rep(const void __iomem *addr, void *dst, unsigned long count);
-void ioread32_rep(const void __iomem *addr, void *dst, unsigned long count);
-void ioread64_rep(const void __iomem *addr, void *dst, unsigned long count);
-void iowrite8_rep(void __iomem *addr, const void *src, unsigned long count);
-void iowrite16_rep(void __iomem *addr, const void *src, unsigned long count);
-void iowrite32_rep(void __iomem *addr, const void *src, unsigned long count);
-void iowrite64_rep(void __iomem *addr, const void *src, unsigned long count);
+/*
+ * A bad cookie: warns (through the handler below) that `access` met it.  The
+ * caller then reads all-ones, as a missing device would.  Out of line: it is
+ * the cold path of every generic accessor.
+ */
+void iomap_bad_cookie(const volatile void __iomem *cookie, const char *access);
 
 /*
- * Warnings (a bad cookie, 64-bit port I/O) go to a handler, stderr by
- * default, so tests and programs can catch them.  Returns the previous one.
+ * The generic accessors inline: the cookie decoded where the access is, with
+ * no call unless the cookie is bad: what user space can afford where the
+ * kernel keeps ioread32() out of line.  64-bit port I/O is two 32-bit
+ * accesses, the low half first, as ioread64() of lib/iomap.c does.
+ */
+#define IOMAP_BUILD_INLINE_COOKIE(bits, type, k, in, out)			\
+static __always_inline type iomap_ioread##bits##_inline(const volatile void __iomem *addr) \
+{									\
+	switch (iomap_cookie_kind(addr)) {				\
+	case IOMAP_COOKIE_MMIO:						\
+		return read##k(addr);					\
+	case IOMAP_COOKIE_PIO:						\
+		return in(type, k, iomap_cookie_port(addr));		\
+	default:							\
+		iomap_bad_cookie(addr, "iomap_ioread" #bits "_inline");			\
+		return (type)~(type)0;					\
+	}								\
+}									\
+static __always_inline void iomap_iowrite##bits##_inline(type v, volatile void __iomem *addr) \
+{									\
+	switch (iomap_cookie_kind(addr)) {				\
+	case IOMAP_COOKIE_MMIO:						\
+		write##k(v, addr);					\
+		break;							\
+	case IOMAP_COOKIE_PIO:						\
+		out(type, k, v, iomap_cookie_port(addr));		\
+		break;							\
+	default:							\
+		iomap_bad_cookie(addr, "iomap_iowrite" #bits "_inline");		\
+	}								\
+}
+IOMAP_BUILD_INLINE_COOKIE(8, uint8_t, b, IOMAP_IN_raw, IOMAP_OUT_raw)
+IOMAP_BUILD_INLINE_COOKIE(16, uint16_t, w, IOMAP_IN_raw, IOMAP_OUT_raw)
+IOMAP_BUILD_INLINE_COOKIE(32, uint32_t, l, IOMAP_IN_raw, IOMAP_OUT_raw)
+IOMAP_BUILD_INLINE_COOKIE(64, uint64_t, q, IOMAP_IN_lohi, IOMAP_OUT_lohi)
+#undef IOMAP_BUILD_INLINE_COOKIE
+
+/*
+ * The generic accessors, out of line as in the kernel (lib/iomap.c): they
+ * dispatch on the cookie; a bad cookie warns and reads all-ones of the width.
+ * 64-bit ones on a port are two 32-bit accesses: ioread64/iowrite64 and the
+ * _lo_hi forms low half first, the _hi_lo forms high half first (the be forms
+ * swap each half and take the low half from port + 4); on MMIO every one is
+ * a single 64-bit access (readq/writeq), as lib/iomap.c has them.
+ */
+unsigned int ioread8(const volatile void __iomem *addr);
+unsigned int ioread16(const volatile void __iomem *addr);
+unsigned int ioread16be(const volatile void __iomem *addr);
+unsigned int ioread32(const volatile void __iomem *addr);
+unsigned int ioread32be(const volatile void __iomem *addr);
+uint64_t ioread64(const volatile void __iomem *addr);
+uint64_t ioread64be(const volatile void __iomem *addr);
+uint64_t ioread64_lo_hi(const volatile void __iomem *addr);
+uint64_t ioread64_hi_lo(const volatile void __iomem *addr);
+uint64_t ioread64be_lo_hi(const volatile void __iomem *addr);
+uint64_t ioread64be_hi_lo(const volatile void __iomem *addr);
+void iowrite8(uint8_t v, volatile void __iomem *addr);
+void iowrite16(uint16_t v, volatile void __iomem *addr);
+void iowrite16be(uint16_t v, volatile void __iomem *addr);
+void iowrite32(uint32_t v, volatile void __iomem *addr);
+void iowrite32be(uint32_t v, volatile void __iomem *addr);
+void iowrite64(uint64_t v, volatile void __iomem *addr);
+void iowrite64be(uint64_t v, volatile void __iomem *addr);
+void iowrite64_lo_hi(uint64_t v, volatile void __iomem *addr);
+void iowrite64_hi_lo(uint64_t v, volatile void __iomem *addr);
+void iowrite64be_lo_hi(uint64_t v, volatile void __iomem *addr);
+void iowrite64be_hi_lo(uint64_t v, volatile void __iomem *addr);
+void ioread8_rep(const volatile void __iomem *addr, void *dst, unsigned long count);
+void ioread16_rep(const volatile void __iomem *addr, void *dst, unsigned long count);
+void ioread32_rep(const volatile void __iomem *addr, void *dst, unsigned long count);
+void ioread64_rep(const volatile void __iomem *addr, void *dst, unsigned long count);
+void iowrite8_rep(volatile void __iomem *addr, const void *src, unsigned long count);
+void iowrite16_rep(volatile void __iomem *addr, const void *src, unsigned long count);
+void iowrite32_rep(volatile void __iomem *addr, const void *src, unsigned long count);
+void iowrite64_rep(volatile void __iomem *addr, const void *src, unsigned long count);
+
+/*
+ * Warnings (a bad cookie) go to a handler, stderr by default, so tests and
+ * programs can catch them.  Returns the previous one.
  */
 typedef void (*iomap_warn_fn)(const char *msg);
 iomap_warn_fn iomap_set_warn_handler(iomap_warn_fn fn);
 
 /*
- * Range copies of every strategy with a copy column (copy.c says what each
- * issues).  The kernel's memcpy_fromio/memcpy_toio/memset_io are
- * IOMAP_KERNEL_COPY.
+ * Range copies of every strategy with a copy column, in the directions it
+ * has (copy.c says what each issues).  The kernel's memcpy_fromio,
+ * memcpy_toio and memset_io are IOMAP_KERNEL_COPY.  The word strategies
+ * (copy column toio or fromio) take n in bytes and move n / their element
+ * whole words.
  */
-#define IOMAP_DECLARE_COPY(id, name, access, order, port, rep, copy, element, feature, help, lacks) \
-	IOMAP_HAS_##copy(						\
-void iomap_copy_fromio_##id(void *dst, const volatile void __iomem *src, size_t n); \
-void iomap_copy_toio_##id(volatile void __iomem *dst, const void *src, size_t n); \
-void iomap_set_io_##id(volatile void __iomem *dst, int c, size_t n);)
+#define IOMAP_DECLARE_COPY(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
+	IOMAP_FROMIO_##copy(void iomap_copy_fromio_##id(void *dst, const volatile void __iomem *src, size_t n);) \
+	IOMAP_TOIO_##copy(void iomap_copy_toio_##id(volatile void __iomem *dst, const void *src, size_t n);) \
+	IOMAP_SET_##copy(void iomap_set_io_##id(volatile void __iomem *dst, int c, size_t n);)
 IOMAP_STRATEGIES(IOMAP_DECLARE_COPY)
 #undef IOMAP_DECLARE_COPY
 
 void memcpy_fromio(void *dst, const volatile void __iomem *src, size_t n);
 void memcpy_toio(volatile void __iomem *dst, const void *src, size_t n);
 void memset_io(volatile void __iomem *dst, int c, size_t n);
+
+/*
+ * The kernel's word copies, count in words: __iowrite32_copy (x86: rep movsl),
+ * __iowrite64_copy (a __raw_writeq per word: x86 has no override of the
+ * generic one), __ioread32_copy (a __raw_readl per word).  The device side
+ * must be aligned to the word.
+ */
+void __iowrite32_copy(volatile void __iomem *to, const void *from, size_t count);
+void __iowrite64_copy(volatile void __iomem *to, const void *from, size_t count);
+void __ioread32_copy(void *to, const volatile void __iomem *from, size_t count);
 
 #ifdef __cplusplus
 }

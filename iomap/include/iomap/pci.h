@@ -30,6 +30,7 @@ struct iomap_pci_dev {
 	char driver[64];		/* the bound kernel driver, or "" */
 	uint16_t command;		/* the command register: decoding enables */
 	struct iomap_pci_bar bar[6];
+	unsigned int matches;		/* how many devices the selector matched: this is the first in slot order */
 	unsigned int flags;		/* IOMAP_PCI_FORCE */
 	char error[200];		/* why the last pci_iomap failed */
 	struct iomap_pci_mapping {
@@ -43,10 +44,37 @@ struct iomap_pci_dev {
 #define IOMAP_PCI_FORCE 1u	/* map BARs even though a kernel driver is bound to the device */
 
 /*
- * Look a device up by slot (as lspci -s) or by ids (as lspci -d; the first
- * in slot order).  NULL with errno and a one-line reason in why.  libpci is
+ * A device selector exactly as lspci takes them, parsed and matched by
+ * libpci's filters: a slot as `lspci -s` ([[[domain]:]bus]:][dev][.[fn]])
+ * or ids as `lspci -d` ([vendor]:[device][:class[:prog_if]]), hex, where an
+ * empty field or * matches anything and a class may end in x digits
+ * (::0cxx).  Written `s=SLOT` or `d=IDS`; without the prefix a selector is
+ * ids when it has no '.' and its vendor or device is four hex digits (as
+ * lspci -n prints them: 1234:11e8, 1af4:, :1110), else a slot (00:04.0,
+ * 00:04, *:01.0).  Fields are -1 where they match anything.
+ */
+struct iomap_pci_selector {
+	bool by_id;			/* lspci -d, else lspci -s */
+	int domain, bus, dev, fn;
+	int vendor, device;
+	int class_id;			/* class and subclass (0x0200) */
+	unsigned int class_mask;	/* the bits of class_id that count */
+	int prog_if;
+};
+
+/* text into *s: 0, or -1 with errno EINVAL and a one-line reason in why. */
+int iomap_pci_selector_parse(struct iomap_pci_selector *s, const char *text, char *why, size_t whylen);
+/* The canonical form, s=DDDD:BB:DD.F or d=VVVV:DDDD[:CCCC[:PP]], with * for any field. */
+void iomap_pci_selector_format(const struct iomap_pci_selector *s, char *out, size_t outlen);
+
+/*
+ * The first device in slot order the selector matches (dev->matches says
+ * how many did), or NULL with errno and a one-line reason in why.  libpci is
  * forced to its sysfs method: it never falls back to raw port I/O.
  */
+struct iomap_pci_dev *iomap_pci_get(const struct iomap_pci_selector *s, unsigned int flags, char *why,
+				    size_t whylen);
+/* The same by slot (as lspci -s 0000:00:04.0) or by ids (as lspci -d 1234:11e8). */
 struct iomap_pci_dev *iomap_pci_get_slot(int domain, int bus, int dev, int fn, unsigned int flags,
 					 char *why, size_t whylen);
 struct iomap_pci_dev *iomap_pci_get_device(unsigned int vendor, unsigned int device, unsigned int flags,
@@ -78,6 +106,8 @@ void iomap_pci_unmap(struct iomap_pci_dev *dev, void __iomem *cookie);
  */
 void __iomem *pci_iomap(struct iomap_pci_dev *dev, int bar, unsigned long maxlen);
 void __iomem *pci_iomap_wc(struct iomap_pci_dev *dev, int bar, unsigned long maxlen);
+/* The same from offset bytes into the BAR (uncached), at most maxlen of them; NULL when offset is past its end. */
+void __iomem *pci_iomap_range(struct iomap_pci_dev *dev, int bar, unsigned long offset, unsigned long maxlen);
 void pci_iounmap(struct iomap_pci_dev *dev, void __iomem *addr);
 
 #ifdef __cplusplus

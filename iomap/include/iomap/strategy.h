@@ -29,12 +29,18 @@ struct iomap_strategy {
 	const char *help;		/* one line: which instructions it issues */
 	const char *lacks;		/* what it does not do and why, or "" */
 
-	bool single;			/* readN/writeN on MMIO */
-	bool port_single;		/* inN/outN (8 to 32 bits: x86 has no 64-bit port I/O) */
+	bool single;			/* readN/writeN on MMIO, at single_widths */
+	unsigned int single_widths;	/* the widths it has them in, as a sum of byte counts (8: 64-bit only) */
+	unsigned int single_issues64;	/* the width of each device access its 64-bit access issues (a split: 4) */
+	bool port_single;		/* inN/outN, at port_widths (x86 has no 64-bit port I/O: only a split has 64) */
+	unsigned int port_widths;
+	unsigned int delay_port;	/* a port its ordering writes besides the register (0x80: I/O delay), or 0 */
 	bool mmio_rep;			/* _rep on one MMIO register */
 	bool port_rep;			/* _rep on one port */
-	bool copy;			/* copy_fromio, copy_toio, set_io */
-	unsigned int copy_element;	/* widest access its copies issue, in bytes */
+	bool copy;			/* any of copy_fromio, copy_toio, set_io */
+	unsigned int copy_widths;	/* the widths its copies issue, as a sum of byte counts */
+	unsigned int copy_element;	/* the widest of them */
+	bool copy_words;		/* copies only whole copy_element words, at an aligned device address */
 	enum iomap_cpu_feature feature;
 
 	uint8_t  (*read8)(const volatile void __iomem *addr);
@@ -50,6 +56,7 @@ struct iomap_strategy {
 	void (*read_rep[4])(const volatile void __iomem *addr, void *buf, unsigned long count);
 	void (*write_rep[4])(volatile void __iomem *addr, const void *buf, unsigned long count);
 
+	/* the copies; a word strategy has one direction only, the others NULL */
 	void (*copy_fromio)(void *dst, const volatile void __iomem *src, size_t n);
 	void (*copy_toio)(volatile void __iomem *dst, const void *src, size_t n);
 	void (*set_io)(volatile void __iomem *dst, int c, size_t n);
@@ -61,8 +68,12 @@ extern const size_t iomap_nr_strategies;
 /* The strategy called name, or NULL. */
 const struct iomap_strategy *iomap_strategy_find(const char *name);
 
-/* The strategies the kernel's readX/writeX and memcpy_*io/memset_io are (strategies.h). */
+/*
+ * The strategies the kernel's readX/writeX, readX_relaxed/__raw_readX and
+ * memcpy_*io/memset_io are (strategies.h).
+ */
 const struct iomap_strategy *iomap_strategy_kernel_single(void);
+const struct iomap_strategy *iomap_strategy_kernel_relaxed(void);
 const struct iomap_strategy *iomap_strategy_kernel_copy(void);
 
 /* NULL when this CPU can execute the strategy's instructions, else why not. */

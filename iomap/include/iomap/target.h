@@ -14,8 +14,13 @@
 extern "C" {
 #endif
 
-enum iomap_space { IOMAP_SPACE_MMIO, IOMAP_SPACE_PIO };
-enum iomap_mapping { IOMAP_MAP_WB, IOMAP_MAP_UC, IOMAP_MAP_WC, IOMAP_MAP_TRAP, IOMAP_MAP_PORT };
+/*
+ * How a target is reached: memory instructions (MMIO), in/out (PIO), or
+ * pread/pwrite of a device file's region (REGION: vfio-pci's, iomap/region.h),
+ * where each access is a system call and the kernel makes the access.
+ */
+enum iomap_space { IOMAP_SPACE_MMIO, IOMAP_SPACE_PIO, IOMAP_SPACE_REGION };
+enum iomap_mapping { IOMAP_MAP_WB, IOMAP_MAP_UC, IOMAP_MAP_WC, IOMAP_MAP_TRAP, IOMAP_MAP_PORT, IOMAP_MAP_PREAD };
 
 /* Access widths as a set of byte counts. */
 #define IOMAP_WIDTH_8	1u
@@ -62,9 +67,10 @@ struct iomap_target {
 	char what[256];				/* one line for people: what was mapped and how */
 	char device[64];			/* "ven:dev slot" for devices, else empty */
 	int bar;				/* the BAR of a PCI device, else -1 */
+	char iommu[32];				/* a vfio target's IOMMU: "type1" or "noiommu", else empty */
 
 	/*
-	 * Real hardware (pci, port): read-only unless permit allows a write
+	 * Real hardware (pci, port, vfio): read-only unless permit allows a write
 	 * window, accesses only of the widths in `widths` (0: any), and the
 	 * first read is checked for all-ones.  `off` is where base lies in the
 	 * BAR or port range, the origin of permit's window.
@@ -110,6 +116,21 @@ bool iomap_target_may_write(const struct iomap_target *t, uint64_t off, uint64_t
 /* Does the target accept accesses of this many bytes? */
 bool iomap_target_allows_width(const struct iomap_target *t, unsigned int bytes);
 
+/*
+ * One read of `bytes` (1, 2, 4 or 8) at offset off of the window, the way
+ * the target's space is reached (a mov, an in, a pread), returned as read.
+ * On hardware it may fault (a device gone): call it where a fault is caught.
+ */
+uint64_t iomap_target_read(const struct iomap_target *t, size_t off, unsigned int bytes);
+
+/*
+ * Whether the device behind a hardware target still decodes the target's
+ * space (the memory or I/O enable of a PCI device's command register): 0,
+ * or -1 with errno and a one-line reason in why.  Targets without such a
+ * register always do.
+ */
+int iomap_target_decoding(const struct iomap_target *t, char *why, size_t whylen);
+
 /* The kinds of instruction an access can be made of, for iomap_target_why_not. */
 enum iomap_insn {
 	IOMAP_INSN_MOV,		/* mov, in, out of 1 to 8 bytes */
@@ -129,8 +150,8 @@ const char *iomap_target_why_not(const struct iomap_target *t, enum iomap_insn i
  */
 int iomap_target_fault(int signo, siginfo_t *si, void *uc);
 
-const char *iomap_space_name(enum iomap_space s);	/* "mmio", "pio" */
-const char *iomap_mapping_name(enum iomap_mapping m);	/* "wb", "uc", "wc", "trap", "port" */
+const char *iomap_space_name(enum iomap_space s);	/* "mmio", "pio", "region" */
+const char *iomap_mapping_name(enum iomap_mapping m);	/* "wb", "uc", "wc", "trap", "port", "pread" */
 
 /*
  * The kinds, numbered 0 .. iomap_target_kind_count() - 1 in listing order.

@@ -1,0 +1,215 @@
+#!/bin/sh
+# chain-check.sh: every chain baseline is its kernel's instructions without the read (disassembly compared)
+#
+# usage: chain-check.sh CHAIN-KERNELS-PROGRAM
+#
+# The program (chain-kernels.c) lists each chain kernel of the table with its
+# twin and baselines as addresses in its own file, and the device reads one
+# access makes (a 64-bit split makes two); objdump disassembles the
+# same file.  A chain's figure is kernel minus baseline, so the baseline may
+# hold nothing the kernel lacks: each instruction of the baseline (its
+# mnemonic and the kinds of its operands: register, memory, immediate,
+# label) must be in the kernel at least as often.  What the kernel has on top
+# must hold exactly `unroll` reads (twice as many in the twin), and whatever
+# else it adds per read is printed; a read that writes only part of a
+# register (movb, movw, inb, inw: it merges with the old value) must have
+# the table's note saying so.  The operand size of a 32- or 64-bit ALU
+# operation between registers is not compared: andl and andq are the same
+# one-cycle and, both writing the whole register, and the compiler picks
+# andl where it knows the upper half is zero (after a 32-bit load); a lea of
+# base plus index is the add of those two registers; movl, movzbl and movzwl
+# between registers are one zero-extension (the compiler picks movzwl where
+# it knows a value has 16 bits, movl where it has 32).
+set -u
+
+prog=${1:?usage: chain-check.sh CHAIN-KERNELS-PROGRAM}
+
+if ! command -v objdump >/dev/null 2>&1; then
+	echo "chain-check: objdump is not installed (Debian: apt-get install binutils)"
+	exit 1
+fi
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+if ! "$prog" >"$tmp/kernels"; then
+	echo "chain-check: $prog failed"
+	exit 1
+fi
+if ! objdump -d --no-show-raw-insn -M att,suffix "$prog" >"$tmp/dis"; then
+	echo "chain-check: objdump cannot read $prog"
+	exit 1
+fi
+
+awk '
+function hex(s) { sub(/^0x/, "", s); sub(/^0+/, "", s); return s == "" ? "0" : tolower(s) }
+
+# An operand as its kind.
+function kind(op) {
+	if (op ~ /^\$/) return "imm"
+	if (op ~ /^\*/) return "indirect"
+	if (op ~ /^%/) return "reg"
+	return "mem"
+}
+
+# Instruction text (after the address) as "mnemonic kind,kind"; "" for padding.
+function canon(text,    n, f, i, m, ops, depth, c, cur, kinds, nk, j, target) {
+	jump_target = ""
+	n = split(text, f, /[ \t]+/)
+	i = 1; m = ""
+	while (i < n && f[i] ~ /^(lock|rep|repz|repe|repnz|repne|notrack|bnd|data16|cs|ds|es|fs|gs|ss)$/)
+		m = m f[i++] " "
+	m = m f[i]
+	if (f[i] ~ /^(nop|int3)/ || text ~ /^xchgw? +%ax,%ax$/)
+		return ""
+	if (f[i] ~ /^(j|call|loop)/ && f[i + 1] ~ /^[0-9a-f]+$/) {
+		jump_target = hex(f[i + 1])
+		return m " label"
+	}
+	ops = ""
+	for (j = i + 1; j <= n; j++)
+		ops = ops f[j]
+	# split at commas outside parentheses
+	nk = 0; cur = ""; depth = 0; kinds = ""
+	for (j = 1; j <= length(ops); j++) {
+		c = substr(ops, j, 1)
+		if (c == "(") depth++
+		if (c == ")") depth--
+		if (c == "," && depth == 0) {
+			kinds = kinds (nk++ ? "," : "") kind(cur); cur = ""
+		} else {
+			cur = cur c
+		}
+	}
+	if (cur != "")
+		kinds = kinds (nk++ ? "," : "") kind(cur)
+	# lea of base plus index is an add of two registers
+	if (m ~ /^lea[lq]$/ && ops ~ /^\(%[a-z0-9]+,%[a-z0-9]+(,1)?\),%[a-z0-9]+$/) {
+		m = "add" substr(m, 4); kinds = "reg,reg"
+	}
+	# movl, movzbl, movzwl between registers all zero-extend into a whole register
+	if (m ~ /^(movl|movz[bw][lq])$/ && kinds == "reg,reg")
+		m = "zext"
+	if (m ~ /^(and|or|xor|add|sub|adc|sbb|cmp|test|inc|dec|neg|not|shl|shr|sar|rol|ror|imul)[lq]$/ &&
+	    kinds !~ /mem/)
+		m = substr(m, 1, length(m) - 1)
+	return kinds == "" ? m : m " " kinds
+}
+
+# A read of the target: a load into a register (mov, movzx, movsx) or a port in.
+function is_read(c) { return c ~ /^(mov[a-z]*|in[bwl]) mem,reg$/ }
+
+FNR == NR {
+	if ($0 ~ /^[0-9a-f]+ <.*>:$/) {
+		cur = hex($1); ninsn[cur] = 0; first[cur] = ""
+		next
+	}
+	if (cur == "" || $0 !~ /^ *[0-9a-f]+:\t/)
+		next
+	text = $0; sub(/^ *[0-9a-f]+:\t/, "", text)
+	c = canon(text)
+	if (c == "")
+		next
+	if (!ninsn[cur]++)
+		first[cur] = jump_target != "" && c ~ /^jmp/ ? jump_target : ""
+	count[cur, c]++
+	seen[cur, c] = 1
+	list[cur] = list[cur] SUBSEP c
+	next
+}
+
+# A function that is only a jump to an identical one (the compiler merges equal baselines): the one it jumps to.
+function body(a) {
+	while (ninsn[a] == 1 && first[a] != "")
+		a = first[a]
+	return a
+}
+
+# Checks one kernel against its baseline; returns the per-read extras, or sets problem.
+function compare(what, k, b, reads,    n, i, c, done, extra, nread, per, total, out, parts) {
+	k = body(k); b = body(b)
+	if (!(k in ninsn) || !(b in ninsn)) {
+		problem = problem "\n    " what ": no function at the address the table gives"
+		return ""
+	}
+	delete done
+	n = split(list[b], parts, SUBSEP)
+	for (i = 2; i <= n; i++) {
+		c = parts[i]
+		if (c in done) continue
+		done[c] = 1
+		if (count[b, c] > count[k, c] + 0)
+			problem = problem "\n    " what ": the baseline has " count[b, c] " x \"" c "\", the kernel " (count[k, c] + 0)
+	}
+	delete done
+	nread = 0; out = ""; total = 0
+	n = split(list[k], parts, SUBSEP)
+	for (i = 2; i <= n; i++) {
+		c = parts[i]
+		if (c in done) continue
+		done[c] = 1
+		extra = count[k, c] - count[b, c]
+		if (extra <= 0) continue
+		if (is_read(c)) {
+			nread += extra; reads_as = c
+		} else {
+			xs[c] = extra; total += extra
+		}
+	}
+	if (nread != reads)
+		problem = problem "\n    " what ": " nread " reads more than the baseline, want " reads
+	for (c in xs) {
+		if (halves) {
+			# the halves of a split are combined (shift, or) in ways the compiler may share
+			# between accesses: only that the baseline holds nothing more is compared
+			out = "the halves combined"
+		} else if (nread && xs[c] % nread)
+			problem = problem "\n    " what ": " xs[c] " x \"" c "\" for " nread " reads"
+		else if (nread)
+			out = out (out == "" ? "" : "; ") c
+		delete xs[c]
+	}
+	return out
+}
+
+{
+	name = $1; unroll = $2; noted = $3; per = $8; halves = per > 1
+	problem = ""
+	if (name ~ /-region$/) {
+		# a region read calls the accessor that preads: the call saves registers once per call of
+		# the kernel (n versus 2n cancels that) and the read itself is a system call
+		printf "skip %-28s each read is a call into pread, not an instruction to compare\n", name
+		next
+	}
+	if (unroll == "missing") {
+		problem = "\n    no twin or baseline in the table"
+	} else {
+		adds = compare("kernel", hex($4), hex($6), unroll * per)
+		read1 = reads_as
+		adds2 = compare("twin", hex($5), hex($7), 2 * unroll * per)
+		if (adds != adds2)
+			problem = problem "\n    the kernel adds \"" adds "\" per read, its twin \"" adds2 "\""
+		partial = read1 ~ /^(movb|movw|inb|inw) /
+		if (partial && !noted)
+			problem = problem "\n    each read (" read1 ") writes part of a register, and the table has no note saying so"
+		if (!partial && noted)
+			problem = problem "\n    the table notes a partial-register read, the kernel reads with " read1
+	}
+	checked++
+	if (problem != "") {
+		printf "FAIL %s:%s\n", name, problem
+		failed++
+	} else {
+		printf "ok   %-28s read: %-16s adds per read: %s\n", name, read1, adds == "" ? "nothing" : adds
+	}
+}
+
+END {
+	if (!checked) {
+		print "chain-check: no chain kernels listed"
+		exit 1
+	}
+	if (failed) {
+		printf "chain-check: FAILED (%d of %d)\n", failed, checked
+		exit 1
+	}
+	printf "chain-check: %d chain kernels, each baseline the kernel without its reads\n", checked
+}' "$tmp/dis" "$tmp/kernels"

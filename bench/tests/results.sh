@@ -1,0 +1,194 @@
+#!/bin/sh
+# results.sh: results are never lost or corrupted: interruption, a full disk, a vanished folder, /dev/stdout, pipes, strict JSON
+#
+# usage: results.sh REGBENCH
+#
+# Each case runs regbench on ram and checks what it leaves: the exit status, one line on stderr
+# for a failure, the result file whole and strict (Debian's /usr/bin/python3 json, NaN and
+# Infinity refused) or absent, a previous file of that name untouched, and no temporary file.
+set -u
+regbench=$1
+py=/usr/bin/python3
+fail=0
+tmp=$(mktemp -d) || exit 1
+small=
+cleanup() {
+	[ -n "$small" ] && umount "$small" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+ok() { echo "ok: $1"; }
+bad() { echo "FAIL: $1"; fail=1; }
+
+# A quick run: the barriers, once each.
+quick="--benchmark_filter=^barrier/ --benchmark_min_time=0.001 --benchmark_repetitions=1"
+# A run long enough to be interrupted or disturbed after its first result.
+long="--benchmark_filter=^(lat|thrpt)/ --benchmark_repetitions=5"
+
+# strict FILE: FILE is one whole JSON document without NaN or Infinity; prints why not.
+strict() {
+	"$py" -c '
+import json, sys
+def constant(c):
+    raise ValueError("not JSON: " + c)
+try:
+    with open(sys.argv[1]) as f:
+        json.load(f, parse_constant=constant)
+except Exception as e:
+    print(e)
+    sys.exit(1)' "$1"
+}
+
+# field FILE EXPR: a Python expression over d, the JSON of FILE, printed.
+field() {
+	"$py" -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# started CONSOLE: waits (up to 120 s) until the console shows a first result line.
+started() {
+	for _ in $(seq 1200); do
+		grep -q '^\(lat\|thrpt\)/' "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# The lines on stderr that are regbench's own, not its notes or its progress.
+errors() { grep '^regbench: ' "$1" | grep -v '^regbench: note: \|^regbench: [0-9]* \(of [0-9]* \)\?benchmarks '; }
+
+# Interrupted by SIGNAL: exit 128+signo, the JSON strict and whole with the context key, no temporary file.
+for sig in INT:2 TERM:15; do
+	want=$((128 + ${sig#*:}))
+	sig=${sig%:*}
+	dir=$tmp/$sig
+	mkdir "$dir"
+	: >"$tmp/console"	# before the start: the previous run's lines would read as this one's
+	"$regbench" $long --benchmark_out="$dir/r.json" >"$tmp/console" 2>"$tmp/err" &
+	pid=$!
+	if ! started "$tmp/console"; then
+		kill "$pid"; wait "$pid"; bad "SIG$sig: no first result within 120 s"; continue
+	fi
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	why=$(strict "$dir/r.json")
+	if [ "$rc" = "$want" ] && [ -z "$why" ] &&
+	   [ "$(field "$dir/r.json" 'd["context"]["interrupted"]')" = "SIG$sig" ] &&
+	   [ "$(field "$dir/r.json" 'sum(b["state"] == "skipped" and b["reason"] == "not run: the run was interrupted" for b in d["regbench"]["benchmarks"].values()) > 0')" = True ] &&
+	   [ "$(field "$dir/r.json" 'sum(b["state"] == "measured" for b in d["regbench"]["benchmarks"].values()) > 0')" = True ] &&
+	   [ "$(ls -A "$dir")" = r.json ]; then
+		ok "SIG$sig mid-run: exit $rc, strict JSON with context interrupted=SIG$sig, measured and not-run benchmarks, nothing else left"
+	else
+		bad "SIG$sig mid-run: exit $rc (want $want), JSON: ${why:-strict}, files: $(ls -A "$dir" | tr '\n' ' ')"
+	fi
+done
+
+# A full disk: a small tmpfs where we may mount one (root), else /dev/full alone.
+full_disk() {	# full_disk FOLDER: the previous r.json stays, no other file appears
+	echo "previous results" >"$1/r.json"
+	dd if=/dev/zero of="$1/fill" bs=1k count=1024 2>/dev/null
+	"$regbench" $quick --benchmark_out="$1/r.json" >/dev/null 2>"$tmp/err"
+	rc=$?
+	line=$(errors "$tmp/err")
+	want="regbench: --benchmark_out=$1/r.json: cannot write the results: No space left on device (free some space, or write elsewhere)"
+	if [ "$rc" != 0 ] && [ "$line" = "$want" ] && [ "$(cat "$1/r.json")" = "previous results" ] &&
+	   [ "$(ls -A "$1" | tr '\n' ' ')" = "fill r.json " ]; then
+		ok "a full disk: exit $rc, one line, the previous file untouched, no partial or temporary file"
+	else
+		bad "a full disk: exit $rc, printed '$line', files: $(ls -A "$1" | tr '\n' ' ')"
+	fi
+}
+small=$tmp/small
+mkdir "$small"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k regbench-test "$small" 2>/dev/null; then
+	full_disk "$small"
+	umount "$small"
+else
+	small=
+	echo "skip: a full tmpfs (not root, or no mount here): /dev/full below stands for it"
+fi
+"$regbench" $quick --benchmark_out=/dev/full >/dev/null 2>"$tmp/err"
+rc=$?
+line=$(errors "$tmp/err")
+if [ "$rc" != 0 ] && [ "$line" = "regbench: --benchmark_out=/dev/full: cannot write the results: No space left on device (free some space, or write elsewhere)" ]; then
+	ok "/dev/full: exit $rc, one line"
+else
+	bad "/dev/full: exit $rc, printed '$line'"
+fi
+
+# The output folder removed during the run: one line, non-zero, nothing recreated.
+dir=$tmp/gone
+mkdir "$dir"
+"$regbench" --benchmark_filter='^lat/read' --benchmark_out="$dir/r.json" >"$tmp/console" 2>"$tmp/err" &
+pid=$!
+started "$tmp/console"
+rm -rf "$dir"
+wait "$pid"
+rc=$?
+line=$(errors "$tmp/err")
+if [ "$rc" = 1 ] && [ ! -e "$dir" ] &&
+   [ "$line" = "regbench: --benchmark_out=$dir/r.json: cannot create the result file: No such file or directory (was its folder removed during the run?)" ]; then
+	ok "the folder removed during the run: exit 1, one line"
+else
+	bad "the folder removed during the run: exit $rc, printed '$line'"
+fi
+
+# /dev/stdout into a pipe and into a file: the console, then the whole JSON; no hang.
+timeout 120 "$regbench" $quick --benchmark_out=/dev/stdout 2>/dev/null | cat >"$tmp/piped"
+rc=$?
+sed -n '/^{$/,$p' "$tmp/piped" >"$tmp/piped.json"
+why=$(strict "$tmp/piped.json")
+if [ "$rc" = 0 ] && [ -z "$why" ] && grep -q '^barrier/' "$tmp/piped"; then
+	ok "--benchmark_out=/dev/stdout into a pipe: the console, then strict JSON"
+else
+	bad "--benchmark_out=/dev/stdout into a pipe: exit $rc, JSON: ${why:-strict}"
+fi
+timeout 120 "$regbench" $quick --benchmark_out=/dev/stdout >"$tmp/file" 2>/dev/null
+rc=$?
+sed -n '/^{$/,$p' "$tmp/file" >"$tmp/file.json"
+why=$(strict "$tmp/file.json")
+if [ "$rc" = 0 ] && [ -z "$why" ] && grep -q '^barrier/' "$tmp/file"; then
+	ok "--benchmark_out=/dev/stdout into a file: the console kept, then strict JSON"
+else
+	bad "--benchmark_out=/dev/stdout into a file: exit $rc, JSON: ${why:-strict}"
+fi
+
+# A named pipe with a reader; a symbolic link written through, not replaced.
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" >"$tmp/fifo.json" &
+reader=$!
+timeout 120 "$regbench" $quick --benchmark_out="$tmp/fifo" >/dev/null 2>&1
+rc=$?
+wait "$reader"
+why=$(strict "$tmp/fifo.json")
+if [ "$rc" = 0 ] && [ -z "$why" ]; then
+	ok "a named pipe: strict JSON through it"
+else
+	bad "a named pipe: exit $rc, JSON: ${why:-strict}"
+fi
+echo old >"$tmp/target.json"
+ln -s target.json "$tmp/link.json"
+"$regbench" $quick --benchmark_out="$tmp/link.json" >/dev/null 2>&1
+rc=$?
+if [ "$rc" = 0 ] && [ -L "$tmp/link.json" ] && [ -z "$(strict "$tmp/target.json")" ]; then
+	ok "a symbolic link: written through, still a link"
+else
+	bad "a symbolic link: exit $rc, link kept: $([ -L "$tmp/link.json" ] && echo yes || echo no)"
+fi
+
+# JSON on stdout is strict, and a command line with NaN in it comes back verbatim, there and in the file.
+filter='--benchmark_filter=NaN|^barrier/'
+"$regbench" "$filter" --benchmark_min_time=0.001 --benchmark_format=json --benchmark_out="$tmp/nan.json" \
+	>"$tmp/stdout.json" 2>/dev/null
+rc=$?
+line="$regbench $filter --benchmark_min_time=0.001 --benchmark_format=json --benchmark_out=$tmp/nan.json"
+for f in "$tmp/stdout.json" "$tmp/nan.json"; do
+	why=$(strict "$f")
+	if [ "$rc" = 0 ] && [ -z "$why" ] && [ "$(field "$f" 'd["context"]["command_line"]')" = "$line" ]; then
+		ok "$(basename "$f"): strict JSON, the command line with NaN verbatim"
+	else
+		bad "$(basename "$f"): exit $rc, JSON: ${why:-strict}, command_line: $(field "$f" 'd["context"]["command_line"]' 2>&1)"
+	fi
+done
+exit $fail

@@ -1,0 +1,121 @@
+"""report_target.py: the report's JSON loader as a fuzz target: a file it reads either loads or is refused with ReportError.
+
+fuzz-report (libFuzzer with CPython embedded) calls one_input() for every
+input and aborts on any exception it lets through, and mutate() for half of
+its mutations: byte-level mutations of JSON text mostly break the syntax,
+while the loader's checks are about what the values are.  Run as a program,
+it replays inputs the same way: python3 fuzz/report_target.py FILE|DIR...
+"""
+import json
+import os
+import random
+import sys
+import tempfile
+import traceback
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+
+from regbench_report import model  # noqa: E402  (after the path that finds it)
+
+_DIR = tempfile.mkdtemp(prefix="fuzz-report-")
+_PATH = os.path.join(_DIR, "input.json")
+
+
+def one_input(data):
+    """Loads data as a result file, the way scripts/report reads one: ReportError is the only way to refuse it."""
+    with open(_PATH, "wb") as f:
+        f.write(data)
+    try:
+        model.load(_PATH)
+    except model.ReportError as e:
+        if "\n" in str(e):
+            raise AssertionError(f"a refusal of more than one line: {str(e)!r}") from e
+
+
+# Values of every JSON type, the edges included, that a damaged or edited file may hold anywhere.
+_VALUES = [None, True, False, 0, -1, 1, 2, 1.5, -0.0, 1e308, 2 ** 64, "", "x", "a\nb", "\x1b[31m", "mmio", "count",
+           [], {}, [[]], {"": {}}]
+
+
+def _nodes(doc, out):
+    """Every (container, key) pair of the document, in order."""
+    items = doc.items() if isinstance(doc, dict) else enumerate(doc) if isinstance(doc, list) else ()
+    for k, v in items:
+        out.append((doc, k))
+        _nodes(v, out)
+    return out
+
+
+def mutate(data, max_size, seed):
+    """One structural change to a JSON document, as bytes of at most max_size; None when data is not JSON."""
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    rng = random.Random(seed)
+    nodes = _nodes(doc, [])
+    if not nodes:
+        return None
+    parent, key = rng.choice(nodes)
+    strings = [k for p, k in nodes if isinstance(k, str)]
+    how = rng.randrange(6)
+    if how == 0:
+        parent[key] = rng.choice(_VALUES)
+    elif how == 1:
+        parent[key] = rng.choice(nodes)[0]
+    elif how == 2:
+        parent[key] = [parent[key]] if rng.randrange(2) else {rng.choice(strings or ["k"]): parent[key]}
+    elif how == 3:
+        del parent[key]
+    elif how == 4 and isinstance(parent, list):
+        parent.insert(key, parent[key])
+    elif how == 4:
+        parent[rng.choice(strings)] = parent[key]
+    else:
+        p, k = rng.choice(nodes)
+        parent[key], p[k] = p[k], parent[key]
+    try:
+        out = json.dumps(doc).encode()
+    except (ValueError, RecursionError):
+        return None
+    return out if len(out) <= max_size else None
+
+
+def cleanup():
+    if os.path.exists(_PATH):
+        os.unlink(_PATH)
+    os.rmdir(_DIR)
+
+
+def _inputs(args):
+    for a in args:
+        if os.path.isdir(a):
+            yield from (os.path.join(a, n) for n in sorted(os.listdir(a)))
+        else:
+            yield a
+
+
+def main(args):
+    if not args:
+        print("fuzz/report_target.py: no input given (give files or folders of inputs)", file=sys.stderr)
+        return 2
+    failed = count = 0
+    try:
+        for path in _inputs(args):
+            with open(path, "rb") as f:
+                data = f.read()
+            count += 1
+            try:
+                one_input(data)
+            except Exception:  # noqa: BLE001  (every exception but ReportError is the finding)
+                failed += 1
+                print(f"fuzz/report_target.py: {path}: the loader raised", file=sys.stderr)
+                traceback.print_exc()
+    finally:
+        cleanup()
+    print(f"fuzz-report: {count} inputs replayed, {failed} failed")
+    return 1 if failed or not count else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
