@@ -18,6 +18,7 @@ struct Meta {
 	std::string below_label;	// what the runner's last call ended with
 	double below_bound = 0;
 	int disturbed = 0;		// repetitions measured while the machine was disturbed
+	bool reported = false;		// Google Benchmark reported a run of it (a filter may leave it out)
 };
 
 std::vector<std::string> g_order;		// benchmark names in registration order
@@ -124,6 +125,7 @@ void rb_contract_reported(const benchmark::BenchmarkReporter::Run &run)
 
 	if (!m || run.run_type != benchmark::BenchmarkReporter::Run::RT_Iteration)
 		return;
+	m->reported = true;
 	if (run.error_occurred && !run.error_message.compare(0, error.size(), error)) {
 		g_error = true;
 		if (m->state != "error") {
@@ -248,10 +250,13 @@ std::string rb_contract_json()
 	       ", \"copy\": " + rb_json_string(iomap_strategy_kernel_copy()->name) + "},";
 
 	out += in + "\"benchmarks\": {";
+	bool first = true;
 	for (size_t i = 0; i < g_order.size(); i++) {
 		const Meta &m = g_meta[g_order[i]];
 		const rb_kernel &k = *m.k;
-		out += std::string(i ? "," : "") + in2 + rb_json_string(g_order[i]) + ": {\"family\": " +
+		if (!m.reported)
+			continue;	// left out by --benchmark_filter: not part of this run
+		out += std::string(first ? "" : ",") + in2 + rb_json_string(g_order[i]) + ": {\"family\": " +
 		       rb_json_string(k.family->name) + ", \"op\": " + rb_json_string(k.op) +
 		       ", \"width\": " + (k.bits ? std::to_string(k.bits) : "null") +
 		       ", \"strategy\": " + rb_json_string(k.strategy) +
@@ -266,11 +271,12 @@ std::string rb_contract_json()
 		if (k.note)
 			out += ", \"note\": " + rb_json_string(k.note);
 		out += "}";
+		first = false;
 	}
 	out += in + "},";
 
 	out += in + "\"histograms\": {";
-	bool first = true;
+	first = true;
 	for (const std::string &name : g_order) {
 		auto h = g_histograms.find(name);
 		if (h == g_histograms.end())

@@ -56,7 +56,8 @@ std::vector<std::string> rb_contract_names();
 // True once any benchmark ended with an error, not a skip.
 bool rb_any_error();
 
-// The "regbench" object: contract, order, families, strategies, kernel_strategies, benchmarks,
+// The "regbench" object: contract, order, families, strategies, kernel_strategies, benchmarks (those
+// the run reported: a filter leaves the others out),
 // histograms.  Strict JSON: no NaN, strings escaped.
 std::string rb_contract_json();
 

@@ -480,7 +480,8 @@ void check_hardware_flags(const rb_options &o, const iomap_target &t)
 void add_user_context(const rb_benchmark_flags &gb)
 {
 	for (const auto &kv : gb.context) {
-		if (g_context_keys.count(kv.first) || rb_benchmark_context_key(kv.first) || rb_output_context_key(kv.first))
+		if (g_context_keys.count(kv.first) || rb_benchmark_context_key(kv.first) || rb_output_context_key(kv.first) ||
+		    rb_measure_context_key(kv.first))
 			die("--benchmark_context", "'" + kv.first + "' is a key regbench or Google Benchmark sets itself",
 			    "choose another key");
 		benchmark::AddCustomContext(kv.first, kv.second);

@@ -461,6 +461,11 @@ void rb_run(benchmark::State &st, const rb_bench &b)
 		device_lost(st, b, gone);
 }
 
+bool rb_measure_context_key(const std::string &key)
+{
+	return key == "target_first_read" || key == "target_lost";
+}
+
 const char *rb_device_lost()
 {
 	return g_device.lost.empty() ? nullptr : g_device.lost.c_str();

@@ -306,7 +306,7 @@ bool rb_output_flag(const char *arg, rb_output *o)
 
 bool rb_output_context_key(const std::string &key)
 {
-	return key == "interrupted";
+	return key == "interrupted" || key == "disturbed_benchmarks";
 }
 
 /*

@@ -27,7 +27,7 @@ void rb_output_open(const rb_output &o);
 // file in place.  Returns 0, or 1 after one line on stderr when the file could not be written.
 int rb_output_run(const rb_output &o);
 
-// Whether the result file's context has key of regbench's output (interrupted).
+// Whether the result file's context has key of regbench's output (interrupted, disturbed_benchmarks).
 bool rb_output_context_key(const std::string &key);
 
 // SIGINT or SIGTERM asks the run to stop after the current benchmark: the signal, or 0.

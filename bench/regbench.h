@@ -57,6 +57,9 @@ void rb_skip(benchmark::State &st, const std::string &why);
 // repetition stops sooner once its fastest calls settle, or when it has its samples.
 void rb_measure_budget(double seconds);
 
+// Whether the measurements set this context key as they run (target_first_read, target_lost).
+bool rb_measure_context_key(const std::string &key);
+
 // Why the device behind a hardware target stopped answering during the run (which then stopped),
 // or NULL while it answers.
 const char *rb_device_lost();

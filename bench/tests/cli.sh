@@ -74,6 +74,9 @@ expect_error "regbench: --benchmark_context: 'a' given twice: '1' and '2' (give 
 expect_error "regbench: --benchmark_context: 'target' is a key regbench or Google Benchmark sets itself (choose another key)" --benchmark_context=target=mine
 expect_error "regbench: --benchmark_context: 'date' is a key regbench or Google Benchmark sets itself (choose another key)" --benchmark_context=date=today
 expect_error "regbench: --benchmark_context: 'interrupted' is a key regbench or Google Benchmark sets itself (choose another key)" --benchmark_context=interrupted=no
+for key in disturbed_benchmarks target_first_read target_lost target_iommu; do
+	expect_error "regbench: --benchmark_context: '$key' is a key regbench or Google Benchmark sets itself (choose another key)" --benchmark_context=$key=mine
+done
 expect_error "regbench: --benchmark_perf_counters: this Google Benchmark is built without libpfm: it has no counters to read (regbench's core_cycles counts core cycles where perf_event has a counter)" --benchmark_perf_counters=CYCLES
 expect_error "regbench: --v: bad level 'x' (a verbosity from 0, e.g. --v=1)" --v=x
 expect_error "regbench: --benchmark_frobnicate: unknown flag (regbench --help lists the flags)" --benchmark_frobnicate=1

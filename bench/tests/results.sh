@@ -191,4 +191,13 @@ for f in "$tmp/stdout.json" "$tmp/nan.json"; do
 		bad "$(basename "$f"): exit $rc, JSON: ${why:-strict}, command_line: $(field "$f" 'd["context"]["command_line"]' 2>&1)"
 	fi
 done
+
+# The metadata speaks of the benchmarks the run had, not of those the filter left out.
+names=$(field "$tmp/nan.json" '" ".join(sorted(d["regbench"]["benchmarks"]))')
+ran=$(field "$tmp/nan.json" '" ".join(sorted({b["run_name"] for b in d["benchmarks"]}))')
+if [ -n "$names" ] && [ "$names" = "$ran" ]; then
+	ok "a filtered run's metadata: the $(echo "$names" | wc -w) benchmarks it ran, no other"
+else
+	bad "a filtered run's metadata names '$names', the run '$ran'"
+fi
 exit $fail
