@@ -42,7 +42,7 @@ except Exception as e:
 
 # field FILE EXPR: a Python expression over d, the JSON of FILE, printed.
 field() {
-	"$py" -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+	"$py" -c 'import collections, json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # started CONSOLE: waits (up to 120 s) until the console shows a first result line.
@@ -76,11 +76,11 @@ for sig in INT:2 TERM:15; do
 	if [ "$rc" = "$want" ] && [ -z "$why" ] &&
 	   [ "$(field "$dir/r.json" 'd["context"]["interrupted"]')" = "SIG$sig" ] &&
 	   [ "$(field "$dir/r.json" 'sum(b["state"] == "skipped" and b["reason"] == "not run: the run was interrupted" for b in d["regbench"]["benchmarks"].values()) > 0')" = True ] &&
-	   [ "$(field "$dir/r.json" 'sum(b["state"] == "measured" for b in d["regbench"]["benchmarks"].values()) > 0')" = True ] &&
+	   [ "$(field "$dir/r.json" 'sum(b["state"] in ("measured", "below_resolution") for b in d["regbench"]["benchmarks"].values()) > 0')" = True ] &&
 	   [ "$(ls -A "$dir")" = r.json ]; then
-		ok "SIG$sig mid-run: exit $rc, strict JSON with context interrupted=SIG$sig, measured and not-run benchmarks, nothing else left"
+		ok "SIG$sig mid-run: exit $rc, strict JSON with context interrupted=SIG$sig, results from before it and not-run benchmarks, nothing else left"
 	else
-		bad "SIG$sig mid-run: exit $rc (want $want), JSON: ${why:-strict}, files: $(ls -A "$dir" | tr '\n' ' ')"
+		bad "SIG$sig mid-run: exit $rc (want $want), JSON: ${why:-strict}, files: $(ls -A "$dir" | tr '\n' ' '), states: $(field "$dir/r.json" 'sorted(collections.Counter((b["state"], b["reason"][:20]) for b in d["regbench"]["benchmarks"].values()).items())' 2>&1)"
 	fi
 done
 
