@@ -1,8 +1,10 @@
-"""scripts/report and scripts/summary as a user runs them: exit status, one-line errors naming the file, what they print."""
+"""scripts/report, scripts/summary and scripts/publish as a user runs them: exit status, one-line errors naming the
+file, what they print."""
 import contextlib
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import unittest
@@ -11,6 +13,7 @@ import fixture
 
 REPORT = os.path.join(fixture.SCRIPTS, "report")
 SUMMARY = os.path.join(fixture.SCRIPTS, "summary")
+PUBLISH = os.path.join(fixture.SCRIPTS, "publish")
 
 
 def report(*args):
@@ -240,6 +243,49 @@ class Summary(unittest.TestCase):
                    "regbench.benchmarks['barrier/mfence'] has state \"ok\"")
         self.check(edited("single.json", lambda d: d["regbench"].update(contract=2)),
                    "written for metadata contract 2; this summary reads contract 1")
+
+
+def publish(*args):
+    return subprocess.run(["sh", PUBLISH, *args], capture_output=True, text=True)
+
+
+class Publish(unittest.TestCase):
+    def test_bad_command_lines(self):
+        for args, words in [(["--bogus"], "publish: --bogus: unknown option (scripts/publish --help"),
+                            (["--only"], "publish: --only: needs a value"),
+                            (["--only", "ram,nosuch"], "publish: --only: no report 'nosuch' (the reports: ram, trap,"),
+                            (["a", "b"], "publish: b: a second output folder"),
+                            ([fixture.path("single.json")], "not a folder")]:
+            p = publish(*args)
+            self.assertEqual((p.returncode, p.stdout), (2, ""), p.stderr)
+            self.assertEqual(len(p.stderr.splitlines()), 1, p.stderr)
+            self.assertIn(words, p.stderr)
+            self.assertTrue(p.stderr.rstrip().endswith(")"), p.stderr)
+
+    def test_render_only_re_renders_from_the_json_in_the_folder(self):
+        out = fixture.tmpdir()
+        os.mkdir(os.path.join(out, "ram"))
+        shutil.copyfile(fixture.path("single.json"), os.path.join(out, "ram", "ram.json"))
+        p = publish("--render-only", "--only", "ram", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(sorted(os.listdir(out)), ["README.md", "ram"])
+        self.assertTrue({".report-files", "README.md", "ram.json"} <= set(os.listdir(os.path.join(out, "ram"))))
+        with open(os.path.join(out, "README.md"), encoding="utf-8") as f:
+            self.assertIn("- [ram](ram/) — regbench on ", f.read())
+        # a file the report did not write: refused, as scripts/report refuses it, and nothing changes
+        with open(os.path.join(out, "ram", "notes.txt"), "w") as f:
+            f.write("mine\n")
+        before = {n: os.stat(os.path.join(out, "ram", n)).st_mtime_ns for n in os.listdir(os.path.join(out, "ram"))}
+        p = publish("--render-only", "--only", "ram,trap", out)
+        self.assertEqual(p.returncode, 1)
+        lines = p.stderr.splitlines()
+        self.assertTrue(any(l.startswith(f"publish: {out}/ram: not rendered, left as it was (scripts/report: ")
+                            and "notes.txt" in l for l in lines), p.stderr)
+        self.assertIn(f"publish: {out}/trap: no trap.json in its folder, left as it was (measure it: "
+                      "scripts/publish --only trap)", lines)
+        after = {n: os.stat(os.path.join(out, "ram", n)).st_mtime_ns for n in os.listdir(os.path.join(out, "ram"))}
+        self.assertEqual(after, before)
+        self.assertEqual(sorted(os.listdir(out)), ["README.md", "ram"])
 
 
 if __name__ == "__main__":
