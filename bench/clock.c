@@ -127,6 +127,15 @@ static void spin(unsigned int n)
 		__asm__ __volatile__("add $1, %0" : "+r" (x));
 }
 
+void rb_timer_empty(uint64_t *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t t0 = rb_tsc_start();
+
+		out[i] = rb_tsc_stop() - t0;
+	}
+}
+
 /*
  * The timer's own cost is the median of empty start/stop pairs.  Its
  * resolution is the step its readings move in, found from pairs around work
@@ -145,11 +154,7 @@ static void timer_cost(struct rb_clock *c)
 	c->resolution = 1;
 	if (!s)
 		return;
-	for (int i = 0; i < N; i++) {
-		uint64_t t0 = rb_tsc_start();
-
-		s[i] = rb_tsc_stop() - t0;
-	}
+	rb_timer_empty(s, N);
 	c->overhead = rb_median_u64(s, N);
 	for (int i = 0; i < N; i++) {
 		uint64_t t0 = rb_tsc_start();

@@ -55,6 +55,9 @@ uint64_t rb_core_read(const struct rb_clock *c);
  */
 double rb_core_per_tick(void);
 
+/* Ticks of n empty start/stop pairs into out: the timer's own cost, reading by reading. */
+void rb_timer_empty(uint64_t *out, size_t n);
+
 /* Fill *c; 0, or -1 with a one-line reason in why (no rdtscp, no TSC). */
 int rb_clock_init(struct rb_clock *c, char *why, size_t whylen);
 

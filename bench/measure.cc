@@ -184,7 +184,9 @@ Result run_unrolled(benchmark::State &st, const rb_bench &b, Watch &w)
 
 /*
  * RB_SAMPLED: every access timed alone, kSamples of them (fewer when the
- * budget ends first), the timer's own median cost subtracted.  A sample
+ * budget ends first), the timer's own median cost subtracted: as many empty
+ * timings, taken between the calls of this repetition, since the timer's
+ * cost moves with the host's load by more than an L1 access costs.  A sample
  * below that cost (the timer alone varies by a step or two) is counted in
  * below_overhead and kept as 0, never as a negative latency.  Samples beyond
  * the far-out fence are interrupts, migrations or host preemption: counted
@@ -193,13 +195,13 @@ Result run_unrolled(benchmark::State &st, const rb_bench &b, Watch &w)
 Result run_sampled(benchmark::State &st, const rb_bench &b, Watch &w)
 {
 	const rb_family &f = *b.k->family;
-	std::vector<uint64_t> chunk(kSamplesPerCall);
+	std::vector<uint64_t> chunk(kSamplesPerCall), raw, empty;
 	std::vector<double> s, ratio;
 	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0};
 	size_t under = 0;
 	bool calm = w.calm();
 
-	s.reserve(kSamples);
+	raw.reserve(kSamples);
 	do {
 		rb_span span;
 
@@ -207,13 +209,18 @@ Result run_sampled(benchmark::State &st, const rb_bench &b, Watch &w)
 			return {};
 		if (span.ticks)
 			ratio.push_back((double)span.core / (double)span.ticks);
-		for (uint64_t v : chunk) {
-			double c = (double)v - b.clk->overhead;
-			under += c < 0;
-			s.push_back(std::max(c, 0.0));
-		}
-	} while (s.size() < kSamples && w.time_left());
+		raw.insert(raw.end(), chunk.begin(), chunk.end());
+		empty.resize(raw.size());
+		rb_timer_empty(&empty[raw.size() - kSamplesPerCall], kSamplesPerCall);
+	} while (raw.size() < kSamples && w.time_left());
 	w.disturbed = !(w.calm() && calm);
+	double overhead = rb_median_u64(empty.data(), empty.size());
+	s.reserve(raw.size());
+	for (uint64_t v : raw) {
+		double c = (double)v - overhead;
+		under += c < 0;
+		s.push_back(std::max(c, 0.0));
+	}
 	std::sort(s.begin(), s.end());
 	auto pct = [&](double p) { return rb_percentile(s.data(), s.size(), p); };
 	double step = b.clk->resolution;
