@@ -237,11 +237,13 @@ def verdict_rule(runs):
                 f"two-sided Mann-Whitney U test, p ≤ {alpha}) and the medians differ by at least {eff['run']:.0%} "
                 f"({step}). ≈ marks a result that is the same as far as the data can tell; ? one with too few runs: "
                 f"a verdict needs {n} runs of each, and with {n} only a complete separation counts.")
+    calm = ", ".join(f"{f}/ {e:.0%}" for f, e in sorted(stats.CALM_EFFECT.items(), key=lambda x: x[1]))
     return (f"With one run a side, a ratio in **bold** needs the repetitions of the two runs to separate (an exact "
-            f"two-sided Mann-Whitney U test, p ≤ {alpha}) and the medians to differ by at least "
-            f"{eff['repetition']:.0%}: whole runs move by that much between back-to-back runs of one build on the "
-            f"development VM (copies and _rep loops jump between two speeds, lat/ moves with each run's timer "
-            f"calibration), which repetitions within a run cannot show ({step}). For smaller differences give "
+            f"two-sided Mann-Whitney U test, p ≤ {alpha}) and the medians to differ by at least the run-to-run "
+            f"spread of the result's family, measured on back-to-back runs of one build on the development VM: "
+            f"{calm} where neither run was measured on a disturbed machine, {eff['repetition']:.0%} where either "
+            f"was (†: a host sharing the core moves whole runs by that much, which repetitions within a run cannot "
+            f"show) ({step}). For smaller differences give "
             f"{n} runs of each build, each with its label repeated (`--names a,a,a,b,b,b`): the runs are then the "
             f"test's unit and {eff['run']:.0%} counts. ≈ marks a result that is the same as far as the data can "
             f"tell; ? one with too few repetitions (at least {n} a run, `--benchmark_repetitions`).")

@@ -241,7 +241,7 @@ def cell_text(m, scale=1.0):
     return {"skipped": "skipped", "error": "error", "nan": "NaN", "absent": "—"}[m.state]
 
 
-def compare(a, b, quantum=0.0, higher_is_better=False, floor=None):
+def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_family=None, negligible=0.0):
     """stats.Verdict of Measure b against Measure a, over their repetitions or runs (n/a when either has no number).
 
     quantum is the step the values move in (the timer resolution for sampled
@@ -249,7 +249,7 @@ def compare(a, b, quantum=0.0, higher_is_better=False, floor=None):
     """
     reps = lambda m: list(m.reps or (m.value,)) if m.state == "ok" else []
     return stats.compare(reps(a), reps(b), a_runs=a.runs, b_runs=b.runs, higher_is_better=higher_is_better,
-                         quantum=quantum, floor=floor)
+                         quantum=quantum, floor=floor, calm_family=calm_family, negligible=negligible)
 
 
 def compare_within(a, b, higher_is_better=False):
@@ -266,9 +266,13 @@ def quantum(run, key, counter):
 
 
 def compare_in(a, b, key, counter, higher_is_better=False):
-    """compare() of one benchmark's counter in run b against run a, with the timer step either run has."""
+    """compare() of one benchmark's counter in run b against run a, with the timer step either run has, and the
+    floor of its family where neither run measured it on a disturbed machine."""
+    results = [r.results.get(key) for r in (a, b)]
+    calm = all(res is not None and not res.disturbed for res in results)
     return compare(a.measure(key, counter), b.measure(key, counter), max(quantum(r, key, counter) for r in (a, b)),
-                   higher_is_better)
+                   higher_is_better, calm_family=key.family if calm else None,
+                   negligible=stats.NEGLIGIBLE_CYCLES if counter in ("cycles", "core_cycles") else 0.0)
 
 
 def verdict_text(v):

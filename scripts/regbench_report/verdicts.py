@@ -45,7 +45,8 @@ def document(runs, labels, files):
            "against": labels[0],
            "method": {"test": "Mann-Whitney U, exact two-sided p, over each side's runs (several runs a side) "
                               "or repetitions (one run a side)", "alpha": stats.ALPHA,
-                      "min_effect": stats.MIN_EFFECT, "values_needed": stats.values_needed(),
+                      "min_effect": stats.MIN_EFFECT, "calm_effect": stats.CALM_EFFECT,
+                      "negligible_cycles": stats.NEGLIGIBLE_CYCLES, "values_needed": stats.values_needed(),
                       "timer_step": "a sampled result (lat/, flush/) must also move by one timer step"},
            "results": []}
     for r, label, mine in zip(runs[1:], labels[1:], results(runs)):

@@ -90,6 +90,22 @@ class Compare(unittest.TestCase):
         # two benchmarks of one run: the floor of a test over runs
         self.assertEqual(stats.compare(a, [x * 1.10 for x in a], floor=stats.MIN_EFFECT["run"]).verdict, "slower")
 
+    def test_an_undisturbed_result_has_its_family_s_floor(self):
+        a = [100.0, 100.1, 100.2]
+        v = stats.compare(a, [x * 1.10 for x in a], calm_family="chain")
+        self.assertEqual((v.verdict, v.floor), ("slower", stats.CALM_EFFECT["chain"]))
+        v = stats.compare(a, [x * 1.10 for x in a], calm_family="dispatch")
+        self.assertEqual((v.verdict, v.floor), ("same", stats.CALM_EFFECT["dispatch"]))
+        # a family without a measured spread keeps the disturbed floor
+        self.assertEqual(stats.compare(a, [x * 1.10 for x in a], calm_family="new").floor,
+                         stats.MIN_EFFECT["repetition"])
+
+    def test_negligible_costs_are_the_same(self):
+        v = stats.compare([2e-5] * 3, [9e-5] * 3, floor=0, negligible=stats.NEGLIGIBLE_CYCLES)
+        self.assertEqual(v.verdict, "same")
+        self.assertIn("no cost to speak of", v.why)
+        self.assertEqual(stats.compare([2e-5] * 3, [9e-5] * 3, floor=0).verdict, "slower")
+
     def test_overlapping_repetitions_are_the_same_however_far_the_medians(self):
         v = stats.compare([100, 200, 300], [120, 250, 290], floor=0)
         self.assertEqual(v.verdict, "same")
@@ -183,7 +199,17 @@ class OnRuns(unittest.TestCase):
     def test_one_run_a_side_shows_only_what_exceeds_the_run_to_run_spread(self):
         a = side(synthetic(1))
         ten = self.verdicts(a, side(verdict_rates.scaled(synthetic(2), 1.10)))
-        self.assertEqual({v.verdict for _, _, v in ten}, {"same"})
+        # undisturbed on both sides: 10% shows in the families whose measured spread is under it
+        for key, name, v in ten:
+            floor = stats.CALM_EFFECT.get(key.family, 1)
+            if floor != 0.10:   # at the floor itself the repetitions' own scatter decides
+                self.assertEqual(v.verdict, "slower" if floor < 0.10 else "same", name)
+        self.assertIn("slower", {v.verdict for _, _, v in ten})
+        # measured on a disturbed machine on one side: only what exceeds the disturbed spread
+        shaken = verdict_rates.scaled(synthetic(2), 1.10)
+        for meta in shaken["regbench"]["benchmarks"].values():
+            meta["disturbed"] = 1
+        self.assertEqual({v.verdict for _, _, v in self.verdicts(a, side(shaken))}, {"same"})
         factor = 1 + stats.MIN_EFFECT["repetition"] + 0.2
         big = self.verdicts(a, side(verdict_rates.scaled(synthetic(2), factor)))
         self.assertEqual({v.verdict for _, _, v in big}, {"slower"})

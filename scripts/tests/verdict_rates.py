@@ -56,15 +56,20 @@ def first_repetitions(doc, n):
     return out
 
 
-def tally(a, b):
-    """{verdict: count} over results with a number on both sides, and the count of those without."""
+def tally(a, b, by=None):
+    """{verdict: count} over results with a number on both sides, and the count of those without; by, when
+    given, also counts {(calm or disturbed, family): {verdict: count}} (calm: undisturbed on both sides)."""
     counts = {v: 0 for v in ("same", "slower", "faster", "n/a")}
     absent = 0
-    for _, _, _, v in verdicts.results([a, b])[0]:
+    for key, _, _, v in verdicts.results([a, b])[0]:
         if v.ratio is None:
             absent += 1
-        else:
-            counts[v.verdict] += 1
+            continue
+        counts[v.verdict] += 1
+        if by is not None:
+            calm = all(r.results.get(key) and not r.results[key].disturbed for r in (a, b))
+            cell = by.setdefault(("calm" if calm else "disturbed", key.family), {})
+            cell[v.verdict] = cell.get(v.verdict, 0) + 1
     return counts, absent
 
 
@@ -91,6 +96,7 @@ def main():
     args = p.parse_args()
     if args.floor is not None:
         stats.MIN_EFFECT = {unit: args.floor for unit in stats.MIN_EFFECT}
+        stats.CALM_EFFECT = {}
     k = args.runs
     if len(args.files) < 2 * k:
         p.error(f"give at least {2 * k} result files of one build for --runs {k}")
@@ -102,6 +108,7 @@ def main():
         docs = [first_repetitions(d, args.repetitions) for d in docs]
     groups = [list(range(i, i + k)) for i in range(0, len(docs) - k + 1, k)]
     totals = {w: ({v: 0 for v in ("same", "slower", "faster", "n/a")}, [0]) for w in ("fp", "det", "self")}
+    by = {"fp": {}, "det": {}}
     name = lambda g: "+".join(os.path.basename(args.files[i]) for i in g)
     for ga, gb in itertools.combinations(groups, 2):
         fa, da = [args.files[i] for i in ga], [docs[i] for i in ga]
@@ -112,7 +119,7 @@ def main():
                                    ("det", side(fb, db, args.slower), ["slower"], f"{what} x{args.slower:g}"),
                                    ("self", side(fa, da, args.slower), ["slower"],
                                     f"{name(ga)} x{args.slower:g} vs itself")):
-            counts, absent = tally(a, b)
+            counts, absent = tally(a, b, by.get(w))
             print(line(text, counts, absent, wanted))
             for v, n in counts.items():
                 totals[w][0][v] += n
@@ -121,6 +128,12 @@ def main():
                ["slower", "faster", "n/a"]))
     print(line(f"in all, x{args.slower:g} (detection)", totals["det"][0], totals["det"][1][0], ["slower"]))
     print(line(f"in all, x{args.slower:g} against itself", totals["self"][0], totals["self"][1][0], ["slower"]))
+    print("by family, undisturbed on both sides (calm) or not: false positives; detection")
+    for cell in sorted(by["fp"]):
+        fp, det = by["fp"][cell], by["det"].get(cell, {})
+        n, nd = sum(fp.values()), sum(det.values())
+        print(f"  {cell[0]:9} {cell[1]:8} {n - fp.get('same', 0):5} of {n:5} ({(n - fp.get('same', 0)) / n:6.1%}); "
+              f"{det.get('slower', 0):5} of {nd:5} ({det.get('slower', 0) / max(nd, 1):6.1%})")
 
 
 if __name__ == "__main__":
