@@ -195,7 +195,7 @@ static void core_counter_open(struct rb_clock *c)
 			 "counted: perf_event PERF_COUNT_HW_CPU_CYCLES, user mode only");
 	else
 		snprintf(c->core_cycles_source, sizeof(c->core_cycles_source),
-			 "estimated: TSC cycles / TSC ticks of a dependent add, measured after each benchmark "
+			 "estimated: TSC cycles / TSC ticks of a dependent add, measured beside each repetition "
 			 "(no hardware counter: %s)",
 			 strerror(errno));
 }
