@@ -11,6 +11,7 @@
 
 #include "console.h"
 #include "contract.h"
+#include "flags.h"
 #include "output.h"
 
 namespace {
@@ -147,24 +148,19 @@ std::vector<rb_runs> rb_gather::rest()
  */
 rb_progress::rb_progress() : start_(now()), last_(start_), tty_(isatty(STDERR_FILENO))
 {
-	std::string spec = benchmark::GetBenchmarkFilter();
-	bool negative = !spec.empty() && spec[0] == '-';
-	std::regex re;
+	std::vector<std::string> all, runnable;
 
-	if (negative)
-		spec.erase(0, 1);
-	if (spec.empty() || spec == "all")
-		spec = ".";
-	try {
-		re = std::regex(spec, std::regex::extended);
-	} catch (const std::regex_error &) {
-		return;		// Google Benchmark refuses it and runs nothing
+	for (const auto &[name, skipped] : rb_contract_registered()) {
+		all.push_back(name);
+		if (!skipped)
+			runnable.push_back(name);
 	}
-	for (const auto &[name, skipped] : rb_contract_registered())
-		if (std::regex_search(name, re) != negative) {
-			total_++;
-			runnable_ += !skipped;
-		}
+	try {
+		total_ = rb_filter_count(benchmark::GetBenchmarkFilter(), all);
+		runnable_ = rb_filter_count(benchmark::GetBenchmarkFilter(), runnable);
+	} catch (const std::regex_error &) {
+		// Google Benchmark refuses it and runs nothing
+	}
 }
 
 std::string rb_progress::line() const
