@@ -135,24 +135,20 @@ else
 fi
 
 # /dev/stdout into a pipe and into a file: the console, then the whole JSON; no hang.
-timeout 120 "$regbench" $quick --benchmark_out=/dev/stdout 2>/dev/null | cat >"$tmp/piped"
-rc=$?
-sed -n '/^{$/,$p' "$tmp/piped" >"$tmp/piped.json"
-why=$(strict "$tmp/piped.json")
-if [ "$rc" = 0 ] && [ -z "$why" ] && grep -q '^barrier/' "$tmp/piped"; then
-	ok "--benchmark_out=/dev/stdout into a pipe: the console, then strict JSON"
-else
-	bad "--benchmark_out=/dev/stdout into a pipe: exit $rc, JSON: ${why:-strict}"
-fi
+# console_then_json RC FILE WHAT: regbench exited RC, FILE holds its console lines and then strict JSON.
+console_then_json() {
+	sed -n '/^{$/,$p' "$2" >"$2.json"
+	why=$(strict "$2.json")
+	if [ "$1" = 0 ] && [ -z "$why" ] && grep -q '^barrier/' "$2"; then
+		ok "--benchmark_out=/dev/stdout $3: the console, then strict JSON"
+	else
+		bad "--benchmark_out=/dev/stdout $3: exit $1, JSON: ${why:-strict}"
+	fi
+}
+{ timeout 120 "$regbench" $quick --benchmark_out=/dev/stdout 2>/dev/null; echo $? >"$tmp/rc"; } | cat >"$tmp/piped"
+console_then_json "$(cat "$tmp/rc")" "$tmp/piped" "into a pipe"
 timeout 120 "$regbench" $quick --benchmark_out=/dev/stdout >"$tmp/file" 2>/dev/null
-rc=$?
-sed -n '/^{$/,$p' "$tmp/file" >"$tmp/file.json"
-why=$(strict "$tmp/file.json")
-if [ "$rc" = 0 ] && [ -z "$why" ] && grep -q '^barrier/' "$tmp/file"; then
-	ok "--benchmark_out=/dev/stdout into a file: the console kept, then strict JSON"
-else
-	bad "--benchmark_out=/dev/stdout into a file: exit $rc, JSON: ${why:-strict}"
-fi
+console_then_json $? "$tmp/file" "into a file"
 
 # A named pipe with a reader; a symbolic link written through, not replaced.
 mkfifo "$tmp/fifo"
