@@ -93,6 +93,13 @@ std::string failed(const rb_runs &runs)
 
 }  // namespace
 
+bool rb_fancy_terminal(int fd)
+{
+	const char *term = getenv("TERM");
+
+	return isatty(fd) && term && *term && strcmp(term, "dumb");
+}
+
 std::vector<rb_runs> rb_gather::add(const rb_runs &runs)
 {
 	std::vector<rb_runs> complete;
@@ -146,7 +153,7 @@ std::vector<rb_runs> rb_gather::rest()
  * --benchmark_filter selects, matched as Google Benchmark 1.7 does (a POSIX
  * extended regex searched in the name; a leading '-' negates it).
  */
-rb_progress::rb_progress() : start_(now()), last_(start_), tty_(isatty(STDERR_FILENO))
+rb_progress::rb_progress() : start_(now()), last_(start_), tty_(rb_fancy_terminal(STDERR_FILENO))
 {
 	std::vector<std::string> all, runnable;
 

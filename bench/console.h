@@ -24,6 +24,10 @@ private:
 	std::vector<std::pair<std::string, rb_runs>> pending_;
 };
 
+// Whether fd is a terminal that can redraw a line and show colours (not one with TERM unset or
+// "dumb": an editor's shell, or the QEMU guest's console, which goes to a file).
+bool rb_fancy_terminal(int fd);
+
 /*
  * How far the run is, on stderr: on a terminal one line that updates after
  * each benchmark (done of total, elapsed, an estimate of what is left); else

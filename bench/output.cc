@@ -423,8 +423,10 @@ int put_in_place(const rb_output &o, const std::string &text, const char **stage
 
 int rb_output_run(const rb_output &o)
 {
-	bool color = o.color == "auto" ? isatty(STDOUT_FILENO) && getenv("TERM") && strcmp(getenv("TERM"), "dumb")
-				       : o.color == "true" || o.color == "yes" || o.color == "1";
+	bool color = false;
+
+	if (o.color == "auto" || !rb_flag_boolean(o.color, &color))
+		color = rb_fancy_terminal(STDOUT_FILENO);
 	rb_console console(color, o.tabular, o.aggregates_only);
 	auto display = o.format == "console" ? nullptr : reporter(o.format);
 	auto file = o.out.empty() ? nullptr : reporter(o.out_format);
