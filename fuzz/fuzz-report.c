@@ -72,6 +72,17 @@ static void __attribute__((noreturn)) python_failed(const char *what)
  * site: the pyenv python3 on PATH must not leak in), and the harness's
  * Python side from this source tree.
  */
+/*
+ * The module's temporary folder, removed when libFuzzer ends the run: it
+ * exits without finalizing CPython, so Python's own atexit never runs.
+ */
+static PyObject *cleanup;
+
+static void remove_folder(void)
+{
+	Py_XDECREF(PyObject_CallNoArgs(cleanup));
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	PyConfig config;
@@ -92,8 +103,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		python_failed("cannot import report_target from " FUZZ_SOURCE_DIR);
 	one_input = PyObject_GetAttrString(module, "one_input");
 	mutate = PyObject_GetAttrString(module, "mutate");
-	if (!one_input || !mutate)
-		python_failed("report_target lacks one_input or mutate");
+	cleanup = PyObject_GetAttrString(module, "cleanup");
+	if (!one_input || !mutate || !cleanup)
+		python_failed("report_target lacks one_input, mutate or cleanup");
+	atexit(remove_folder);
 	Py_DECREF(module);
 	PyEval_SetTrace(trace, NULL);
 	return 0;

@@ -8,6 +8,7 @@ it replays inputs the same way: python3 fuzz/report_target.py FILE|DIR...
 """
 import json
 import os
+import shutil
 import random
 import sys
 import tempfile
@@ -82,9 +83,8 @@ def mutate(data, max_size, seed):
 
 
 def cleanup():
-    if os.path.exists(_PATH):
-        os.unlink(_PATH)
-    os.rmdir(_DIR)
+    """Remove the temporary folder (the harness calls it at exit; the replay below when done)."""
+    shutil.rmtree(_DIR, ignore_errors=True)
 
 
 def _inputs(args):

@@ -73,7 +73,8 @@ class Verdict:
     GB/s is slower) or n/a; unit what the test counted (repetition or run)
     and n how many of them on each side; p is the test's two-sided p (None
     when not tested); floor the smallest relative difference that could
-    count; why says what decided an n/a or a same.
+    count; why says what decided an n/a or a same; calm whether the
+    result was undisturbed on both sides (its family's floor applied).
     """
     ratio: Optional[float]
     verdict: str
@@ -82,6 +83,7 @@ class Verdict:
     why: str = ""
     unit: str = "repetition"
     n: Tuple[int, int] = (0, 0)
+    calm: bool = False
 
 
 def _midranks(pooled):
@@ -182,7 +184,7 @@ def compare(a: Sequence[float], b: Sequence[float], *, a_runs: Sequence[float] =
     ratio = mb / ma
     if floor is None:
         floor = CALM_EFFECT.get(calm_family, MIN_EFFECT[unit]) if unit == "repetition" else MIN_EFFECT[unit]
-    seen = dict(floor=floor, unit=unit, n=(len(xa), len(xb)))
+    seen = dict(floor=floor, unit=unit, n=(len(xa), len(xb)), calm=calm_family is not None)
     if quantum and abs(mb - ma) < quantum:
         return Verdict(ratio, "same", why="less than one timer step apart", **seen)
     if max(ma, mb) < negligible:

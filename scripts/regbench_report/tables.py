@@ -44,7 +44,7 @@ class Table:
         return self.cells.get((row, col))
 
 
-def _union(runs):
+def union(runs):
     """Every benchmark some run holds, as the first run that holds it has it."""
     seen = {}
     for r in runs:
@@ -85,7 +85,7 @@ def _grid(key, family, title, what, unit, row_head, col_head, cells, runs, **kw)
 def access_families(runs, op):
     """Families of single accesses of op (a width, no count or size, accessor strategies), in display order."""
     m = model.meta(runs)
-    fams = {k.family for k in _union(runs) if k.op == op and k.width and k.param is None
+    fams = {k.family for k in union(runs) if k.op == op and k.width and k.param is None
             and m.kinds.get(k.strategy) == "accessor"}
     return sorted(fams, key=m.family_key)
 
@@ -96,7 +96,7 @@ def access_tables(runs, op):
     fams = access_families(runs, op)
     counters = ["cycles"] + (["core_cycles"] if any(_counter_present(runs, f, "core_cycles") for f in fams) else [])
     out = []
-    bench = _union(runs)
+    bench = union(runs)
     for counter in counters:
         for fam in fams:
             cells = {(k.strategy, k.width): (k, counter) for k in bench
@@ -115,7 +115,7 @@ def access_tables(runs, op):
 def latency_table(runs):
     """lat/ percentiles for every lat/ benchmark some run measured (below-resolution ones are listed apart)."""
     m = model.meta(runs)
-    lat = [k for k in _union(runs) if k.family == "lat" and any(r.measure(k, "p50").state == "ok" for r in runs)]
+    lat = [k for k in union(runs) if k.family == "lat" and any(r.measure(k, "p50").state == "ok" for r in runs)]
     if not lat:
         return None
     cells = {(k, p): (k, p) for k in lat for p in PERCENTILES}
@@ -132,9 +132,9 @@ def rep_tables(runs):
     """Cycles per element by op x width x strategy (rows) and count (columns), for families that sweep a count."""
     m = model.meta(runs)
     out = []
-    for fam in sorted({k.family for k in _union(runs) if m.families[k.family].param == "count"}, key=m.family_key):
+    for fam in sorted({k.family for k in union(runs) if m.families[k.family].param == "count"}, key=m.family_key):
         f = m.families[fam]
-        cells = {((k.op, k.width, k.strategy), k.param): (k, "cycles") for k in _union(runs)
+        cells = {((k.op, k.width, k.strategy), k.param): (k, "cycles") for k in union(runs)
                  if k.family == fam and k.param}
         t = _grid(fam, fam, f"{fam}/: TSC cycles per {f.unit} by count", f.what, f"TSC cycles per {f.unit}",
                   "op, strategy", "count", cells, runs,
@@ -152,7 +152,7 @@ COPY_TITLES = {"fromio": "memcpy_fromio (device to memory)", "toio": "memcpy_toi
 def copy_tables(runs):
     """Bandwidth by strategy x size, one table per family sweeping a size and direction, the reference row last."""
     m = model.meta(runs)
-    bench = _union(runs)
+    bench = union(runs)
     out = []
     ops = lambda d: list(COPY_TITLES).index(d) if d in COPY_TITLES else len(COPY_TITLES)
     for fam in sorted({k.family for k in bench if m.families[k.family].param == "size"}, key=m.family_key):
@@ -177,7 +177,7 @@ def _per_counter(runs, family, key, title, row_head, row_key):
     m = model.meta(runs)
     f = m.families[family]
     counters = [c for c in ("cycles", "core_cycles", "ns") if _counter_present(runs, family, c)] or ["cycles"]
-    cells = {(k.strategy or k.op, c): (k, c) for k in _union(runs) if k.family == family for c in counters}
+    cells = {(k.strategy or k.op, c): (k, c) for k in union(runs) if k.family == family for c in counters}
     head = {"cycles": f"TSC cycles per {f.unit}", "core_cycles": f"core cycles per {f.unit}", "ns": f"ns per {f.unit}"}
     return _grid(key, family, title, f.what, "", row_head, "counter", cells, runs, row_key=row_key,
                  col_key=counters.index, col_text=lambda c: head[c])
@@ -185,7 +185,7 @@ def _per_counter(runs, family, key, title, row_head, row_key):
 
 def barrier_table(runs):
     """Barrier costs, cheapest first (by the first run that measured each)."""
-    by_row = {k.strategy or k.op: k for k in _union(runs) if k.family == "barrier"}
+    by_row = {k.strategy or k.op: k for k in union(runs) if k.family == "barrier"}
     if not by_row:
         return None
 
@@ -199,7 +199,7 @@ def barrier_table(runs):
 
 
 def dispatch_table(runs):
-    if not any(k.family == "dispatch" for k in _union(runs)):
+    if not any(k.family == "dispatch" for k in union(runs)):
         return None
     return _per_counter(runs, "dispatch", "dispatch", "Dispatch: ioread32 through a cookie versus readl",
                         "read32 through", model.meta(runs).strategy_key)

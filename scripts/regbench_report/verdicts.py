@@ -18,13 +18,13 @@ def results(runs):
     """
     higher = {c: t.higher_is_better for t in tables.headline_tables(runs) for c in t.cells.values() if c[1] == t.main}
     cells = sorted(higher, key=lambda c: (names.label(c[0]), c[1]))
+    every = tables.union(runs)
     out = []
     for r in runs[1:]:
         mine = []
         for key, counter in cells:
-            res = runs[0].results.get(key) or r.results.get(key)
             v = tables.compare_in(runs[0], r, key, counter, higher[key, counter])
-            mine.append((key, counter, res.name, v))
+            mine.append((key, counter, every[key].name, v))
         out.append(mine)
     return out
 

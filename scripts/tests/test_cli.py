@@ -62,6 +62,15 @@ class Errors(unittest.TestCase):
         self.assertEqual(p.returncode, 1)
         self.assertTrue(p.stderr.startswith(f"report: {fixture.path('notgb.json')}: not Google Benchmark JSON"))
 
+    def test_a_benchmark_only_a_later_run_has(self):
+        out = os.path.join(fixture.tmpdir(), "three")
+        p = report("--compare", fixture.path("reps.json"), fixture.path("port.json"), fixture.path("single.json"),
+                   "-o", out)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        with open(os.path.join(out, "compare.json"), encoding="utf-8") as f:
+            names = {r["name"] for r in json.load(f)["results"]}
+        self.assertIn("copy/toio/simd/64", names)   # in the third run only
+
     def test_compare_needs_two_files(self):
         p = report("--compare", fixture.path("single.json"), "-o", fixture.tmpdir())
         self.assertEqual(p.returncode, 1)

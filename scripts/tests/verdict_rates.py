@@ -67,8 +67,7 @@ def tally(a, b, by=None):
             continue
         counts[v.verdict] += 1
         if by is not None:
-            calm = all(r.results.get(key) and not r.results[key].disturbed for r in (a, b))
-            cell = by.setdefault(("calm" if calm else "disturbed", key.family), {})
+            cell = by.setdefault(("calm" if v.calm else "disturbed", key.family), {})
             cell[v.verdict] = cell.get(v.verdict, 0) + 1
     return counts, absent
 
