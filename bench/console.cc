@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
-#include <regex>
 
 #include "console.h"
 #include "contract.h"
@@ -148,26 +147,17 @@ std::vector<rb_runs> rb_gather::rest()
 	return out;
 }
 
-/*
- * The benchmarks this run will report: the registered ones that
- * --benchmark_filter selects, matched as Google Benchmark 1.7 does (a POSIX
- * extended regex searched in the name; a leading '-' negates it).
- */
+// The benchmarks this run will report: the registered ones --benchmark_filter selects.
 rb_progress::rb_progress() : start_(now()), last_(start_), tty_(rb_fancy_terminal(STDERR_FILENO))
 {
-	std::vector<std::string> all, runnable;
+	std::vector<std::string> all = rb_contract_names(), runnable;
+	rb_contract_entry e;
 
-	for (const auto &[name, skipped] : rb_contract_registered()) {
-		all.push_back(name);
-		if (!skipped)
+	for (const std::string &name : all)
+		if (rb_contract_get(name, &e) && e.state != "skipped")
 			runnable.push_back(name);
-	}
-	try {
-		total_ = rb_filter_count(benchmark::GetBenchmarkFilter(), all);
-		runnable_ = rb_filter_count(benchmark::GetBenchmarkFilter(), runnable);
-	} catch (const std::regex_error &) {
-		// Google Benchmark refuses it and runs nothing
-	}
+	total_ = rb_filter_count(benchmark::GetBenchmarkFilter(), all);
+	runnable_ = rb_filter_count(benchmark::GetBenchmarkFilter(), runnable);
 }
 
 std::string rb_progress::line() const

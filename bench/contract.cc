@@ -165,15 +165,6 @@ bool rb_contract_get(const std::string &name, rb_contract_entry *e)
 	return true;
 }
 
-std::vector<std::pair<std::string, bool>> rb_contract_registered()
-{
-	std::vector<std::pair<std::string, bool>> out;
-
-	for (const std::string &name : g_order)
-		out.emplace_back(name, g_meta[name].state == "skipped");
-	return out;
-}
-
 void rb_contract_histogram(const std::string &name, const rb_histogram &h)
 {
 	std::string out = "{\"unit\": \"cycles\", \"edges\": [";

@@ -44,9 +44,6 @@ struct rb_contract_entry {
 };
 bool rb_contract_get(const std::string &name, rb_contract_entry *e);
 
-// The registered benchmarks in order, each with whether it was skipped at registration.
-std::vector<std::pair<std::string, bool>> rb_contract_registered();
-
 // The lat/ samples of a benchmark, binned (the last repetition's).
 void rb_contract_histogram(const std::string &name, const rb_histogram &h);
 

@@ -442,8 +442,9 @@ void add_context(const iomap_target &t, const rb_clock &clk, int cpu)
 // measurements need little), three repetitions so every result has a median and a coefficient of
 // variation.  regbench keeps min_time as its budget and hands Google Benchmark 0: each repetition
 // is then one call of one iteration, whose manual time the runner sets, never a search for an
-// iteration count.
-std::vector<std::string> benchmark_args(const char *program, const rb_benchmark_flags &gb, bool quick)
+// iteration count: *budget is that min_time, in seconds.
+std::vector<std::string> benchmark_args(const char *program, const rb_benchmark_flags &gb, bool quick,
+					double *budget)
 {
 	const std::pair<const char *, const char *> defaults[] = {
 		{"--benchmark_min_time=", quick ? kQuickMinTime : kMinTime},
@@ -458,7 +459,7 @@ std::vector<std::string> benchmark_args(const char *program, const rb_benchmark_
 	args.insert(args.end(), gb.pass.begin(), gb.pass.end());
 	for (std::string &a : args)
 		if (!a.rfind(min_time, 0)) {
-			rb_measure_budget(strtod(a.c_str() + min_time.size(), nullptr));
+			*budget = strtod(a.c_str() + min_time.size(), nullptr);
 			a = min_time + "0";
 		}
 	return args;
@@ -529,7 +530,8 @@ int main(int argc, char **argv)
 	rb_benchmark_flags gb;
 	rb_benchmark_env_check();
 	rb_options o = parse(argc, argv, &output, &gb);
-	std::vector<std::string> gb_args = benchmark_args(argv[0], gb, o.quick);
+	double budget = 0;
+	std::vector<std::string> gb_args = benchmark_args(argv[0], gb, o.quick, &budget);
 	std::vector<char *> gb_argv;
 	iomap_target t;
 	rb_clock clk;
@@ -575,6 +577,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "regbench: note: %s\n", w.c_str());
 	rb_markers_init();
 	rb_output_catch_signals();
+	rb_measure_init(clk, budget);
 	int status = rb_output_run(output);
 	benchmark::Shutdown();
 	rb_markers_close();

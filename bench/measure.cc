@@ -22,7 +22,7 @@ constexpr uint64_t kMinTicksPerCall = 20000;	// kernels run long enough for the 
 constexpr unsigned int kMinRounds = 12;		// rounds of fastest calls, however soon they settle
 constexpr uint64_t kWriteValue = 0x5a5a5a5a5a5a5a5aull;
 
-double g_budget = 0.05;				// seconds one repetition measures at most
+double g_budget;				// seconds one repetition measures at most (rb_measure_init)
 rb_control_history g_control;			// every reading of the control so far
 
 struct Buffer {
@@ -77,8 +77,6 @@ public:
 	// the repetition's time budget ends g_budget seconds from now
 	explicit Watch(const rb_bench &b) : b_(b)
 	{
-		if (!g_control.n)
-			rb_control_prime(&g_control, b.clk->overhead);
 		end_ = rb_tsc_start() + (uint64_t)(g_budget * b.clk->tsc_hz);
 	}
 
@@ -202,6 +200,8 @@ Result run_sampled(benchmark::State &st, const rb_bench &b, Watch &w)
 	bool calm = w.calm();
 
 	raw.reserve(kSamples);
+	empty.reserve(kSamples);
+	ratio.reserve(kSamples / kSamplesPerCall + 1);
 	do {
 		rb_span span;
 
@@ -326,15 +326,17 @@ void measure(benchmark::State &st, const rb_bench &b)
  * of the target's register, of the widest allowed width up to 32 bits: its
  * value goes into the context (target_first_read), and all-ones there fails
  * every reading benchmark.  Nothing is read before a benchmark asks to read.
- * Around every benchmark the device must still answer: still decoding its
- * space and, once it has been read, its register not all-ones; when it stops,
- * the run stops.
+ * Before the first benchmark and after each one the device must still
+ * answer (nothing touches it in between; a benchmark that failed is checked
+ * again before the next): still decoding its space and, once it has been
+ * read, its register not all-ones; when it stops, the run stops.
  */
 struct Device {
 	int state = 0;			// 0 not read yet, 1 answers, 2 did not answer at the first read
 	unsigned int bytes = 4;		// the width of those reads
 	std::string why;		// state 2: why not
 	std::string lost;		// why it stopped answering during the run ("" while it answers)
+	bool checked = false;		// it answered after the last benchmark, which ended well
 } g_device;
 
 struct RegisterRead {
@@ -441,7 +443,7 @@ void rb_run(benchmark::State &st, const rb_bench &b)
 		rb_contract_skipped(b.name, why);
 		return rb_skip(st, why);
 	}
-	std::string gone = b.t->hardware ? device_gone(b) : "";
+	std::string gone = b.t->hardware && !g_device.checked ? device_gone(b) : "";
 	const char *dead = b.t->hardware && b.k->reads ? device_not_responding(*b.t, *b.clk) : nullptr;
 
 	if (!gone.empty() || dead) {
@@ -466,6 +468,7 @@ void rb_run(benchmark::State &st, const rb_bench &b)
 	// a device that stopped during the benchmark makes its figures meaningless
 	if (b.t->hardware && !st.error_occurred() && !(gone = device_gone(b)).empty())
 		device_lost(st, b, gone);
+	g_device.checked = b.t->hardware && !st.error_occurred();
 }
 
 bool rb_measure_context_key(const std::string &key)
@@ -478,9 +481,10 @@ const char *rb_device_lost()
 	return g_device.lost.empty() ? nullptr : g_device.lost.c_str();
 }
 
-void rb_measure_budget(double seconds)
+void rb_measure_init(const rb_clock &clk, double budget)
 {
-	g_budget = seconds;
+	g_budget = budget;
+	rb_control_prime(&g_control, clk.overhead);
 }
 
 void rb_skip(benchmark::State &st, const std::string &why)

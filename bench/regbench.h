@@ -53,9 +53,10 @@ void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_o
 void rb_run(benchmark::State &st, const rb_bench &b);
 void rb_skip(benchmark::State &st, const std::string &why);
 
-// The most one repetition of a benchmark measures, in seconds (--benchmark_min_time): a
-// repetition stops sooner once its fastest calls settle, or when it has its samples.
-void rb_measure_budget(double seconds);
+// Before the first benchmark: the most one repetition measures, in seconds (--benchmark_min_time:
+// a repetition stops sooner once its fastest calls settle, or when it has its samples), and the
+// disturbance control's first readings (about 40 ms, so the first benchmark is timed as the rest).
+void rb_measure_init(const rb_clock &clk, double budget);
 
 // Whether the measurements set this context key as they run (target_first_read, target_lost).
 bool rb_measure_context_key(const std::string &key);
