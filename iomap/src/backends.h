@@ -5,6 +5,9 @@
 #include "iomap/pci.h"
 #include "iomap/target.h"
 
+/* Where sysfs lists the PCI devices, each by its slot. */
+#define SYSFS_DEVICES "/sys/bus/pci/devices"
+
 /*
  * One instance per backend file (target-ram.c, ...), ending the file, and its
  * name in IOMAP_TARGET_KINDS below.  A backend owns its part of the spec:

@@ -16,8 +16,6 @@
 #include "iomap/io.h"
 #include "iomap/pci.h"
 
-#define SYSFS_DEVICES "/sys/bus/pci/devices"
-
 /*
  * libpci reports a fatal error through a callback that must not return; it
  * would otherwise exit the process.  Every libpci call here runs inside

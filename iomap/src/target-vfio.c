@@ -16,7 +16,6 @@
 #include "iomap/region.h"
 
 #define CONTAINER "/dev/vfio/vfio"
-#define SYSFS_DEVICES "/sys/bus/pci/devices"
 
 /* vfio:SELECTOR/BAR, then pread and the options pci: has but wc (vfio-pci maps BARs uncached only). */
 struct vfio_config {

@@ -87,23 +87,24 @@ static __always_inline void iomap_locked_mb(void)
 #define IOMAP_WRITE_raw(type, k, wreg, v, addr) IOMAP_MOV_WRITE(type, k, wreg, v, addr)
 #define IOMAP_READ_deref(type, k, reg, addr) (*(const volatile type __force *)(addr))
 #define IOMAP_WRITE_deref(type, k, wreg, v, addr) (*(volatile type __force *)(addr) = (type)(v))
-#define IOMAP_SPLIT_READ(first, second, addr) ({				\
+/* a 64-bit access as two 32-bit ones of access acc (mov: readl's, raw: readl_relaxed's), first half first */
+#define IOMAP_SPLIT_READ(acc, first, second, addr) ({				\
 	const volatile char __iomem *__iomap_p = (const volatile char __iomem *)(addr); \
 	uint32_t __iomap_lo, __iomap_hi;					\
-	__iomap_##first = IOMAP_READ_mov(uint32_t, l, "r", IOMAP_HALF_##first(__iomap_p)); \
-	__iomap_##second = IOMAP_READ_mov(uint32_t, l, "r", IOMAP_HALF_##second(__iomap_p)); \
+	__iomap_##first = IOMAP_READ_##acc(uint32_t, l, "r", IOMAP_HALF_##first(__iomap_p)); \
+	__iomap_##second = IOMAP_READ_##acc(uint32_t, l, "r", IOMAP_HALF_##second(__iomap_p)); \
 	((uint64_t)__iomap_hi << 32) | __iomap_lo; })
-#define IOMAP_SPLIT_WRITE(first, second, v, addr) do {				\
+#define IOMAP_SPLIT_WRITE(acc, first, second, v, addr) do {			\
 	volatile char __iomem *__iomap_p = (volatile char __iomem *)(addr);	\
 	uint32_t __iomap_lo = (uint32_t)(v);					\
 	uint32_t __iomap_hi = (uint32_t)((uint64_t)(v) >> 32);		\
-	IOMAP_WRITE_mov(uint32_t, l, "ri", __iomap_##first, IOMAP_HALF_##first(__iomap_p)); \
-	IOMAP_WRITE_mov(uint32_t, l, "ri", __iomap_##second, IOMAP_HALF_##second(__iomap_p)); \
+	IOMAP_WRITE_##acc(uint32_t, l, "ri", __iomap_##first, IOMAP_HALF_##first(__iomap_p)); \
+	IOMAP_WRITE_##acc(uint32_t, l, "ri", __iomap_##second, IOMAP_HALF_##second(__iomap_p)); \
 } while (0)
-#define IOMAP_READ_lohi(type, k, reg, addr) IOMAP_SPLIT_READ(lo, hi, addr)
-#define IOMAP_WRITE_lohi(type, k, wreg, v, addr) IOMAP_SPLIT_WRITE(lo, hi, v, addr)
-#define IOMAP_READ_hilo(type, k, reg, addr) IOMAP_SPLIT_READ(hi, lo, addr)
-#define IOMAP_WRITE_hilo(type, k, wreg, v, addr) IOMAP_SPLIT_WRITE(hi, lo, v, addr)
+#define IOMAP_READ_lohi(type, k, reg, addr) IOMAP_SPLIT_READ(mov, lo, hi, addr)
+#define IOMAP_WRITE_lohi(type, k, wreg, v, addr) IOMAP_SPLIT_WRITE(mov, lo, hi, v, addr)
+#define IOMAP_READ_hilo(type, k, reg, addr) IOMAP_SPLIT_READ(mov, hi, lo, addr)
+#define IOMAP_WRITE_hilo(type, k, wreg, v, addr) IOMAP_SPLIT_WRITE(mov, hi, lo, v, addr)
 
 /*
  * Port I/O, the same way: IOMAP_IN_<access>(type, k, port) and
@@ -252,26 +253,19 @@ IOMAP_WIDTHS(IOMAP_BUILD_KERNEL_NAMES)
  * <linux/io-64-nonatomic-lo-hi.h> and -hi-lo.h have them: two readl/writel
  * (or their _relaxed forms), in the order the name says.
  */
-#define IOMAP_BUILD_SPLIT_NAMES(order, first, second, rel)			\
+#define IOMAP_BUILD_SPLIT_NAMES(order, first, second, rel, acc)		\
 static __always_inline uint64_t order##_readq##rel(const volatile void __iomem *addr) \
 {									\
-	const volatile char __iomem *p = (const volatile char __iomem *)addr; \
-	uint32_t __iomap_lo, __iomap_hi;				\
-	__iomap_##first = readl##rel(IOMAP_HALF_##first(p));		\
-	__iomap_##second = readl##rel(IOMAP_HALF_##second(p));		\
-	return ((uint64_t)__iomap_hi << 32) | __iomap_lo;		\
+	return IOMAP_SPLIT_READ(acc, first, second, addr);		\
 }									\
 static __always_inline void order##_writeq##rel(uint64_t v, volatile void __iomem *addr) \
 {									\
-	volatile char __iomem *p = (volatile char __iomem *)addr;	\
-	uint32_t __iomap_lo = (uint32_t)v, __iomap_hi = (uint32_t)(v >> 32); \
-	writel##rel(__iomap_##first, IOMAP_HALF_##first(p));		\
-	writel##rel(__iomap_##second, IOMAP_HALF_##second(p));		\
+	IOMAP_SPLIT_WRITE(acc, first, second, v, addr);			\
 }
-IOMAP_BUILD_SPLIT_NAMES(lo_hi, lo, hi, )
-IOMAP_BUILD_SPLIT_NAMES(lo_hi, lo, hi, _relaxed)
-IOMAP_BUILD_SPLIT_NAMES(hi_lo, hi, lo, )
-IOMAP_BUILD_SPLIT_NAMES(hi_lo, hi, lo, _relaxed)
+IOMAP_BUILD_SPLIT_NAMES(lo_hi, lo, hi, , mov)
+IOMAP_BUILD_SPLIT_NAMES(lo_hi, lo, hi, _relaxed, raw)
+IOMAP_BUILD_SPLIT_NAMES(hi_lo, hi, lo, , mov)
+IOMAP_BUILD_SPLIT_NAMES(hi_lo, hi, lo, _relaxed, raw)
 #undef IOMAP_BUILD_SPLIT_NAMES
 
 /*
