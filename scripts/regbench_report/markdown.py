@@ -230,7 +230,7 @@ def _main_cells(runs):
 def verdict_rule(runs):
     """How this comparison decides same, faster and slower, with the figures the code uses."""
     n, eff, alpha = stats.values_needed(), stats.MIN_EFFECT, f"{stats.ALPHA:g}"
-    step = "and by one timer step for lat/ and flush/, whose values move in steps"
+    step = f"and by one timer step for {tables.sampled_families(runs)}, whose values move in steps"
     if all(r.runs >= 2 for r in runs):
         return (f"Each side is several runs of one build (the same `--names` label) and each run's median is one "
                 f"value: a ratio in **bold** is a difference the data shows, the runs of the two sides separate (an exact "

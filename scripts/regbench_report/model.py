@@ -517,8 +517,7 @@ def group(runs):
             counters[c] = statistics.median(per_run) if per_run else math.nan
             medians[c] = per_run
             reps[c] = [v for m in members for v in m.reps.get(c, [])]
-            mean = statistics.mean(per_run) if len(per_run) >= 2 else 0
-            noise[c] = abs(statistics.stdev(per_run) / mean) if mean else None
+            noise[c] = _noise(c, {}, {}, {}, per_run)
         results[key] = dataclasses.replace(first, counters=counters, noise=noise, reps=reps, runs=medians,
                                            disturbed=sum(m.disturbed for m in members),
                                            failed=[f for m in members for f in m.failed],

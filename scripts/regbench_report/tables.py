@@ -258,6 +258,13 @@ def compare_within(a, b, higher_is_better=False):
     return compare(a, b, higher_is_better=higher_is_better, floor=stats.MIN_EFFECT["run"])
 
 
+def sampled_families(runs):
+    """The families whose values move in timer steps (the contract's `sampled`), as text: "lat/ and flush/"."""
+    m = runs[0].meta
+    fams = [f + "/" for f in m.family_order if m.sampled(f)]
+    return " and ".join(fams) if len(fams) < 3 else ", ".join(fams[:-1]) + " and " + fams[-1]
+
+
 def quantum(run, key, counter):
     """The step a counter of this benchmark moves in: the timer resolution for sampled families."""
     if run.meta.sampled(key.family) and counter != "outliers":

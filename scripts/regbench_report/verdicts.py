@@ -47,7 +47,8 @@ def document(runs, labels, files):
                               "or repetitions (one run a side)", "alpha": stats.ALPHA,
                       "min_effect": stats.MIN_EFFECT, "calm_effect": stats.CALM_EFFECT,
                       "negligible_cycles": stats.NEGLIGIBLE_CYCLES, "values_needed": stats.values_needed(),
-                      "timer_step": "a sampled result (lat/, flush/) must also move by one timer step"},
+                      "timer_step": f"a sampled result ({tables.sampled_families(runs)}) must also move by one "
+                                    "timer step"},
            "results": []}
     for r, label, mine in zip(runs[1:], labels[1:], results(runs)):
         for key, counter, name, v in mine:
