@@ -74,8 +74,16 @@ std::string pad(const std::string &s, size_t width, bool right)
 	return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
 }
 
-// The counters a family with percentiles adds, as columns (tabular) or as a note.
-const char *const kPercentiles[] = {"min", "p50", "p90", "p99", "p999", "max", "outliers"};
+// The columns a family with percentiles adds (tabular): each percentile, then its outliers.
+std::vector<const char *> percentile_columns()
+{
+	std::vector<const char *> out;
+
+	for (const rb_percentile_counter &p : rb_percentile_counters)
+		out.push_back(p.counter);
+	out.push_back("outliers");
+	return out;
+}
 
 // How many repetitions ended in an error, as "2 of 3".
 std::string failed(const rb_runs &runs)
@@ -251,7 +259,7 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 			   pad("unit", 10, false);
 
 	if (tabular_ && percentiles)
-		for (const char *p : kPercentiles)
+		for (const char *p : percentile_columns())
 			cols += pad(p, 9, true);
 	if (header_.empty())
 		print("Time is the cost of one unit (the unit column: access, read, element, copy, barrier) in ns: Google\n"
@@ -288,7 +296,7 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 		row += figures(median) + pad(c && std::isfinite(*c) ? plain(*c * 100) + "%" : "-", 7, true) + "  " +
 		       pad(known ? e.unit : "", 10, false);
 		if (percentiles && tabular_)
-			for (const char *p : kPercentiles)
+			for (const char *p : percentile_columns())
 				row += pad(cell(median, p), 9, true);
 		else if (percentiles)
 			note = "p90 " + cell(median, "p90") + ", p99 " + cell(median, "p99") + ", max " + cell(median, "max");

@@ -89,7 +89,8 @@ std::string counters(const rb_family &f)
 	if (f.reports & RB_REPORT_OUTLIERS)
 		out += ", \"outliers\", \"below_overhead\"";
 	if (f.reports & RB_REPORT_PERCENTILES)
-		out += ", \"min\", \"p50\", \"p90\", \"p99\", \"p999\", \"max\"";
+		for (const rb_percentile_counter &p : rb_percentile_counters)
+			out += ", \"" + std::string(p.counter) + "\"";
 	return out + "]";
 }
 

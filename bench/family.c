@@ -30,3 +30,7 @@ const struct rb_family rb_families[RB_NR_FAMILIES] = {
 	[RB_DISPATCH] = { "dispatch", "generic cookie ioread32 versus the direct accessor and an indirect call",
 			  "read", RB_UNROLLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG, 0 },
 };
+
+const struct rb_percentile_counter rb_percentile_counters[RB_NR_PERCENTILES] = {
+	{ "min", 0 }, { "p50", 0.5 }, { "p90", 0.9 }, { "p99", 0.99 }, { "p999", 0.999 }, { "max", 1 },
+};

@@ -25,9 +25,17 @@ enum rb_param { RB_PARAM_NONE, RB_PARAM_COUNT, RB_PARAM_SIZE };
 enum rb_where { RB_AT_REG, RB_AT_FIFO, RB_AT_COPY, RB_AT_NOTHING };
 
 /* What a family reports beyond cycles, core_cycles, ns and bytes_per_second. */
-#define RB_REPORT_PERCENTILES	1u	/* min p50 p90 p99 p999 max */
+#define RB_REPORT_PERCENTILES	1u	/* rb_percentile_counters: min p50 p90 p99 p999 max */
 #define RB_REPORT_OUTLIERS	2u	/* samples beyond the far-out fence */
 #define RB_REPORT_HISTOGRAM	4u	/* the samples binned, in the JSON */
+
+/* The percentiles a RB_REPORT_PERCENTILES family reports, each a counter: its name and quantile (1: the most). */
+struct rb_percentile_counter {
+	const char *counter;
+	double q;
+};
+#define RB_NR_PERCENTILES 6
+extern const struct rb_percentile_counter rb_percentile_counters[RB_NR_PERCENTILES];
 
 struct rb_family {
 	const char *name;		/* the first part of a benchmark name: "lat" */

@@ -246,14 +246,9 @@ Result run_sampled(benchmark::State &st, const rb_bench &b, Watch &w)
 		st.counters["outliers"] = (double)outliers;
 		st.counters["below_overhead"] = (double)under;
 	}
-	if (f.reports & RB_REPORT_PERCENTILES) {
-		st.counters["min"] = pct(0);
-		st.counters["p50"] = pct(0.5);
-		st.counters["p90"] = pct(0.9);
-		st.counters["p99"] = pct(0.99);
-		st.counters["p999"] = pct(0.999);
-		st.counters["max"] = s.back();
-	}
+	if (f.reports & RB_REPORT_PERCENTILES)
+		for (const rb_percentile_counter &p : rb_percentile_counters)
+			st.counters[p.counter] = pct(p.q);
 	return r;
 }
 
