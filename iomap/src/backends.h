@@ -89,13 +89,11 @@ int iomap_port_usable(char *why, size_t whylen);
 /*
  * What the pci and vfio kinds share (target-pci.c): a spec SELECTOR/BAR
  * (the selector as lspci takes it, iomap/pci.h) with off=, len= and widths=.
- *   iomap_bar_spec_parse   the SELECTOR/BAR of args; *rest is left at the
- *                          options
- *   iomap_bar_spec_option  one of the shared options: 1 when it was one,
- *                          0 when it is not, -1 when it is bad (why)
- *   iomap_bar_spec_head/_tail  the canonical form: "KIND:SELECTOR/BAR", then
- *                          (appended, after the kind's own options) the
- *                          shared ones
+ *   iomap_bar_spec_parse   SELECTOR/BAR and the options: the shared ones
+ *                          and the kind's own flag (wc, pread: *set), named
+ *                          with aside in the message for an unknown one
+ *   iomap_bar_spec_format  the canonical form: "KIND:SELECTOR/BAR", the
+ *                          flag when set, then the shared options
  *   iomap_bar_spec_window  the window's length in the device's BAR, after
  *                          checking that the BAR exists and the window fits
  *   iomap_bar_spec_target  what the open target holds of both: len, off,
@@ -110,11 +108,10 @@ struct iomap_bar_spec {
 	uint64_t off, len;
 	unsigned int widths;		/* allowed access widths (IOMAP_WIDTH_*), 0: all */
 };
-int iomap_bar_spec_parse(struct iomap_bar_spec *c, const char *kind, const char *args, const char **rest,
-			 char *why, size_t whylen);
-int iomap_bar_spec_option(struct iomap_bar_spec *c, const char *opt, char *why, size_t whylen);
-void iomap_bar_spec_head(const struct iomap_bar_spec *c, const char *kind, char *out, size_t outlen);
-void iomap_bar_spec_tail(const struct iomap_bar_spec *c, char *out, size_t outlen);
+int iomap_bar_spec_parse(struct iomap_bar_spec *c, const char *kind, const char *flag, bool *set, const char *aside,
+			 const char *args, char *why, size_t whylen);
+void iomap_bar_spec_format(const struct iomap_bar_spec *c, const char *kind, const char *flag, char *out,
+			   size_t outlen);
 int iomap_bar_spec_window(const struct iomap_bar_spec *c, const struct iomap_pci_dev *d, uint64_t *len,
 			  char *why, size_t whylen);
 void iomap_bar_spec_target(const struct iomap_bar_spec *c, const struct iomap_pci_dev *d, uint64_t len,

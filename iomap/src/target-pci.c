@@ -30,8 +30,9 @@ const char *iomap_pci_bar_kind(const struct iomap_pci_bar *b)
 	return b->prefetch ? "MMIO 32-bit prefetchable" : "MMIO 32-bit non-prefetchable";
 }
 
-int iomap_bar_spec_parse(struct iomap_bar_spec *c, const char *kind, const char *args, const char **rest,
-			 char *why, size_t whylen)
+/* The SELECTOR/BAR of args; *rest is left at the options. */
+static int parse_device(struct iomap_bar_spec *c, const char *kind, const char *args, const char **rest,
+			char *why, size_t whylen)
 {
 	char sel[128], *slash;
 	uint64_t v;
@@ -50,7 +51,8 @@ int iomap_bar_spec_parse(struct iomap_bar_spec *c, const char *kind, const char 
 	return iomap_pci_selector_parse(&c->sel, sel, why, whylen);
 }
 
-int iomap_bar_spec_option(struct iomap_bar_spec *c, const char *opt, char *why, size_t whylen)
+/* One of the shared options: 1 when it was one, 0 when it is not, -1 when it is bad (why). */
+static int parse_option(struct iomap_bar_spec *c, const char *opt, char *why, size_t whylen)
 {
 	if (!strncmp(opt, "off=", 4)) {
 		if (iomap_parse_number(opt + 4, 0, 1, &c->off))
@@ -70,18 +72,40 @@ int iomap_bar_spec_option(struct iomap_bar_spec *c, const char *opt, char *why, 
 	return 1;
 }
 
-void iomap_bar_spec_head(const struct iomap_bar_spec *c, const char *kind, char *out, size_t outlen)
+int iomap_bar_spec_parse(struct iomap_bar_spec *c, const char *kind, const char *flag, bool *set, const char *aside,
+			 const char *args, char *why, size_t whylen)
 {
-	char sel[64];
+	const char *rest;
+	char opt[128];
+	int r;
 
-	iomap_pci_selector_format(&c->sel, sel, sizeof(sel));
-	snprintf(out, outlen, "%s:%s/%d", kind, sel, c->bar);
+	if (parse_device(c, kind, args, &rest, why, whylen))
+		return -1;
+	while (iomap_next_option(&rest, opt, sizeof(opt))) {
+		if (!strcmp(opt, flag)) {
+			*set = true;
+			continue;
+		}
+		r = parse_option(c, opt, why, whylen);
+		if (r < 0)
+			return -1;
+		if (!r)
+			return iomap_fail(why, whylen, EINVAL, "unknown option '%s' (%s takes %s, off=N, len=N and widths=W%s)",
+					  opt, kind, flag, aside);
+	}
+	return 0;
 }
 
-void iomap_bar_spec_tail(const struct iomap_bar_spec *c, char *out, size_t outlen)
+void iomap_bar_spec_format(const struct iomap_bar_spec *c, const char *kind, const char *flag, char *out,
+			   size_t outlen)
 {
-	size_t n = strlen(out);
+	char sel[64];
+	size_t n;
 
+	iomap_pci_selector_format(&c->sel, sel, sizeof(sel));
+	n = (size_t)snprintf(out, outlen, "%s:%s/%d", kind, sel, c->bar);
+	if (n < outlen && flag)
+		n += (size_t)snprintf(out + n, outlen - n, ",%s", flag);
 	if (n < outlen && c->has_off)
 		n += (size_t)snprintf(out + n, outlen - n, ",off=0x%llx", (unsigned long long)c->off);
 	if (n < outlen && c->has_len)
@@ -147,37 +171,15 @@ struct pci_config {
 static int pci_parse(void *config, const char *args, char *why, size_t whylen)
 {
 	struct pci_config *c = config;
-	const char *rest;
-	char opt[128];
-	int r;
 
-	if (iomap_bar_spec_parse(&c->bar, "pci", args, &rest, why, whylen))
-		return -1;
-	while (iomap_next_option(&rest, opt, sizeof(opt))) {
-		if (!strcmp(opt, "wc")) {
-			c->wc = true;
-			continue;
-		}
-		r = iomap_bar_spec_option(&c->bar, opt, why, whylen);
-		if (r < 0)
-			return -1;
-		if (!r)
-			return iomap_fail(why, whylen, EINVAL,
-					  "unknown option '%s' (pci takes wc, off=N, len=N and widths=W)", opt);
-	}
-	return 0;
+	return iomap_bar_spec_parse(&c->bar, "pci", "wc", &c->wc, "", args, why, whylen);
 }
 
 static void pci_format(const void *config, char *out, size_t outlen)
 {
 	const struct pci_config *c = config;
-	size_t n;
 
-	iomap_bar_spec_head(&c->bar, "pci", out, outlen);
-	n = strlen(out);
-	if (c->wc && n < outlen)
-		snprintf(out + n, outlen - n, ",wc");
-	iomap_bar_spec_tail(&c->bar, out, outlen);
+	iomap_bar_spec_format(&c->bar, "pci", c->wc ? "wc" : NULL, out, outlen);
 }
 
 static int stop(struct iomap_pci_dev *d, void *arg)

@@ -26,37 +26,16 @@ struct vfio_config {
 static int vfio_parse(void *config, const char *args, char *why, size_t whylen)
 {
 	struct vfio_config *c = config;
-	const char *rest;
-	char opt[128];
-	int r;
 
-	if (iomap_bar_spec_parse(&c->bar, "vfio", args, &rest, why, whylen))
-		return -1;
-	while (iomap_next_option(&rest, opt, sizeof(opt))) {
-		if (!strcmp(opt, "pread")) {
-			c->pread = true;
-			continue;
-		}
-		r = iomap_bar_spec_option(&c->bar, opt, why, whylen);
-		if (r < 0)
-			return -1;
-		if (!r)
-			return iomap_fail(why, whylen, EINVAL, "unknown option '%s' (vfio takes pread, off=N, len=N and "
-					  "widths=W; vfio-pci maps BARs uncached only)", opt);
-	}
-	return 0;
+	return iomap_bar_spec_parse(&c->bar, "vfio", "pread", &c->pread, "; vfio-pci maps BARs uncached only", args,
+				    why, whylen);
 }
 
 static void vfio_format(const void *config, char *out, size_t outlen)
 {
 	const struct vfio_config *c = config;
-	size_t n;
 
-	iomap_bar_spec_head(&c->bar, "vfio", out, outlen);
-	n = strlen(out);
-	if (c->pread && n < outlen)
-		snprintf(out + n, outlen - n, ",pread");
-	iomap_bar_spec_tail(&c->bar, out, outlen);
+	iomap_bar_spec_format(&c->bar, "vfio", c->pread ? "pread" : NULL, out, outlen);
 }
 
 /* Which IOMMU backend a container can use here: VFIO_TYPE1_IOMMU, VFIO_NOIOMMU_IOMMU, or 0 with why. */
