@@ -15,12 +15,12 @@
 #include "estimate.h"
 #include "primitives.h"
 
-/* CPUID bits; the extended leaves exist only up to the maximum that leaf 0x80000000 reports. */
-static bool cpuid_ext_bit(unsigned int leaf, int reg, unsigned int bit)
+/* A CPUID bit; a leaf exists only up to the maximum its range's first leaf (0, 0x80000000) reports. */
+static bool cpuid_bit(unsigned int leaf, int reg, unsigned int bit)
 {
 	unsigned int r[4];
 
-	if (__get_cpuid_max(0x80000000, NULL) < leaf)
+	if (__get_cpuid_max(leaf & 0x80000000, NULL) < leaf)
 		return false;
 	__cpuid(leaf, r[0], r[1], r[2], r[3]);
 	return r[reg] & (1u << bit);
@@ -93,26 +93,31 @@ static double monotonic_raw_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* The TSC read around 50 ms of waiting, with timer t. */
+static __always_inline uint64_t ticks_over(enum rb_timer t, double n1, double *n2)
+{
+	uint64_t t0 = rb_tsc_start();
+
+	do
+		*n2 = monotonic_raw_ns();
+	while (*n2 - n1 < 50e6);
+	return rb_tsc_stop(t) - t0;
+}
+
 /* Fallback: ticks over 50 ms of CLOCK_MONOTONIC_RAW, the best of five tries. */
-static double tsc_hz_calibrated(void)
+static double tsc_hz_calibrated(enum rb_timer t)
 {
 	double best = 0, best_err = 1e300;
 
 	for (int i = 0; i < 5; i++) {
-		double n0 = monotonic_raw_ns();
-		uint64_t t0 = rb_tsc_start();
-		double n1 = monotonic_raw_ns(), n2, n3;
-		uint64_t t1;
+		double n0 = monotonic_raw_ns(), n1 = monotonic_raw_ns(), n2, n3;
+		uint64_t ticks = RB_TIMED(t, ticks_over, n1, &n2);
 
-		do
-			n2 = monotonic_raw_ns();
-		while (n2 - n1 < 50e6);
-		t1 = rb_tsc_stop();
 		n3 = monotonic_raw_ns();
 		/* the clock reads bracketing each TSC read bound the error */
 		if ((n1 - n0) + (n3 - n2) < best_err) {
 			best_err = (n1 - n0) + (n3 - n2);
-			best = (double)(t1 - t0) / ((n2 + n3) / 2 - (n0 + n1) / 2) * 1e9;
+			best = (double)ticks / ((n2 + n3) / 2 - (n0 + n1) / 2) * 1e9;
 		}
 	}
 	return best;
@@ -127,12 +132,28 @@ static void spin(unsigned int n)
 		__asm__ __volatile__("add $1, %0" : "+r" (x));
 }
 
-void rb_timer_empty(uint64_t *out, size_t n)
+static __always_inline void timer_empty(enum rb_timer t, uint64_t *out, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		uint64_t t0 = rb_tsc_start();
 
-		out[i] = rb_tsc_stop() - t0;
+		out[i] = rb_tsc_stop(t) - t0;
+	}
+}
+
+void rb_timer_empty(enum rb_timer t, uint64_t *out, size_t n)
+{
+	RB_TIMED(t, timer_empty, out, n);
+}
+
+/* Pairs around work of every length up to 511 adds. */
+static __always_inline void timer_around_work(enum rb_timer t, uint64_t *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t t0 = rb_tsc_start();
+
+		spin((unsigned int)i % 512);
+		out[i] = rb_tsc_stop(t) - t0;
 	}
 }
 
@@ -154,14 +175,9 @@ static void timer_cost(struct rb_clock *c)
 	c->resolution = 1;
 	if (!s)
 		return;
-	rb_timer_empty(s, N);
+	rb_timer_empty(c->timer, s, N);
 	c->overhead = rb_median_u64(s, N);
-	for (int i = 0; i < N; i++) {
-		uint64_t t0 = rb_tsc_start();
-
-		spin((unsigned int)i % 512);
-		s[i] = rb_tsc_stop() - t0;
-	}
+	RB_TIMED(c->timer, timer_around_work, s, N);
 	step = rb_timer_step(s, N);
 	if (step > 0)
 		c->resolution = step;
@@ -169,9 +185,9 @@ static void timer_cost(struct rb_clock *c)
 }
 
 /* One add per core cycle on every x86 core of the last 25 years: ticks per add give the core clock. */
-double rb_core_per_tick(void)
+double rb_core_per_tick(enum rb_timer t)
 {
-	double per_add = rb_primitive_ticks(RB_ADD_CHAIN, 9);
+	double per_add = rb_primitive_ticks(t, RB_ADD_CHAIN, 9);
 
 	return isfinite(per_add) && per_add > 0 ? 1 / per_add : 0;
 }
@@ -209,24 +225,52 @@ uint64_t rb_core_read(const struct rb_clock *c)
 	return v;
 }
 
+enum rb_timer rb_timer_choose(void)
+{
+	return cpuid_bit(0x80000001, 3, 27) ? RB_TIMER_RDTSCP : RB_TIMER_LFENCE;
+}
+
+/* An asm sequence as one line: its instructions joined by ';'. */
+static void asm_line(char *out, size_t len, const char *insns)
+{
+	size_t n = 0;
+
+	for (const char *p = insns; *p && n + 1 < len; p++)
+		if (*p != '\t')
+			out[n++] = *p == '\n' ? ';' : *p;
+	out[n] = '\0';
+}
+
+const char *rb_timer_text(enum rb_timer t)
+{
+	static char text[2][80];
+	char start[32], stop[32];
+
+	asm_line(start, sizeof(start), RB_TSC_START_ASM);
+	asm_line(stop, sizeof(stop), t == RB_TIMER_RDTSCP ? RB_TSC_STOP_RDTSCP_ASM : RB_TSC_STOP_LFENCE_ASM);
+	snprintf(text[t], sizeof(text[t]), "%s .. %s", start, stop);
+	return text[t];
+}
+
 int rb_clock_init(struct rb_clock *c, char *why, size_t whylen)
 {
 	memset(c, 0, sizeof(*c));
-	if (!cpuid_ext_bit(0x80000001, 3, 27)) {
-		snprintf(why, whylen, "timer: this CPU has no rdtscp (regbench needs it to serialize the TSC)");
+	if (!cpuid_bit(0x1, 3, 4)) {
+		snprintf(why, whylen, "this CPU has no time-stamp counter (CPUID 1 EDX[4])");
 		return -1;
 	}
-	c->invariant = cpuid_ext_bit(0x80000007, 3, 8);
+	c->timer = rb_timer_choose();
+	c->invariant = cpuid_bit(0x80000007, 3, 8);
 	c->tsc_hz = tsc_hz_from_kernel();
 	c->tsc_hz_source = "kernel tsc_khz (perf_event user page time_mult/time_shift)";
 	if (c->tsc_hz <= 0)
 		c->tsc_hz = tsc_hz_from_cpuid(&c->tsc_hz_source);
 	if (c->tsc_hz <= 0) {
-		c->tsc_hz = tsc_hz_calibrated();
+		c->tsc_hz = tsc_hz_calibrated(c->timer);
 		c->tsc_hz_source = "calibrated against CLOCK_MONOTONIC_RAW (50 ms, best of 5)";
 	}
 	timer_cost(c);
-	c->core_hz = c->tsc_hz * rb_core_per_tick();
+	c->core_hz = c->tsc_hz * rb_core_per_tick(c->timer);
 	c->core_hz_source = "estimate: dependent add chain at 1 add per core cycle, timed on the TSC";
 	core_counter_open(c);
 	return 0;

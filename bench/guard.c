@@ -76,11 +76,20 @@ static void install(void)
 	installed = 1;
 }
 
+static __always_inline uint64_t timed_call(enum rb_timer t, rb_kernel_fn fn, const struct rb_kernel_arg *a,
+					   uint64_t iters)
+{
+	uint64_t t0 = rb_tsc_start();
+
+	fn(a, iters);
+	return rb_tsc_stop(t) - t0;
+}
+
 int rb_guarded_run(rb_kernel_fn fn, const struct rb_kernel_arg *a, uint64_t iters,
 		   const struct rb_clock *clk, struct rb_span *span, char *why, size_t whylen)
 {
 	sigjmp_buf env;
-	uint64_t t0, c0;
+	uint64_t c0;
 
 	install();
 	if (sigsetjmp(env, 0)) {
@@ -92,9 +101,7 @@ int rb_guarded_run(rb_kernel_fn fn, const struct rb_kernel_arg *a, uint64_t iter
 	}
 	armed = &env;
 	c0 = rb_core_read(clk);
-	t0 = rb_tsc_start();
-	fn(a, iters);
-	span->ticks = rb_tsc_stop() - t0;
+	span->ticks = RB_TIMED(clk->timer, timed_call, fn, a, iters);
 	span->core = rb_core_read(clk) - c0;
 	armed = NULL;
 	return 0;

@@ -34,9 +34,9 @@ static __always_inline uint64_t name##_x(const struct rb_kernel_arg *a, uint64_t
 static uint64_t name(const struct rb_kernel_arg *a, uint64_t n) { return name##_x(a, n, 0); } \
 static uint64_t name##_2(const struct rb_kernel_arg *a, uint64_t n) { return name##_x(a, n, 1); }
 
-/* SAMPLED times each body alone into mem[i]. */
+/* SAMPLED times each body alone into mem[i], built once per timer (clock.h). */
 #define SAMPLED(name, setup, body)						\
-static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
+static __always_inline uint64_t name##_t(enum rb_timer timer, const struct rb_kernel_arg *a, uint64_t iters) \
 {									\
 	uint64_t *out = a->mem;						\
 	setup;								\
@@ -44,9 +44,13 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 	for (uint64_t i = 0; i < iters; i++) {				\
 		uint64_t t0 = rb_tsc_start();				\
 		body;							\
-		out[i] = rb_tsc_stop() - t0;				\
+		out[i] = rb_tsc_stop(timer) - t0;			\
 	}								\
 	return 0;							\
+}									\
+static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
+{									\
+	return RB_TIMED(a->timer, name##_t, a, iters);			\
 }
 
 /* BATCH repeats body; the harness times the whole. */

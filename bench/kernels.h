@@ -21,6 +21,7 @@ struct rb_kernel_arg {
 	size_t n;		/* _rep elements or copy bytes per call */
 	uint64_t value;		/* what writes store */
 	uint64_t zero;		/* 0, kept opaque to the compiler: chains depend on it */
+	enum rb_timer timer;	/* how sampled kernels read the TSC (the clock's) */
 };
 
 /*

@@ -428,7 +428,7 @@ void add_context(const iomap_target &t, const rb_clock &clk, int cpu)
 	context("cpu", std::to_string(cpu));
 	context("cpu_model", cpu_model());
 	context("kernel", std::string(u.sysname) + " " + u.release);
-	context("timer", "lfence;rdtsc .. rdtscp;lfence");
+	context("timer", rb_timer_text(clk.timer));
 	context("timer_overhead_cycles", fmt(clk.overhead));
 	context("timer_resolution_cycles", fmt(clk.resolution));
 	context("counters", "cycles: TSC ticks per access, element or copy, timer and "
@@ -550,7 +550,7 @@ int main(int argc, char **argv)
 
 	int cpu = pin(o.cpu);
 	if (rb_clock_init(&clk, why, sizeof(why)))
-		die("timer", why, "regbench needs an x86-64 CPU with rdtscp");
+		die("timer", why, "regbench needs an x86-64 CPU with a TSC");
 	if (o.self_check)
 		return rb_selfcheck(stdout, &clk);
 	if (iomap_target_open_permit(&t, o.target.c_str(), &o.permit, why, sizeof(why)))

@@ -85,7 +85,7 @@ public:
 	{
 		rb_control c;
 
-		rb_control_read(&c, b_.clk->overhead);
+		rb_control_read(&c, b_.clk);
 		core_per_tick = c.tick_per_add > 0 ? 1 / c.tick_per_add : 0;
 		rb_control_add(&g_control, &c);
 		return !rb_control_disturbed(&g_control, &c);
@@ -157,7 +157,7 @@ Result cost(const rb_cost &c)
 Result run_unrolled(benchmark::State &st, const rb_bench &b, Watch &w)
 {
 	const rb_kernel &k = *b.k;
-	rb_kernel_arg a = {b.io, nullptr, 0, kWriteValue, 0};
+	rb_kernel_arg a = {b.io, nullptr, 0, kWriteValue, 0, b.clk->timer};
 	rb_fastest once = rb_fastest_none(), twice = once, base_once = once, base_twice = once;
 	uint64_t iters;
 	auto round = [&](bool *gain) {
@@ -195,7 +195,7 @@ Result run_sampled(benchmark::State &st, const rb_bench &b, Watch &w)
 	const rb_family &f = *b.k->family;
 	std::vector<uint64_t> chunk(kSamplesPerCall), raw, empty;
 	std::vector<double> s, ratio;
-	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0};
+	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0, b.clk->timer};
 	size_t under = 0;
 	bool calm = w.calm();
 
@@ -211,7 +211,7 @@ Result run_sampled(benchmark::State &st, const rb_bench &b, Watch &w)
 			ratio.push_back((double)span.core / (double)span.ticks);
 		raw.insert(raw.end(), chunk.begin(), chunk.end());
 		empty.resize(raw.size());
-		rb_timer_empty(&empty[raw.size() - kSamplesPerCall], kSamplesPerCall);
+		rb_timer_empty(b.clk->timer, &empty[raw.size() - kSamplesPerCall], kSamplesPerCall);
 	} while (raw.size() < kSamples && w.time_left());
 	w.disturbed = !(w.calm() && calm);
 	double overhead = rb_median_u64(empty.data(), empty.size());
@@ -259,7 +259,7 @@ Result run_batch(benchmark::State &st, const rb_bench &b, Watch &w)
 	const rb_kernel &k = *b.k;
 	bool count = k.family->param == RB_PARAM_COUNT;
 	Buffer mem(b.n * k.bytes);
-	rb_kernel_arg a = {b.io, mem.p, b.n, 0xa5, 0};
+	rb_kernel_arg a = {b.io, mem.p, b.n, 0xa5, 0, b.clk->timer};
 	rb_fastest f = rb_fastest_none();
 	uint64_t iters;
 
@@ -353,7 +353,7 @@ uint64_t read_register(const rb_kernel_arg *a, uint64_t iters)
 int read_guarded(const iomap_target &t, const rb_clock &clk, uint64_t *value, std::string *why)
 {
 	RegisterRead r = {&t, g_device.bytes, 0};
-	rb_kernel_arg a = {t.base, &r, 0, 0, 0};
+	rb_kernel_arg a = {t.base, &r, 0, 0, 0, clk.timer};
 	rb_span span;
 	char fault[160];
 
@@ -479,7 +479,7 @@ const char *rb_device_lost()
 void rb_measure_init(const rb_clock &clk, double budget)
 {
 	g_budget = budget;
-	rb_control_prime(&g_control, clk.overhead);
+	rb_control_prime(&g_control, &clk);
 }
 
 void rb_skip(benchmark::State &st, const std::string &why)

@@ -18,13 +18,14 @@ enum { ITERS = 1000, UNITS = 64 };
 	uint64_t t0 = rb_tsc_start();						\
 	for (uint64_t i = 0; i < ITERS; i++)					\
 		__asm__ __volatile__(".rept " #count "\n\t" body "\n\t.endr" __VA_ARGS__); \
-	rb_tsc_stop() - t0; })
+	rb_tsc_stop(timer) - t0; })
 #define PRIMITIVE(name, setup, body, ...)					\
-static uint64_t name(int twice)						\
+static __always_inline uint64_t name##_t(enum rb_timer timer, int twice)	\
 {									\
 	setup;								\
 	return twice ? TIMED(128, body, __VA_ARGS__) : TIMED(64, body, __VA_ARGS__); \
-}
+}									\
+static uint64_t name(int twice, enum rb_timer timer) { return RB_TIMED(timer, name##_t, twice); }
 
 static void *volatile chase[8] __attribute__((aligned(64)));
 static uint64_t line[8] __attribute__((aligned(64)));
@@ -38,7 +39,7 @@ PRIMITIVE(lfences, , "lfence", : : : "memory")
 PRIMITIVE(mfences, , "mfence", : : : "memory")
 PRIMITIVE(lockeds, , "lock orq $0, (%%rsp)", : : : "memory", "cc")
 
-static uint64_t (*const kernels[RB_NR_PRIMITIVES])(int) = {
+static uint64_t (*const kernels[RB_NR_PRIMITIVES])(int, enum rb_timer) = {
 	add_chain, imul_chain, l1_load_use, loads, stores, lfences, mfences, lockeds,
 };
 
@@ -50,52 +51,34 @@ static uint64_t (*const kernels[RB_NR_PRIMITIVES])(int) = {
  */
 enum { CONTROL_ITERS = 200, CONTROL_TRIES = 5, CONTROL_OPS = 128 * CONTROL_ITERS };
 
-static uint64_t adds_dependent(void)
+#define CONTROL(name, setup, body, ...)						\
+static __always_inline uint64_t name##_t(enum rb_timer timer)		\
+{									\
+	setup;								\
+	uint64_t t0 = rb_tsc_start();					\
+									\
+	for (int i = 0; i < CONTROL_ITERS; i++)				\
+		__asm__ __volatile__(body __VA_ARGS__);			\
+	return rb_tsc_stop(timer) - t0;					\
+}									\
+static uint64_t name(enum rb_timer timer) { return RB_TIMED(timer, name##_t); }
+
+CONTROL(adds_dependent, uint64_t x = 0, ".rept 128\n\tadd $1, %0\n\t.endr", : "+r" (x))
+CONTROL(adds_independent, uint64_t a = 0; uint64_t b = 0; uint64_t c = 0; uint64_t d = 0,
+	".rept 32\n\tadd $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3\n\t.endr",
+	: "+r" (a), "+r" (b), "+r" (c), "+r" (d))
+CONTROL(control_loads, , ".rept 128\n\tmov (%0), %%rax\n\t.endr", : : "r" (line) : "rax")
+CONTROL(control_stores, , ".rept 128\n\tmov %%rax, (%0)\n\t.endr", : : "r" (line), "a" (0) : "memory")
+
+void rb_control_read(struct rb_control *c, const struct rb_clock *clk)
 {
-	uint64_t x = 0, t0 = rb_tsc_start();
-
-	for (int i = 0; i < CONTROL_ITERS; i++)
-		__asm__ __volatile__(".rept 128\n\tadd $1, %0\n\t.endr" : "+r" (x));
-	return rb_tsc_stop() - t0;
-}
-
-static uint64_t adds_independent(void)
-{
-	uint64_t a = 0, b = 0, c = 0, d = 0, t0 = rb_tsc_start();
-
-	for (int i = 0; i < CONTROL_ITERS; i++)
-		__asm__ __volatile__(".rept 32\n\tadd $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3\n\t.endr"
-				     : "+r" (a), "+r" (b), "+r" (c), "+r" (d));
-	return rb_tsc_stop() - t0;
-}
-
-static uint64_t control_loads(void)
-{
-	uint64_t t0 = rb_tsc_start();
-
-	for (int i = 0; i < CONTROL_ITERS; i++)
-		__asm__ __volatile__(".rept 128\n\tmov (%0), %%rax\n\t.endr" : : "r" (line) : "rax");
-	return rb_tsc_stop() - t0;
-}
-
-static uint64_t control_stores(void)
-{
-	uint64_t t0 = rb_tsc_start();
-
-	for (int i = 0; i < CONTROL_ITERS; i++)
-		__asm__ __volatile__(".rept 128\n\tmov %%rax, (%0)\n\t.endr" : : "r" (line), "a" (0) : "memory");
-	return rb_tsc_stop() - t0;
-}
-
-void rb_control_read(struct rb_control *c, double overhead)
-{
-	double dep = INFINITY, ind = INFINITY, ld = INFINITY, st = INFINITY;
+	double dep = INFINITY, ind = INFINITY, ld = INFINITY, st = INFINITY, overhead = clk->overhead;
 
 	for (int i = 0; i < CONTROL_TRIES; i++) {
-		dep = fmin(dep, (double)adds_dependent() - overhead);
-		ind = fmin(ind, (double)adds_independent() - overhead);
-		ld = fmin(ld, (double)control_loads() - overhead);
-		st = fmin(st, (double)control_stores() - overhead);
+		dep = fmin(dep, (double)adds_dependent(clk->timer) - overhead);
+		ind = fmin(ind, (double)adds_independent(clk->timer) - overhead);
+		ld = fmin(ld, (double)control_loads(clk->timer) - overhead);
+		st = fmin(st, (double)control_stores(clk->timer) - overhead);
 	}
 	c->tick_per_add = dep / CONTROL_OPS;
 	c->width = dep / ind;
@@ -103,7 +86,7 @@ void rb_control_read(struct rb_control *c, double overhead)
 	c->stores = dep / st;
 }
 
-void rb_control_prime(struct rb_control_history *h, double overhead)
+void rb_control_prime(struct rb_control_history *h, const struct rb_clock *clk)
 {
 	struct timespec pause = { 0, 500 * 1000 };
 	double loads = rb_expected(RB_LOADS_PER_CYCLE), stores = rb_expected(RB_STORES_PER_CYCLE);
@@ -113,25 +96,25 @@ void rb_control_prime(struct rb_control_history *h, double overhead)
 	for (int i = 0; i < 40; i++) {
 		struct rb_control c;
 
-		rb_control_read(&c, overhead);
+		rb_control_read(&c, clk);
 		rb_control_add(h, &c);
 		nanosleep(&pause, NULL);
 	}
 }
 
-double rb_primitive_ticks(enum rb_primitive p, int tries)
+double rb_primitive_ticks(enum rb_timer t, enum rb_primitive p, int tries)
 {
 	double once = INFINITY, twice = INFINITY;
 
-	kernels[p](1);	/* warm up: caches, branch predictors, the clock */
+	kernels[p](1, t);	/* warm up: caches, branch predictors, the clock */
 	/*
 	 * Noise only adds time, so the fastest of each is the cleanest; the
 	 * difference of two minima, not the minimum of differences, which a
 	 * disturbed shorter run would bias low.
 	 */
 	for (int i = 0; i < tries; i++) {
-		once = fmin(once, (double)kernels[p](0));
-		twice = fmin(twice, (double)kernels[p](1));
+		once = fmin(once, (double)kernels[p](0, t));
+		twice = fmin(twice, (double)kernels[p](1, t));
 	}
 	return (twice - once) / (UNITS * ITERS);
 }

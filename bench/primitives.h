@@ -2,6 +2,7 @@
 #ifndef REGBENCH_PRIMITIVES_H
 #define REGBENCH_PRIMITIVES_H
 
+#include "clock.h"
 #include "estimate.h"
 
 #ifdef __cplusplus
@@ -26,19 +27,19 @@ enum rb_primitive {
  * *_PER_CYCLE primitives the unit is one access, so the rate is
  * core_hz / tsc_hz / result.
  */
-double rb_primitive_ticks(enum rb_primitive p, int tries);
+double rb_primitive_ticks(enum rb_timer t, enum rb_primitive p, int tries);
 
 /*
  * Read the control that tells a disturbed machine (estimate.h says what it
- * is), the timer's own cost `overhead` (ticks) removed; about 90 µs.
+ * is), with clk's timer and its own cost removed; about 90 µs.
  */
-void rb_control_read(struct rb_control *c, double overhead);
+void rb_control_read(struct rb_control *c, const struct rb_clock *clk);
 
 /*
  * Readings to start a history with: forty, half a millisecond apart (a
  * short disturbance at start-up then does not set the references).
  */
-void rb_control_prime(struct rb_control_history *h, double overhead);
+void rb_control_prime(struct rb_control_history *h, const struct rb_clock *clk);
 
 #ifdef __cplusplus
 }

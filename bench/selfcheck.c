@@ -106,11 +106,11 @@ struct round {
 	struct rb_control before, after;
 };
 
-static void measure(enum rb_primitive p, int tries, double overhead, struct round *r)
+static void measure(enum rb_primitive p, int tries, const struct rb_clock *clk, struct round *r)
 {
-	rb_control_read(&r->before, overhead);
-	r->ticks = rb_primitive_ticks(p, tries);
-	rb_control_read(&r->after, overhead);
+	rb_control_read(&r->before, clk);
+	r->ticks = rb_primitive_ticks(clk->timer, p, tries);
+	rb_control_read(&r->after, clk);
 	r->figure = r->ticks / (r->before.tick_per_add + r->after.tick_per_add) * 2;
 	if (primitives[p].rate)
 		r->figure = 1 / r->figure;
@@ -122,10 +122,10 @@ static bool disturbed(const struct rb_control_history *h, const struct round *r)
 	return rb_control_disturbed(h, &r->before) || rb_control_disturbed(h, &r->after);
 }
 
-static void measure_beside(enum rb_primitive p, int tries, double overhead, struct rb_control_history *h,
+static void measure_beside(enum rb_primitive p, int tries, const struct rb_clock *clk, struct rb_control_history *h,
 			   struct round *r)
 {
-	measure(p, tries, overhead, r);
+	measure(p, tries, clk, r);
 	rb_control_add(h, &r->before);
 	rb_control_add(h, &r->after);
 }
@@ -169,7 +169,7 @@ static struct verdict recheck(enum rb_primitive p, double expected, const struct
 	int n = 0, undisturbed = 0;
 
 	while (n < RECHECK_ROUNDS && undisturbed < RECHECK_UNDISTURBED && rb_tsc_start() < end) {
-		measure_beside(p, 3, clk->overhead, h, &rounds[n]);
+		measure_beside(p, 3, clk, h, &rounds[n]);
 		undisturbed += !disturbed(h, &rounds[n]);
 		n++;
 		nanosleep(&pause, NULL);
@@ -197,12 +197,12 @@ int rb_selfcheck(FILE *f, const struct rb_clock *clk)
 	struct verdict v[RB_NR_PRIMITIVES];
 	int off = 0, shaken = 0;
 
-	rb_control_prime(&h, clk->overhead);
+	rb_control_prime(&h, clk);
 	for (int p = 0; p < RB_NR_PRIMITIVES; p++) {
 		double expected = ref ? ref->v[p] : NAN;
 		struct round first;
 
-		measure_beside((enum rb_primitive)p, 9, clk->overhead, &h, &first);
+		measure_beside((enum rb_primitive)p, 9, clk, &h, &first);
 		v[p] = (struct verdict){ first.ticks, first.figure, 0, 0, MATCHES };
 		if (p == RB_ADD_CHAIN || isnan(expected))
 			v[p].kind = NO_REFERENCE;

@@ -45,10 +45,10 @@ int main(void)
 		}
 
 	for (int r = 0; r < ROUNDS; r++) {
-		double a = rb_primitive_ticks(RB_ADD_CHAIN, 3);
+		double a = rb_primitive_ticks(rb_timer_choose(), RB_ADD_CHAIN, 3);
 
 		add[r % 2][r / 2] = a;
-		ratio[r] = rb_primitive_ticks(RB_IMUL_CHAIN, 3) / a;
+		ratio[r] = rb_primitive_ticks(rb_timer_choose(), RB_IMUL_CHAIN, 3) / a;
 		nanosleep(&pause, NULL);
 	}
 	qsort(ratio, ROUNDS, sizeof(ratio[0]), cmp);

@@ -1,4 +1,5 @@
-/* timer-test.c: the timer's resolution in the context is the step real lat/ samples move in, on this machine (run it in the guest too) */
+/* timer-test.c: each timer this CPU has waits for a timed load to complete, and the context's resolution is the step real lat/ samples move in (run it in the guest too) */
+#include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,82 @@ static const struct rb_kernel *lat_read32(void)
 	exit(2);
 }
 
+/*
+ * One load of *p timed alone with timer t, after flushing its line from
+ * every cache (or not): a stop that waited for the load holds the trip to
+ * memory, one that did not holds about the same as a cache hit.
+ */
+static __always_inline uint64_t timed_load(enum rb_timer t, volatile uint64_t *p, int flush)
+{
+	uint64_t t0;
+
+	if (flush)
+		__asm__ __volatile__("clflush (%0)" : : "r" (p) : "memory");
+	__asm__ __volatile__("mfence" : : : "memory");
+	t0 = rb_tsc_start();
+	(void)*p;
+	return rb_tsc_stop(t) - t0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of n timed loads, flushed or not, each from another page of a large buffer (no prefetcher guesses it). */
+static double median_load(enum rb_timer t, volatile uint64_t *buf, size_t pages, int flush)
+{
+	enum { LOADS = 4001 };
+	static uint64_t d[LOADS];
+
+	for (size_t i = 0; i < LOADS; i++) {
+		volatile uint64_t *p = buf + (i * 7919 % pages) * 512;
+
+		(void)*p;
+		d[i] = RB_TIMED(t, timed_load, p, flush);
+	}
+	qsort(d, LOADS, sizeof(d[0]), cmp_u64);
+	return (double)d[LOADS / 2];
+}
+
+/*
+ * The stop sequence must keep a timed load inside the reading: a flushed
+ * load's median must exceed a cached one's by a memory access (tens of
+ * nanoseconds, hundreds under emulation), not by noise.  Each timer the CPU
+ * has is tried, the one regbench chooses and, where rdtscp exists, the
+ * other as well.
+ */
+static void check_waits(const struct rb_clock *clk)
+{
+	enum { PAGES = 16384 };		/* 64 MiB: more than any last-level cache a VM gets */
+	volatile uint64_t *buf = calloc(PAGES, 4096);
+	unsigned int a, b, c, d;
+	bool rdtscp = __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
+
+	if (!buf) {
+		printf("skip: no 64 MiB buffer for the cache-missing loads\n");
+		return;
+	}
+	for (int t = RB_TIMER_LFENCE; t <= RB_TIMER_RDTSCP; t++) {
+		char line[200];
+		double hit, miss, need = 20e-9 * clk->tsc_hz;	/* 20 ns: far below any DRAM access */
+
+		if (t == RB_TIMER_RDTSCP && !rdtscp) {
+			printf("skip: %s: this CPU has no rdtscp\n", rb_timer_text((enum rb_timer)t));
+			continue;
+		}
+		hit = median_load((enum rb_timer)t, buf, PAGES, 0);
+		miss = median_load((enum rb_timer)t, buf, PAGES, 1);
+		snprintf(line, sizeof(line), "%s%s: a cache-missing load reads %.0f ticks, a cached one %.0f: the load is "
+			 "inside the reading (at least %.0f more)", rb_timer_text((enum rb_timer)t),
+			 t == (int)clk->timer ? " (chosen)" : "", miss, hit, need);
+		check(miss - hit >= need, line);
+	}
+	free((void *)buf);
+}
+
 static int cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -54,7 +131,11 @@ int main(void)
 		printf("timer-test: %s\n", why);
 		return 2;
 	}
+	check(clk.timer == RB_TIMER_RDTSCP || !strcmp(rb_timer_text(clk.timer), "lfence;rdtsc .. lfence;rdtsc;lfence"),
+	      "without rdtscp the timer is lfence;rdtsc;lfence");
+	check_waits(&clk);
 	a.io = (void __iomem __force *)reg;
+	a.timer = clk.timer;
 	for (size_t i = 0; i < N; i += CHUNK) {
 		a.mem = raw + i;
 		k->fn(&a, CHUNK);
