@@ -10,13 +10,15 @@
 namespace {
 
 struct Meta {
-	const rb_kernel *k;
-	size_t param;
+	const rb_kernel *k = nullptr;
+	size_t param = 0;
 	std::string pair;
 	std::string state = "measured", reason;
 	double bound = 0;
 	std::string below_label;	// what the runner's last call ended with
 	double below_bound = 0;
+	int repetitions = 0, below = 0;	// repetitions reported, and how many of them were below the resolution
+	std::string below_label_max;	// the label of the highest bound among them
 	int disturbed = 0;		// repetitions measured while the machine was disturbed
 	bool reported = false;		// Google Benchmark reported a run of it (a filter may leave it out)
 };
@@ -100,7 +102,12 @@ void rb_contract_add(const std::string &name, const rb_kernel &k, size_t param, 
 {
 	if (!find(name))
 		g_order.push_back(name);
-	g_meta[name] = Meta{&k, param, pair, "measured", "", 0, "", 0};
+	Meta m;
+
+	m.k = &k;
+	m.param = param;
+	m.pair = pair;
+	g_meta[name] = m;
 }
 
 void rb_contract_skipped(const std::string &name, const std::string &reason)
@@ -133,10 +140,24 @@ void rb_contract_reported(const benchmark::BenchmarkReporter::Run &run)
 			m->state = "error";
 			m->reason = run.error_message.substr(error.size());
 		}
-	} else if (!run.report_label.empty() && run.report_label == m->below_label && m->state == "measured") {
-		m->state = "below_resolution";
-		m->reason = m->below_label;
-		m->bound = m->below_bound;
+	} else if (!run.error_occurred) {
+		m->repetitions++;
+		if (!run.report_label.empty() && run.report_label == m->below_label) {
+			m->below++;
+			if (m->below_bound >= m->bound) {
+				m->bound = m->below_bound;
+				m->below_label_max = m->below_label;
+			}
+		}
+		/*
+		 * Below the resolution when most repetitions were: the state of a
+		 * cost near the bound does not turn on one repetition, and the
+		 * median of the repetitions is then a measured figure or not.
+		 */
+		if (m->state == "measured" || m->state == "below_resolution") {
+			m->state = 2 * m->below > m->repetitions ? "below_resolution" : "measured";
+			m->reason = m->state == "below_resolution" ? m->below_label_max : "";
+		}
 	}
 }
 

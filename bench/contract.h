@@ -19,8 +19,9 @@ constexpr int kContractVersion = 1;
 void rb_contract_add(const std::string &name, const rb_kernel &k, size_t param, const std::string &pair);
 
 // How a benchmark ended, as the JSON says it: skipped (it cannot run here: known when it is
-// registered), below_resolution (a repetition had no figure, only the bound under which it lies:
-// one step of the timer, in TSC cycles) or error (a repetition failed; wins over the others).
+// registered), below_resolution (most repetitions had no figure, only the bound under which they
+// lie: one step of the timer, in TSC cycles; the highest is kept) or error (a repetition failed;
+// wins over the others).
 // Unmarked benchmarks were measured.  Google Benchmark calls a benchmark several times before the
 // call it reports, so the runner only says what its call ended with (rb_contract_below) and the
 // reported runs decide (rb_contract_reported).

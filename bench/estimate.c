@@ -107,10 +107,15 @@ struct rb_cost rb_unrolled_cost(const struct rb_fastest *once, const struct rb_f
 	return c;
 }
 
-struct rb_cost rb_batch_cost(const struct rb_fastest *f, double overhead, double units)
+struct rb_cost rb_batch_cost(const struct rb_fastest *f, double overhead, double units, double resolution)
 {
 	struct rb_cost c = { 0 };
 
+	if (!(f->ticks - overhead > resolution)) {
+		c.below = true;
+		c.bound = resolution / units;
+		return c;
+	}
 	c.ticks = (f->ticks - overhead) / units;
 	c.core = f->core / units;
 	return c;

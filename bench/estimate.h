@@ -123,8 +123,12 @@ struct rb_cost rb_unrolled_cost(const struct rb_fastest *once, const struct rb_f
 				const struct rb_fastest *base_once, const struct rb_fastest *base_twice,
 				double units, double resolution);
 
-/* One timed call of `units` units: (fastest - the timer's own cost) / units. */
-struct rb_cost rb_batch_cost(const struct rb_fastest *f, double overhead, double units);
+/*
+ * One timed call of `units` units: (fastest - the timer's own cost) /
+ * units; below (no figure, never one of 0 or less) when what is left is not
+ * more than one step of the timer.
+ */
+struct rb_cost rb_batch_cost(const struct rb_fastest *f, double overhead, double units, double resolution);
 
 /* The p-quantile (0..1) of n sorted values: the value at index floor(p * n), the last for p = 1. */
 double rb_percentile(const double *sorted, size_t n, double p);

@@ -104,7 +104,18 @@ static void test_batch(void)
 
 	for (int i = 0; i < 20; i++)
 		rb_fastest_add(&f, call(52, 7.5, 4096), 0);
-	check_near(rb_batch_cost(&f, 52, 4096).ticks, 7.5, 0, "batch: (fastest - timer cost) / units");
+	check_near(rb_batch_cost(&f, 52, 4096, 21).ticks, 7.5, 0, "batch: (fastest - timer cost) / units");
+	check(!rb_batch_cost(&f, 52, 4096, 21).below, "batch: a figure well above the resolution is measured");
+
+	/* a call that took less than the timer's start-up cost (it moved since): no figure of 0 or less */
+	f = rb_fastest_none();
+	rb_fastest_add(&f, 21, 0);
+	struct rb_cost c = rb_batch_cost(&f, 42, 1, 21);
+	check(c.below && c.bound == 21, "batch: a call faster than the timer's cost is below, never a cost of -21");
+	f = rb_fastest_none();
+	rb_fastest_add(&f, 63, 0);
+	c = rb_batch_cost(&f, 42, 1, 21);
+	check(c.below, "batch: one step above the timer's cost is not more than a step: below");
 }
 
 static void test_percentiles(void)
