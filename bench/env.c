@@ -1,9 +1,12 @@
 /* env.c: governor, boost, VM, busy SMT siblings and other load, and the CPU topology */
+#define _GNU_SOURCE
 #include <cpuid.h>
 #include <ctype.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "env.h"
@@ -284,4 +287,50 @@ void rb_env_warn(struct rb_env *e)
 		snprintf(line, sizeof(line), "the other CPUs are %.0f%% busy", 100 * e->others_busy);
 		warn(e, line);
 	}
+}
+
+/* The steal field (the eighth) of this CPU's line in a /proc/stat text, or 0. */
+static unsigned long long steal_of(const char *stat, int cpu)
+{
+	char head[24];
+	const char *line;
+	unsigned long long v[8] = { 0 };
+
+	snprintf(head, sizeof(head), "\ncpu%d ", cpu);
+	line = stat ? strstr(stat, head) : NULL;
+	if (!line || sscanf(line + strlen(head), "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+			    &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
+		return 0;
+	return v[7];
+}
+
+void rb_contention_read(struct rb_contention *c)
+{
+	struct rusage ru;
+	unsigned long long on_cpu;
+	char line[256];
+	char *stat = read_text("/proc/stat");
+	int cpu = sched_getcpu();
+	FILE *f;
+
+	memset(c, 0, sizeof(*c));
+	read_line("/proc/thread-self/schedstat", line, sizeof(line));
+	c->has_run_delay = sscanf(line, "%llu %llu", &on_cpu, &c->run_delay_ns) == 2;
+	if (!getrusage(RUSAGE_THREAD, &ru))
+		c->involuntary = (unsigned long long)ru.ru_nivcsw;
+	c->steal = cpu >= 0 ? steal_of(stat, cpu) : 0;
+	free(stat);
+	if (!c->has_run_delay && (f = fopen("/proc/pressure/cpu", "r"))) {
+		c->has_stall = fscanf(f, "some avg10=%*f avg60=%*f avg300=%*f total=%llu", &c->stall_us) == 1;
+		fclose(f);
+	}
+}
+
+bool rb_contended(const struct rb_contention *a, const struct rb_contention *b)
+{
+	if (b->steal > a->steal)
+		return true;
+	if (a->has_run_delay && b->has_run_delay)
+		return b->run_delay_ns - a->run_delay_ns > RB_RUN_DELAY_NS;
+	return b->involuntary > a->involuntary || (a->has_stall && b->has_stall && b->stall_us > a->stall_us);
 }

@@ -56,6 +56,36 @@ int rb_env_stat_parse(const char *text, struct rb_cpu_time *t, int max);
 void rb_env_load(struct rb_env *e, int cpu, const char *siblings, const char *before, const char *after);
 void rb_env_warn(struct rb_env *e);
 
+/*
+ * What tells that other work shared this thread's CPU between two
+ * readings, apart from what the control sees (estimate.h): the time the
+ * thread waited runnable on a run queue (/proc/thread-self/schedstat, where
+ * the kernel keeps it) or else its involuntary context switches (getrusage), the
+ * time the host stole from its CPU (/proc/stat's steal), and, where there is
+ * no schedstat, the CPU pressure stall time (/proc/pressure/cpu, of the
+ * whole system).  Zero it, then read it at each end.
+ */
+struct rb_contention {
+	unsigned long long run_delay_ns;	/* schedstat's second field */
+	unsigned long long involuntary;		/* ru_nivcsw */
+	unsigned long long steal;		/* the CPU's steal, in USER_HZ ticks */
+	unsigned long long stall_us;		/* /proc/pressure/cpu "some" total */
+	bool has_run_delay, has_stall;
+};
+void rb_contention_read(struct rb_contention *c);
+
+/*
+ * Whether other work shared the CPU from a to b: a wait on the run queue of
+ * more than RB_RUN_DELAY_NS, or stolen time; without schedstat, an
+ * involuntary switch or a stall.  On the development VM, 6% of quiet 20 ms
+ * windows had a kernel thread take the CPU for 10-20 us (an involuntary
+ * switch that leaves a fastest call alone) and 0.5% waited over 100 us;
+ * beside a CPU hog on the same core, half of them waited a millisecond or
+ * more.
+ */
+#define RB_RUN_DELAY_NS 100000ULL
+bool rb_contended(const struct rb_contention *a, const struct rb_contention *b);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,7 @@
 #endif
 
 #include "contract.h"
+#include "env.h"
 #include "output.h"
 #include "primitives.h"
 #include "regbench.h"
@@ -73,7 +74,9 @@ bool calibrate(benchmark::State &st, const rb_bench &b, rb_kernel_fn f, const rb
 
 /*
  * The control beside a repetition (a reading before and after its rounds),
- * and what it said.  Its dependent add also gives the core clock of the
+ * and what it said, with what the scheduler says of the time between the
+ * readings (env.h: other work waiting for or stealing this CPU), which the
+ * control, timing short bursts, can miss.  Its dependent add also gives the core clock of the
  * moment (core cycles per tick) where no counter counts them: the core clock
  * moves with turbo and load, so a ratio taken at start-up would not fit a
  * benchmark run a minute later.
@@ -84,17 +87,23 @@ public:
 	explicit Watch(const rb_bench &b) : b_(b)
 	{
 		end_ = rb_tsc_start() + (uint64_t)(g_budget * b.clk->tsc_hz);
+		rb_contention_read(&shared_);
 	}
 
-	// Reads the control: true when the machine is not disturbed.
+	// Reads the control: true when the machine is not disturbed, and no other work shared the CPU since
+	// the last reading (or the start).
 	bool calm()
 	{
 		rb_control c;
+		rb_contention now;
 
 		rb_control_read(&c, b_.clk);
 		core_per_tick = c.tick_per_add > 0 ? 1 / c.tick_per_add : 0;
 		rb_control_add(&g_control, &c);
-		return !rb_control_disturbed(&g_control, &c);
+		rb_contention_read(&now);
+		bool shared = rb_contended(&shared_, &now);
+		shared_ = now;
+		return !rb_control_disturbed(&g_control, &c) && !shared;
 	}
 
 	bool time_left() const { return rb_tsc_start() < end_; }
@@ -133,6 +142,7 @@ public:
 private:
 	const rb_bench &b_;
 	uint64_t end_;
+	rb_contention shared_;		// at the last reading
 };
 
 // What one repetition measured: a cost per unit (ticks, and core cycles where counted), or the bound

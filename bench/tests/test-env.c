@@ -1,7 +1,13 @@
-/* test-env.c: the environment notes from synthetic /proc/stat texts: CPUs by field, the total line, 1-CPU machines, busy siblings and others */
+/* test-env.c: the environment notes from synthetic /proc/stat texts (CPUs by field, the total line, 1-CPU machines, busy siblings and others), and contention: synthetic and a real hog on this CPU */
+#define _GNU_SOURCE
 #include <math.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "env.h"
 
@@ -94,10 +100,68 @@ static void test_load(void)
 	check(e.others == 0 && !*e.warnings, "no /proc/stat: nothing to say");
 }
 
+static void test_contended(void)
+{
+	struct rb_contention a = { .run_delay_ns = 1000000, .involuntary = 3, .steal = 10, .has_run_delay = true };
+	struct rb_contention b = a;
+
+	check(!rb_contended(&a, &b), "nothing moved: not contended");
+	b.run_delay_ns += RB_RUN_DELAY_NS;
+	b.involuntary++;
+	check(!rb_contended(&a, &b), "a short wait and its involuntary switch (a kernel thread) are not contention");
+	b.run_delay_ns++;
+	check(rb_contended(&a, &b), "a wait on the run queue longer than RB_RUN_DELAY_NS is");
+	b = a;
+	b.steal++;
+	check(rb_contended(&a, &b), "time stolen by the host is");
+	a.has_run_delay = b.has_run_delay = false;
+	b = a;
+	b.involuntary++;
+	check(rb_contended(&a, &b), "without schedstat an involuntary switch is");
+	b = a;
+	a.has_stall = b.has_stall = true;
+	b.stall_us++;
+	check(rb_contended(&a, &b), "without schedstat a CPU pressure stall is");
+}
+
+/* A busy loop pinned to this CPU for 200 ms while this process spins too: the scheduler must share it. */
+static void test_real_hog(void)
+{
+	struct rb_contention a, b;
+	struct timespec t0, t;
+	cpu_set_t one;
+	pid_t hog;
+	int cpu = sched_getcpu();
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		printf("skip: cannot pin to CPU %d\n", cpu);
+		return;
+	}
+	hog = fork();
+	if (hog == 0)
+		for (;;)
+			;
+	rb_contention_read(&a);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 200000000L);
+	rb_contention_read(&b);
+	kill(hog, SIGKILL);
+	waitpid(hog, NULL, 0);
+	printf("beside a hog on CPU %d for 200 ms: waited %.1f ms on the run queue, %llu involuntary switches\n", cpu,
+	       (double)(b.run_delay_ns - a.run_delay_ns) / 1e6, b.involuntary - a.involuntary);
+	check(rb_contended(&a, &b), "a CPU hog on this CPU is seen");
+}
+
 int main(void)
 {
 	test_parse();
 	test_load();
+	test_contended();
+	test_real_hog();
 	printf("test-env: %s\n", failures ? "FAILED" : "all passed");
 	return failures != 0;
 }

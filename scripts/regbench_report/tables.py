@@ -10,6 +10,7 @@ still line up, and an absent cell says so.  Which families get which
 table, in which order, and how they are described comes from the
 metadata too (model.Meta).
 """
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
@@ -272,14 +273,36 @@ def quantum(run, key, counter):
     return 0.0
 
 
+def _clock_free(run):
+    """Whether run's core_cycles undo a change of the core clock: estimated beside each repetition, or counted
+    where the count holds every cycle (a trap target's counted cycles leave out its handler in the kernel)."""
+    source = run.ctx("core_cycles_source", "")
+    return source.startswith("estimated") or (source.startswith("counted") and run.ctx("target_mapping") != "trap")
+
+
 def compare_in(a, b, key, counter, higher_is_better=False):
     """compare() of one benchmark's counter in run b against run a, with the timer step either run has, and the
-    floor of its family where neither run measured it on a disturbed machine."""
+    floor of its family where neither run measured it on a disturbed machine.
+
+    TSC figures (cycles, ns, bytes/s) move with the core clock, which a host changes between runs by several
+    percent: a difference is called only when core cycles, with the clock's change taken out, say the same.
+    A change of the clock alone moves one of the two (a CPU-bound cost in TSC ticks, a device-bound one in
+    core cycles), a real change both.
+    """
     results = [r.results.get(key) for r in (a, b)]
     calm = all(res is not None and not res.disturbed for res in results)
-    return compare(a.measure(key, counter), b.measure(key, counter), max(quantum(r, key, counter) for r in (a, b)),
-                   higher_is_better, calm_family=key.family if calm else None,
-                   negligible=stats.NEGLIGIBLE_CYCLES if counter in ("cycles", "core_cycles") else 0.0)
+    family = key.family if calm else None
+    v = compare(a.measure(key, counter), b.measure(key, counter), max(quantum(r, key, counter) for r in (a, b)),
+                higher_is_better, calm_family=family,
+                negligible=stats.NEGLIGIBLE_CYCLES if counter in ("cycles", "core_cycles") else 0.0)
+    if v.verdict not in ("slower", "faster") or counter == "core_cycles" or not all(_clock_free(r) for r in (a, b)):
+        return v
+    core = compare(a.measure(key, "core_cycles"), b.measure(key, "core_cycles"), calm_family=family,
+                   negligible=stats.NEGLIGIBLE_CYCLES)
+    if core.ratio is None or core.verdict == v.verdict:
+        return v
+    return dataclasses.replace(v, verdict="same", why=f"in core cycles {core.verdict} ({core.ratio:.2f}×): "
+                                                      "the core clock moved between the runs")
 
 
 def verdict_text(v):

@@ -214,6 +214,30 @@ class OnRuns(unittest.TestCase):
         big = self.verdicts(a, side(verdict_rates.scaled(synthetic(2), factor)))
         self.assertEqual({v.verdict for _, _, v in big}, {"slower"})
 
+    def test_a_change_of_the_core_clock_alone_is_no_difference(self):
+        def clocked(seed, tsc, core):
+            doc = synthetic(seed)
+            doc["context"]["core_cycles_source"] = "estimated: TSC cycles / TSC ticks of a dependent add"
+            for e in doc["benchmarks"]:
+                if "cycles" in e:
+                    e["core_cycles"] = e["cycles"] * 1.8 * core
+                    e["cycles"] *= tsc
+            return doc
+        a = side(clocked(1, 1, 1))
+        # the host raised the core clock by 10%: CPU-bound costs take 10% fewer TSC ticks, the same core cycles
+        faster_clock = self.verdicts(a, side(clocked(2, 1 / 1.10, 1)))
+        chain = [v for key, _, v in faster_clock if key.family == "chain"]
+        self.assertTrue(chain and all(v.verdict == "same" and "core clock" in v.why for v in chain), chain)
+        # a real change moves both: still called
+        real = self.verdicts(a, side(clocked(2, 1.10, 1.10)))
+        self.assertIn("slower", {v.verdict for key, _, v in real if key.family == "chain"})
+        # counted core cycles on a trap target leave the handler out: the TSC verdict stands alone
+        base, trap = clocked(1, 1, 1), clocked(2, 1.10, 1)
+        for d in (base, trap):
+            d["context"].update(core_cycles_source="counted: perf_event", target_mapping="trap")
+        self.assertIn("slower", {v.verdict for key, _, v in self.verdicts(side(base), side(trap))
+                                 if key.family == "chain"})
+
     def test_scaling_keeps_counts_and_turns_rates_the_other_way(self):
         doc = verdict_rates.scaled(synthetic(1, reps=1, spread=0), 2.0)
         by = {e["name"]: e for e in doc["benchmarks"]}
