@@ -301,6 +301,12 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 		else if (percentiles)
 			note = "p90 " + cell(median, "p90") + ", p99 " + cell(median, "p99") + ", max " + cell(median, "max");
 	}
+	if (known && rb_family_sampled(e.family) && (e.state == "measured" || e.state == "below_resolution")) {
+		auto it = std::find_if(below_.begin(), below_.end(), [&](const Below &b) { return b.family == e.family; });
+		if (it == below_.end())
+			it = below_.insert(below_.end(), Below{e.family, 0, 0});
+		(e.state == "measured" ? it->measured : it->below)++;
+	}
 	if (known && e.disturbed && e.state != "skipped" && e.state != "error")
 		note += std::string(note.empty() ? "" : "; ") + "disturbed in " + std::to_string(e.disturbed) + " of " +
 			std::to_string(runs[0].repetitions) + " repetitions";
@@ -309,8 +315,17 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 	print(row, color);
 }
 
+/*
+ * Where the timer's step limited a sampled family, say so once, with what
+ * to read instead: on a coarse TSC (steps of 21 ticks on an AMD EPYC VM)
+ * every lat/ access to RAM is below it.
+ */
 void rb_console::finish()
 {
 	if (not_run_)
 		print(std::to_string(not_run_) + " benchmarks not run: the run was interrupted", "33");
+	for (const Below &b : below_)
+		if (b.below)
+			print(std::string(b.family->name) + "/: " + std::to_string(b.below) + " of " +
+			      std::to_string(b.below + b.measured) + " below one step of the timer: " + b.family->instead);
 }

@@ -8,6 +8,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "family.h"
+
 using rb_runs = std::vector<benchmark::BenchmarkReporter::Run>;
 
 /*
@@ -62,6 +64,11 @@ private:
 	bool color_, tabular_, aggregates_only_;
 	rb_progress *progress_ = nullptr;
 	size_t width_ = 30, not_run_ = 0;
+	struct Below {
+		const rb_family *family;
+		size_t below, measured;
+	};
+	std::vector<Below> below_;	// per sampled family: its results below the resolution, and those measured
 	std::string header_;		// the column header last printed
 	void print(const std::string &text, const char *color = nullptr);
 	std::string figures(const benchmark::BenchmarkReporter::Run *r) const;

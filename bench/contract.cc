@@ -182,7 +182,7 @@ bool rb_contract_get(const std::string &name, rb_contract_entry *e)
 
 	if (!m)
 		return false;
-	*e = rb_contract_entry{m->state, m->reason, m->k->family->unit, m->disturbed,
+	*e = rb_contract_entry{m->k->family, m->state, m->reason, m->k->family->unit, m->disturbed,
 			       (m->k->family->reports & RB_REPORT_PERCENTILES) != 0};
 	return true;
 }
@@ -249,7 +249,8 @@ std::string rb_contract_json()
 		out += std::string(i ? "," : "") + in2 + rb_json_string(f.name) + ": {\"what\": " + rb_json_string(f.what) +
 		       ", \"unit\": " + rb_json_string(f.unit) + ", \"shape\": \"" + kShapes[f.shape] +
 		       "\", \"param\": " + kParams[f.param] + ", \"sampled\": " +
-		       (rb_family_sampled(&f) ? "true" : "false") + ", \"counters\": " + counters(f) + "}";
+		       (rb_family_sampled(&f) ? "true" : "false") + ", \"counters\": " + counters(f) +
+		       (f.instead ? ", \"instead\": " + rb_json_string(f.instead) : "") + "}";
 	}
 	out += in + "},";
 

@@ -39,6 +39,7 @@ size_t rb_contract_disturbed_benchmarks();
 // What the console shows of a benchmark: how it ended (as the JSON says), its unit, its
 // disturbed repetitions, whether its family reports percentiles.  False for an unknown name.
 struct rb_contract_entry {
+	const rb_family *family;
 	std::string state, reason, unit;
 	int disturbed;
 	bool percentiles;

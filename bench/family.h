@@ -46,6 +46,7 @@ struct rb_family {
 	const size_t *sweep, *quick;	/* the values of /N it runs, and under --quick (0-terminated) */
 	enum rb_where where;
 	unsigned int reports;		/* RB_REPORT_* */
+	const char *instead;		/* a sampled family: what to read where an access is below one timer step */
 };
 
 enum rb_family_id { RB_LAT, RB_CHAIN, RB_THRPT, RB_FLUSH, RB_REP, RB_COPY, RB_BARRIER, RB_DISPATCH, RB_NR_FAMILIES };

@@ -422,8 +422,6 @@ void add_context(const iomap_target &t, const rb_clock &clk, int cpu)
 	context("tsc_hz", fmt(clk.tsc_hz));
 	context("tsc_hz_source", clk.tsc_hz_source);
 	context("invariant_tsc", clk.invariant ? "true" : "false");
-	context("core_hz_estimate", fmt(clk.core_hz));
-	context("core_hz_source", clk.core_hz_source);
 	context("core_cycles_source", clk.core_cycles_source);
 	context("cpu", std::to_string(cpu));
 	context("cpu_model", cpu_model());
@@ -575,6 +573,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "regbench: warning: the TSC is not invariant: cycle counts drift with the clock\n");
 	for (const std::string &w : split_warnings(env.warnings))
 		fprintf(stderr, "regbench: note: %s\n", w.c_str());
+	// a step of 2 ns or more swallows an access that hits the cache (1-2 ns): said before the sampled families run
+	if (clk.resolution / clk.tsc_hz >= 2e-9) {
+		std::string sampled;
+		for (const rb_family &f : rb_families)
+			if (rb_family_sampled(&f))
+				sampled += (sampled.empty() ? "" : " and ") + std::string(f.name) + "/";
+		fprintf(stderr, "regbench: note: the TSC moves in steps of %.0f ticks (%.1f ns) here: %s figures under one "
+			"step are below resolution\n", clk.resolution, clk.resolution / clk.tsc_hz * 1e9, sampled.c_str());
+	}
 	rb_markers_init();
 	rb_output_catch_signals();
 	rb_measure_init(clk, budget);

@@ -24,6 +24,8 @@ constexpr unsigned int kMinRounds = 12;		// rounds of fastest calls, however soo
 constexpr uint64_t kWriteValue = 0x5a5a5a5a5a5a5a5aull;
 
 double g_budget;				// seconds one repetition measures at most (rb_measure_init)
+const rb_clock *g_clock;			// the clock (rb_measure_init)
+std::vector<double> g_core_per_tick;		// the core clock beside each repetition (core cycles per TSC tick)
 rb_control_history g_control;			// every reading of the control so far
 
 struct Buffer {
@@ -309,6 +311,8 @@ void measure(benchmark::State &st, const rb_bench &b)
 	}
 	if (!r.ok)
 		return;
+	if (w.core_per_tick > 0)
+		g_core_per_tick.push_back(w.core_per_tick);
 	if (w.disturbed)
 		rb_contract_disturbed(b.name);
 	if (r.below) {
@@ -484,7 +488,26 @@ void rb_run(benchmark::State &st, const rb_bench &b)
 
 bool rb_measure_context_key(const std::string &key)
 {
-	return key == "target_first_read" || key == "target_lost";
+	return key == "target_first_read" || key == "target_lost" || key == "core_hz_estimate" ||
+	       key == "core_hz_source";
+}
+
+void rb_measure_context()
+{
+	char hz[32], source[200];
+	std::vector<double> &v = g_core_per_tick;
+
+	if (v.empty()) {
+		snprintf(hz, sizeof(hz), "%.0f", g_clock->core_hz);
+		snprintf(source, sizeof(source), "%s, at start-up (no repetition ran)", g_clock->core_hz_source);
+	} else {
+		std::nth_element(v.begin(), v.begin() + (long)(v.size() / 2), v.end());
+		snprintf(hz, sizeof(hz), "%.0f", g_clock->tsc_hz * v[v.size() / 2]);
+		snprintf(source, sizeof(source), "median of the %zu repetitions' dependent-add control (1 add per core "
+			 "cycle, timed on the TSC beside each)", v.size());
+	}
+	benchmark::AddCustomContext("core_hz_estimate", hz);
+	benchmark::AddCustomContext("core_hz_source", source);
 }
 
 const char *rb_device_lost()
@@ -495,6 +518,7 @@ const char *rb_device_lost()
 void rb_measure_init(const rb_clock &clk, double budget)
 {
 	g_budget = budget;
+	g_clock = &clk;
 	rb_control_prime(&g_control, &clk);
 }
 

@@ -22,6 +22,7 @@
 #include "contract.h"
 #include "flags.h"
 #include "output.h"
+#include "regbench.h"
 
 namespace {
 
@@ -68,6 +69,7 @@ public:
 		if (g_signal)
 			benchmark::AddCustomContext("interrupted", g_signal == SIGINT ? "SIGINT" : "SIGTERM");
 		benchmark::AddCustomContext("disturbed_benchmarks", std::to_string(rb_contract_disturbed_benchmarks()));
+		rb_measure_context();
 		if (context_)
 			JSONReporter::ReportContext(*context_);
 		JSONReporter::ReportRuns(runs_);

@@ -58,8 +58,13 @@ void rb_skip(benchmark::State &st, const std::string &why);
 // disturbance control's first readings (about 40 ms, so the first benchmark is timed as the rest).
 void rb_measure_init(const rb_clock &clk, double budget);
 
-// Whether the measurements set this context key as they run (target_first_read, target_lost).
+// Whether the measurements set this context key as they run (target_first_read, target_lost) or
+// when the run ends (core_hz_estimate, core_hz_source: rb_measure_context).
 bool rb_measure_context_key(const std::string &key);
+
+// When the run ends, before the result file is written: the core clock the control read beside the
+// repetitions (their median), or, when none ran, the start-up estimate, each with its source.
+void rb_measure_context();
 
 // Why the device behind a hardware target stopped answering during the run (which then stopped),
 // or NULL while it answers.

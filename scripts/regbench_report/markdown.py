@@ -193,7 +193,22 @@ def table_notes(t, runs, labels):
             if res.note and res.state == "ok":
                 noted.setdefault(res.note, []).append(key)
         out += [tag + ", ".join(f"`{p}`" for p in names.compact(ks)) + f": {note}" for note, ks in noted.items()]
+        out += coarse_timer(r, t.family, [r.results[k] for k in keys if k in r.results], tag)
     return out
+
+
+def coarse_timer(run, family, results, tag=""):
+    """Where the timer's step left results of a sampled family below it: the step in ticks and ns, how many,
+    and what to read instead (the family's own words)."""
+    below = sum(res.state == "below" for res in results)
+    f = run.meta.families.get(family)
+    step, hz = run.ctx_float("timer_resolution_cycles"), run.ctx_float("tsc_hz")
+    if not below or not f or not f.sampled or not step:
+        return []
+    ns = f" ({step / hz * 1e9:.1f} ns)" if hz else ""
+    counted = sum(res.state in ("ok", "below") for res in results)
+    return [f"{tag}TSC steps of {tables.number(step)} ticks{ns}: {below} of {counted} `{family}/` results here are "
+            f"below one step" + (f"; {f.instead}" if f.instead else "")]
 
 
 def render_table(t, runs, labels):

@@ -58,6 +58,7 @@ class Family:
     unit: str                    # what one unit of `cycles` is: access, read, element, copy, ...
     param: Optional[str]         # None, "count" or "size"
     sampled: bool
+    instead: str = ""            # a sampled family: what to read where an access is below one timer step
 
 
 @dataclass
@@ -345,7 +346,8 @@ def _meta(path, rb):
                                 _field(path, where, f, "unit", _text, "text"),
                                 _field(path, where, f, "param", lambda v: v in (None, "count", "size"),
                                        "null, \"count\" or \"size\""),
-                                _field(path, where, f, "sampled", lambda v: isinstance(v, bool), "true or false"))
+                                _field(path, where, f, "sampled", lambda v: isinstance(v, bool), "true or false"),
+                                _field(path, where, f, "instead", _text, "text", ""))
     kinds, texts = {}, {}
     for name, s in _obj(path, rb, "strategies").items():
         where = f"regbench.strategies['{name}']"

@@ -356,6 +356,22 @@ class Headlines(unittest.TestCase):
         t = next(t for t in tables.headline_tables([run]) if t.key == "read-chain-cycles")
         self.assertEqual(markdown.table_notes(t, [run], ["ram"]), [])
 
+    def test_a_coarse_timer_is_said_where_it_leaves_a_sampled_family_below_it(self):
+        from regbench_report import markdown, tables
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["regbench"]["families"]["lat"]["instead"] = "chain/ gives a read's latency"
+        doc["context"]["tsc_hz"] = "2100000000"
+        doc["context"]["timer_resolution_cycles"] = "21"
+        run = model.from_document("x.json", doc)
+        t = next(t for t in tables.headline_tables([run]) if t.family == "lat" and t.main == "cycles")
+        notes = [n for n in markdown.table_notes(t, [run], ["ram"]) if "TSC steps" in n]
+        self.assertEqual(len(notes), 1, notes)
+        self.assertRegex(notes[0], r"^TSC steps of 21 ticks \(10\.0 ns\): 1 of \d+ `lat/` results here are below one "
+                                   r"step; chain/ gives a read's latency$")
+        t = next(t for t in tables.headline_tables([run]) if t.key == "read-chain-cycles")
+        self.assertFalse([n for n in markdown.table_notes(t, [run], ["ram"]) if "TSC steps" in n])
+
 
 def listing(d):
     return sorted(os.listdir(d))
