@@ -425,6 +425,7 @@ void add_context(const iomap_target &t, const rb_clock &clk, int cpu)
 	context("core_cycles_source", clk.core_cycles_source);
 	context("cpu", std::to_string(cpu));
 	context("cpu_model", cpu_model());
+	context("cpu_uarch", rb_cpu_name() ? rb_cpu_name() : "");
 	context("kernel", std::string(u.sysname) + " " + u.release);
 	context("timer", rb_timer_text(clk.timer));
 	context("timer_overhead_cycles", fmt(clk.overhead));

@@ -11,11 +11,40 @@
 #include "selfcheck.h"
 
 /*
- * Published figures in core cycles (latencies, cycles per fence) or
- * accesses per core cycle (rates); NAN where no figure is published that we
- * trust.  Sources: AMD's Software Optimization Guides for families 17h, 19h
- * and 1Ah, Intel's Optimization Reference Manual, and the measurements of
- * Agner Fog's instruction tables and uops.info, which agree on these.
+ * Published figures in core cycles (latencies, cycles per fence or per locked
+ * operation) or accesses per core cycle (rates).  A column with no figure we
+ * can trace to a measurement or a vendor's manual is NAN: the row then says
+ * "no reference" instead of judging this machine against a guess.
+ *
+ * Columns 1-5 (add and imul r64 latency, L1 load-to-use, loads and stores per
+ * cycle):
+ *  - Zen to Zen 4: AMD's Software Optimization Guides for families 17h and
+ *    19h; add 1 and imul r64 3 also in Agner Fog's tables and uops.info.
+ *  - Zen 5: AMD's guide for family 1Ah gives four loads and two stores per
+ *    cycle and 4 cycles to use an integer load; jiegec's Zen 5 review
+ *    (github.com/jiegec/blog-source, amd_zen5.md) measured the same.
+ *  - Skylake, Sunny Cove, Golden Cove: Intel's Optimization Reference Manual
+ *    for the L1, Agner Fog and uops.info for add and imul.
+ *  - Raptor Cove: Golden Cove's figures, since Raptor Cove changed only the
+ *    L2 and the clocks (Chips and Cheese, "A Preview of Raptor Lake's
+ *    Improved L2 Caches", 2022).
+ *  - Redwood Cove: jiegec's review (intel_redwood_cove.md, on Granite Rapids)
+ *    measured a 5-cycle L1, three loads and two stores per cycle; no imul
+ *    figure is published for it.
+ *
+ * Columns 6-8 (lfence, mfence, lock or m64,imm8 back to back) are uops.info's
+ * measured throughput of LFENCE, MFENCE and LOCK OR (M64, I8), taken from the
+ * export of its table in github.com/ashvardanian/AssemblyStats (uops/, one
+ * file per microarchitecture).  Each row uses the part uops.info measured:
+ * Zen+ for Zen / Zen+, Zen 2, Zen 3, Zen 4, Skylake for the client Skylake
+ * rows, Skylake-X for 0x55, the client Ice Lake for both Sunny Cove rows and
+ * Alder Lake-P for both Golden Cove rows.  Server and client parts of one
+ * core are given the same figures because uops.info measured Skylake and
+ * Skylake-X alike in all three.  The client Skylake rows have no mfence:
+ * uops.info measured 33 cycles on Skylake, 56 on Kaby Lake and 63 on Coffee
+ * Lake, all the same core, so the figure is not the family's and any one of
+ * them would fail some of these machines.  Zen 5, Raptor Cove and Redwood
+ * Cove have no published fence or locked figures yet.
  */
 struct reference {
 	const char *name;
@@ -26,28 +55,36 @@ struct reference {
 
 #define NO NAN
 static const struct reference references[] = {
-	{ "Zen / Zen+", 0x17, 0x00, 0x2f, true,  { 1, 3, 4, 2, 1, NO, NO, NO } },
-	{ "Zen 2",      0x17, 0x30, 0xff, true,  { 1, 3, 4, 2, 1, NO, NO, NO } },
-	{ "Zen 3",      0x19, 0x00, 0x0f, true,  { 1, 3, 4, 3, 2, NO, NO, NO } },
-	{ "Zen 4",      0x19, 0x10, 0x1f, true,  { 1, 3, 4, 3, 2, NO, NO, NO } },
-	{ "Zen 3",      0x19, 0x20, 0x5f, true,  { 1, 3, 4, 3, 2, NO, NO, NO } },
-	{ "Zen 4",      0x19, 0x60, 0xaf, true,  { 1, 3, 4, 3, 2, NO, NO, NO } },
+	{ "Zen / Zen+", 0x17, 0x00, 0x2f, true,  { 1, 3, 4, 2, 1, 17, 77.1, 22.5 } },
+	{ "Zen 2",      0x17, 0x30, 0xff, true,  { 1, 3, 4, 2, 1, 11, 78.1, 17.7 } },
+	{ "Zen 3",      0x19, 0x00, 0x0f, true,  { 1, 3, 4, 3, 2, 10, 60.1, 7.5 } },
+	{ "Zen 4",      0x19, 0x10, 0x1f, true,  { 1, 3, 4, 3, 2, 10, 58.1, 7.4 } },
+	{ "Zen 3",      0x19, 0x20, 0x5f, true,  { 1, 3, 4, 3, 2, 10, 60.1, 7.5 } },
+	{ "Zen 4",      0x19, 0x60, 0xaf, true,  { 1, 3, 4, 3, 2, 10, 58.1, 7.4 } },
 	{ "Zen 5",      0x1a, 0x00, 0xff, true,  { 1, 3, 4, 4, 2, NO, NO, NO } },
-	{ "Skylake",    0x06, 0x4e, 0x4e, false, { 1, 3, 4, 2, 1, NO, NO, NO } },
-	{ "Skylake",    0x06, 0x55, 0x55, false, { 1, 3, 4, 2, 1, NO, NO, NO } },
-	{ "Skylake",    0x06, 0x5e, 0x5e, false, { 1, 3, 4, 2, 1, NO, NO, NO } },
-	{ "Skylake",    0x06, 0x8e, 0x8e, false, { 1, 3, 4, 2, 1, NO, NO, NO } },
-	{ "Skylake",    0x06, 0x9e, 0x9e, false, { 1, 3, 4, 2, 1, NO, NO, NO } },
+	{ "Skylake",    0x06, 0x4e, 0x4e, false, { 1, 3, 4, 2, 1, 4, NO, 18 } },
+	{ "Skylake",    0x06, 0x55, 0x55, false, { 1, 3, 4, 2, 1, 4, 33, 18 } },
+	{ "Skylake",    0x06, 0x5e, 0x5e, false, { 1, 3, 4, 2, 1, 4, NO, 18 } },
+	{ "Skylake",    0x06, 0x8e, 0x8e, false, { 1, 3, 4, 2, 1, 4, NO, 18 } },
+	{ "Skylake",    0x06, 0x9e, 0x9e, false, { 1, 3, 4, 2, 1, 4, NO, 18 } },
 	/*
 	 * Sunny Cove cores (0x6a/0x6c Ice Lake server, 0x7d/0x7e client; 0x6a is the
 	 * development VM's Xeon): 5-cycle L1 load-to-use, two loads and two stores
 	 * per cycle (Intel's Optimization Reference Manual on the Ice Lake
 	 * microarchitecture); imul r64 3 cycles (Agner Fog, uops.info).
 	 */
-	{ "Ice Lake",   0x06, 0x6a, 0x6c, false, { 1, 3, 5, 2, 2, NO, NO, NO } },
-	{ "Ice Lake",   0x06, 0x7d, 0x7e, false, { 1, 3, 5, 2, 2, NO, NO, NO } },
-	{ "Golden Cove", 0x06, 0x8f, 0x8f, false, { 1, 3, 5, 3, 2, NO, NO, NO } },
-	{ "Golden Cove", 0x06, 0x97, 0x9a, false, { 1, 3, 5, 3, 2, NO, NO, NO } },
+	{ "Ice Lake",   0x06, 0x6a, 0x6c, false, { 1, 3, 5, 2, 2, 5.2, 36.2, 18 } },
+	{ "Ice Lake",   0x06, 0x7d, 0x7e, false, { 1, 3, 5, 2, 2, 5.2, 36.2, 18 } },
+	{ "Golden Cove", 0x06, 0x8f, 0x8f, false, { 1, 3, 5, 3, 2, 12, 38, 18 } },
+	{ "Golden Cove", 0x06, 0x97, 0x9a, false, { 1, 3, 5, 3, 2, 12, 38, 18 } },
+	/* Raptor Lake 0xb7/0xba/0xbf, Emerald Rapids 0xcf (models: Linux's intel-family.h) */
+	{ "Raptor Cove", 0x06, 0xb7, 0xb7, false, { 1, 3, 5, 3, 2, NO, NO, NO } },
+	{ "Raptor Cove", 0x06, 0xba, 0xba, false, { 1, 3, 5, 3, 2, NO, NO, NO } },
+	{ "Raptor Cove", 0x06, 0xbf, 0xbf, false, { 1, 3, 5, 3, 2, NO, NO, NO } },
+	{ "Raptor Cove", 0x06, 0xcf, 0xcf, false, { 1, 3, 5, 3, 2, NO, NO, NO } },
+	/* Meteor Lake 0xaa/0xac, Granite Rapids 0xad/0xae (models: Linux's intel-family.h) */
+	{ "Redwood Cove", 0x06, 0xaa, 0xaa, false, { 1, NO, 5, 3, 2, NO, NO, NO } },
+	{ "Redwood Cove", 0x06, 0xac, 0xae, false, { 1, NO, 5, 3, 2, NO, NO, NO } },
 };
 #undef NO
 
@@ -86,6 +123,14 @@ static const struct reference *reference_for_this_cpu(unsigned int *family, unsi
 			return r;
 	}
 	return NULL;
+}
+
+const char *rb_cpu_name(void)
+{
+	unsigned int family, model;
+	const struct reference *ref = reference_for_this_cpu(&family, &model);
+
+	return ref ? ref->name : NULL;
 }
 
 double rb_expected(enum rb_primitive p)

@@ -11,6 +11,9 @@
 extern "C" {
 #endif
 
+/* This CPU's core as the reference table names it ("Zen 5", "Ice Lake"), or NULL for one it does not know. */
+const char *rb_cpu_name(void);
+
 /* The published figure for this CPU (core cycles, or accesses per cycle for rates), or NAN. */
 double rb_expected(enum rb_primitive p);
 

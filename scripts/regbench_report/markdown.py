@@ -72,7 +72,8 @@ def machine_rows(run):
     """(field, text) rows describing where a run was measured; fields the JSON lacks are left out."""
     tsc, core = run.ctx_float("tsc_hz"), run.ctx_float("core_hz_estimate")
     rows = [("host", run.ctx("host_name")),
-            ("CPU", run.ctx("cpu_model")),
+            ("CPU", run.ctx("cpu_model") and run.ctx("cpu_model") + (f" ({run.ctx('cpu_uarch')} cores)"
+                                                                     if run.ctx("cpu_uarch") else "")),
             ("CPUs", " ".join(x for x in (f"{run.ctx('num_cpus')} online;" if run.ctx("num_cpus") else "",
                                            f"pinned to CPU {run.ctx('cpu')}" if run.ctx("cpu") else "") if x) or None),
             ("topology", run.ctx("topology")),
