@@ -141,6 +141,17 @@ def warnings(run):
     return [f"{k[4:]}: {v}" for k, v in sorted(run.context.items()) if k.startswith("env_") and v]
 
 
+def tsc_rates_differ(runs, labels):
+    """A warning when the runs' TSCs tick at different rates (runs on different machines): their TSC-cycle ratios
+    then compare two clocks, not two costs; "" when they agree within 1% or a rate is unknown."""
+    rates = [r.ctx_float("tsc_hz") for r in runs]
+    if len(runs) < 2 or None in rates or max(rates) <= min(rates) * 1.01:
+        return ""
+    each = ", ".join(f"{l} {_ghz(hz)}" for l, hz in zip(labels, rates))
+    return (f"**The TSCs tick at different rates** ({each}): a ratio of TSC cycles compares two clocks as well as "
+            "two costs. Compare the core-cycle tables (each core's own cycles) or ns (wall time) instead.")
+
+
 def command(run, override=None):
     """The command line that reproduces a run, and whether it is exact."""
     if override:
@@ -256,7 +267,7 @@ def verdict_rule(runs):
     calm = ", ".join(f"{f}/ {e:.0%}" for f, e in sorted(stats.CALM_EFFECT.items(), key=lambda x: x[1]))
     return (f"With one run a side, a ratio in **bold** needs the repetitions of the two runs to separate (an exact "
             f"two-sided Mann-Whitney U test, p ≤ {alpha}) and the medians to differ by at least the run-to-run "
-            f"spread of the result's family, measured on back-to-back runs of one build on the development VM: "
+            f"spread of the result's family, measured on back-to-back runs of one build on two development VMs (Ice Lake, AMD Zen 5): "
             f"{calm} where neither run was measured on a disturbed machine, {eff['repetition']:.0%} where either "
             f"was (†: a host sharing the core moves whole runs by that much, which repetitions within a run cannot "
             f"show) ({step}). For smaller differences give "

@@ -96,6 +96,9 @@ def _render(runs, out_dir, staging, labels, title, command):
                "every verdict with its p, its values and what decided it.", ""]
     md += [markdown.noise_summary(r) if not compare else f"- {l}: " + markdown.noise_summary(r)
            for r, l in zip(runs, labels)] + [""]
+    clocks = markdown.tsc_rates_differ(runs, labels)
+    if clocks:
+        md += [clocks, ""]
     if compare:
         fams = markdown.family_ratios(runs)
         fam_names = list(dict.fromkeys(f for per in fams for f, _, _ in per))

@@ -262,7 +262,7 @@ class Publish(unittest.TestCase):
     def test_bad_command_lines(self):
         for args, words in [(["--bogus"], "publish: --bogus: unknown option (scripts/publish --help"),
                             (["--only"], "publish: --only: needs a value"),
-                            (["--only", "ram,nosuch"], "publish: --only: no report 'nosuch' (the reports: ram, trap,"),
+                            (["--only", "ram,nosuch"], "publish: --only: no report 'nosuch' (the reports: ram, ram-across-cpus, trap,"),
                             (["a", "b"], "publish: b: a second output folder"),
                             ([fixture.path("single.json")], "not a folder")]:
             p = publish(*args)
@@ -273,29 +273,46 @@ class Publish(unittest.TestCase):
 
     def test_render_only_re_renders_from_the_json_in_the_folder(self):
         out = fixture.tmpdir()
-        os.mkdir(os.path.join(out, "ram"))
-        shutil.copyfile(fixture.path("single.json"), os.path.join(out, "ram", "ram.json"))
+        ram = os.path.join(out, "ram-on-x")
+        os.mkdir(ram)
+        shutil.copyfile(fixture.path("single.json"), os.path.join(ram, "ram.json"))
         p = publish("--render-only", "--only", "ram", out)
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(sorted(os.listdir(out)), ["README.md", "ram"])
-        self.assertTrue({".report-files", "README.md", "ram.json"} <= set(os.listdir(os.path.join(out, "ram"))))
+        self.assertEqual(sorted(os.listdir(out)), ["README.md", "ram-on-x"])
+        self.assertTrue({".report-files", "README.md", "ram.json"} <= set(os.listdir(ram)))
         with open(os.path.join(out, "README.md"), encoding="utf-8") as f:
-            self.assertIn("- [ram](ram/) — regbench on ", f.read())
+            self.assertIn("- [ram-on-x](ram-on-x/) — regbench on ", f.read())
         # a file the report did not write: refused, as scripts/report refuses it, and nothing changes
-        with open(os.path.join(out, "ram", "notes.txt"), "w") as f:
+        with open(os.path.join(ram, "notes.txt"), "w") as f:
             f.write("mine\n")
-        before = {n: os.stat(os.path.join(out, "ram", n)).st_mtime_ns for n in os.listdir(os.path.join(out, "ram"))}
+        before = {n: os.stat(os.path.join(ram, n)).st_mtime_ns for n in os.listdir(ram)}
         p = publish("--render-only", "--only", "ram,trap", out)
         self.assertEqual(p.returncode, 1)
         lines = p.stderr.splitlines()
-        self.assertTrue(any(l.startswith(f"publish: {out}/ram: not rendered, left as it was (scripts/report: ")
+        self.assertTrue(any(l.startswith(f"publish: {out}/ram-on-x: not rendered, left as it was (scripts/report: ")
                             and "notes.txt" in l for l in lines), p.stderr)
         self.assertIn(f"publish: {out}/trap: no trap.json in its folder, left as it was (measure it: "
                       "scripts/publish --only trap)", lines)
-        after = {n: os.stat(os.path.join(out, "ram", n)).st_mtime_ns for n in os.listdir(os.path.join(out, "ram"))}
+        after = {n: os.stat(os.path.join(ram, n)).st_mtime_ns for n in os.listdir(ram)}
         self.assertEqual(after, before)
-        self.assertEqual(sorted(os.listdir(out)), ["README.md", "ram"])
+        self.assertEqual(sorted(os.listdir(out)), ["README.md", "ram-on-x"])
 
+    def test_the_cpus_compared_are_the_runs_in_their_folder(self):
+        out = fixture.tmpdir()
+        cpus = os.path.join(out, "ram-across-cpus")
+        os.mkdir(cpus)
+        p = publish("--render-only", "--only", "ram-across-cpus", out)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(f"publish: {out}/ram-across-cpus: fewer than two CPUs have a ram run, left as it was "
+                      "(publish ram on another kind of CPU: scripts/publish --only ram)", p.stderr.splitlines())
+        for tag in ("icelake", "zen5"):
+            shutil.copyfile(fixture.path("single.json"), os.path.join(cpus, f"{tag}.json"))
+        p = publish("--render-only", "--only", "ram-across-cpus", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(cpus, "README.md"), encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn("The default suite on ram across CPUs", text)
+        self.assertIn("| zen5 / icelake |", text)
 
 if __name__ == "__main__":
     unittest.main()

@@ -356,6 +356,15 @@ class Headlines(unittest.TestCase):
         t = next(t for t in tables.headline_tables([run]) if t.key == "read-chain-cycles")
         self.assertEqual(markdown.table_notes(t, [run], ["ram"]), [])
 
+    def test_runs_whose_tscs_tick_at_different_rates_are_said_to(self):
+        from regbench_report import markdown
+        a, b = model.load(fixture.path("single.json")), model.load(fixture.path("single.json"))
+        self.assertEqual(markdown.tsc_rates_differ([a, b], ["a", "b"]), "")
+        b.context["tsc_hz"] = "2096000000"
+        text = markdown.tsc_rates_differ([a, b], ["icelake", "zen5"])
+        self.assertIn("(icelake 2.500 GHz, zen5 2.096 GHz)", text)
+        self.assertIn("Compare the core-cycle tables", text)
+
     def test_a_coarse_timer_is_said_where_it_leaves_a_sampled_family_below_it(self):
         from regbench_report import markdown, tables
         with open(fixture.path("single.json"), encoding="utf-8") as f:
