@@ -1,0 +1,179 @@
+"""The scripts/results command line: add runs to the store, list them, render the reference table, export for dashboards.
+
+Kept thin (arguments, printing, exit status) over store, runfile, reference
+and bmf.  Every failure is one line, `results: what: why (what to try)`, and
+a non-zero exit: 2 for a command line it cannot use, 1 for files, stores and
+folders it cannot use, 130 when interrupted (the store and the output folder
+are then as they were).
+"""
+import argparse
+import json
+import os
+import sys
+
+from regbench_report import model
+
+from . import runfile, store
+from .errors import ResultsError
+
+USAGE = """scripts/results add [--db STORE] RUN.json...        add runs to the store (a run already there is kept once)
+       scripts/results list [--db STORE]                  the runs in the store
+       scripts/results table [--db STORE] -o DIR [--title TEXT] [--force]
+                                                          the reference table of every run in the store (Markdown + SVG)
+       scripts/results export --format bmf RUN.json...    Bencher Metric Format on stdout"""
+
+STORE_HELP = (f"the store: an SQLite file (default {os.path.relpath(store.DEFAULT, store.ROOT)} at the top of this "
+              f"checkout; created by add) or a PostgreSQL URL, {store.URL_FORM}")
+
+
+class UsageError(Exception):
+    """A command line the command cannot use; str() is the line to print."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(f"{message} (see scripts/results --help)")
+
+
+def parser():
+    p = Parser(prog="results", usage=USAGE,
+               description="The results store: regbench runs from any number of machines in one SQLite file or "
+                           "PostgreSQL database (tables runs and results), the cross-machine reference table drawn "
+                           "from it, and exports for dashboards.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    add = sub.add_parser("add", help="add regbench runs to the store in one transaction",
+                         description="Adds each run (its JSON verbatim, a row per benchmark) in one transaction: all "
+                                     "of them or, on a bad file or Ctrl-C, none. A run's id is the hash of its JSON: "
+                                     "a run already in the store is kept once.")
+    add.add_argument("files", nargs="+", metavar="RUN.json", help="regbench --benchmark_out files")
+    lst = sub.add_parser("list", help="the runs in the store", description="One line per run, oldest first.")
+    table = sub.add_parser("table", help="the reference table: every run in the store, machine x target",
+                           description="Renders the cross-machine reference table of every run in the store into "
+                                       "DIR: README.md and an SVG per table. Cells are nanoseconds (wall time: one "
+                                       "clock on every machine, where TSC cycles are each machine's own). The folder "
+                                       "keeps a manifest of the files written and is replaced all or nothing.")
+    table.add_argument("-o", "--output", metavar="DIR", required=True, help="the folder to write (created if needed)")
+    table.add_argument("--title", help="the README's title")
+    table.add_argument("--force", action="store_true",
+                       help="write into a folder that holds files this command did not write (same-named ones are "
+                            "overwritten, the rest kept)")
+    for s in (add, lst, table):
+        s.add_argument("--db", metavar="STORE", help=STORE_HELP)
+    export = sub.add_parser("export", help="print runs in a dashboard's format",
+                            description="Prints the runs (several files: parts of one run, merged) for a dashboard: "
+                                        "bmf is Bencher Metric Format, per benchmark the median TSC cycles per unit "
+                                        "as value and the lowest and highest repetition as lower_value and "
+                                        "upper_value (measured benchmarks only).")
+    export.add_argument("--format", required=True, choices=["bmf"], help="the format (bmf: Bencher Metric Format)")
+    export.add_argument("files", nargs="+", metavar="RUN.json", help="regbench --benchmark_out files")
+    return p
+
+
+def _add(args):
+    s = store.open_store(args.db, create=True)
+    try:
+        lines, added = [], 0
+        with s.transaction():
+            for path in args.files:
+                run, data = runfile.read(path)
+                run_id = runfile.digest(data)
+                row = runfile.run_row(run, data, run_id)
+                new = s.add(row, runfile.result_rows(run, run_id))
+                added += new
+                lines.append(f"{'added' if new else 'kept '} {run_id[:12]}  {row['host']}  {row['cpu']}  "
+                             f"{row['target']}  {row['date'] or 'undated'}  {len(run.results)} benchmarks  ({path})")
+        total = len(s.runs())
+    finally:
+        s.close()
+    print("\n".join(lines))
+    print(f"{s.where}: {added} added, {len(args.files) - added} already there; {total} runs in the store")
+    return 0
+
+
+def _columns(rows, head):
+    """Rows of text as aligned columns under a heading."""
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+    return ["  ".join(str(x).ljust(w) for x, w in zip(r, widths)).rstrip() for r in [head, *rows]]
+
+
+def _list(args):
+    s = store.open_store(args.db)
+    try:
+        s.check()
+        runs = s.runs()
+    finally:
+        s.close()
+    if not runs:
+        print(f"{s.where}: no runs (add some: scripts/results add RUN.json)")
+        return 0
+    rows = [[r["id"][:12], r["date"] or "-", r["host"], r["cpu"], r["target"], r["accelerator"] or "-",
+             f"{r['results']} ({r['measured']} measured)", r["regbench_version"] or "-"] for r in runs]
+    print("\n".join(_columns(rows, ["id", "date", "host", "cpu", "target", "accel", "benchmarks", "regbench"])))
+    print(f"{s.where}: {len(runs)} runs")
+    return 0
+
+
+def _table(args):
+    try:
+        import matplotlib   # noqa: F401  (the SVGs need it; say so before reading anything)
+    except ImportError:
+        raise ResultsError(sys.executable, "this Python has no matplotlib", "run scripts/results itself, which uses "
+                           "Debian's /usr/bin/python3, after apt-get install python3-matplotlib") from None
+    from regbench_report import folder
+    from . import reference, render
+    s = store.open_store(args.db)
+    try:
+        s.check()
+        table = reference.build(s)
+    finally:
+        s.close()
+    if not table.columns:
+        raise ResultsError(s.where, "no runs in the store", "add some first: scripts/results add RUN.json")
+    try:
+        path = render.write(table, args.output, title=args.title, force=args.force)
+    except folder.FolderError as e:
+        raise ResultsError(str(e)) from None
+    except OSError as e:
+        raise ResultsError(e.filename or args.output, e.strerror or str(e),
+                           "check that the output folder is writable") from None
+    print(path)
+    return 0
+
+
+def _export(args):
+    from . import bmf
+    runs = [runfile.read(path)[0] for path in args.files]
+    try:
+        run = model.merge(runs) if len(runs) > 1 else runs[0]
+    except model.ReportError as e:
+        # model's hint is scripts/report's (--compare); here several files are parts of one run
+        raise ResultsError(str(e).rsplit(" (", 1)[0] + " (export each run on its own: several files given "
+                           "together are parts of one run)") from None
+    print(json.dumps(bmf.document(run), indent=2))
+    return 0
+
+
+COMMANDS = {"add": _add, "list": _list, "table": _table, "export": _export}
+
+
+def main(argv=None):
+    try:
+        args = parser().parse_args(argv)
+        if not args.command:
+            raise UsageError("no command (give add, list, table or export; see scripts/results --help)")
+        return COMMANDS[args.command](args)
+    except UsageError as e:
+        return _fail(str(e), 2)
+    except ResultsError as e:
+        return _fail(str(e), 1)
+    except KeyboardInterrupt:
+        return _fail("interrupted (the store and the output folder are as they were)", 130)
+    except BrokenPipeError:
+        # a reader that stopped early (| head): nothing more to say, and nothing to say it to
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _fail(line, status):
+    print(f"results: {line}", file=sys.stderr)
+    return status

@@ -1,0 +1,14 @@
+"""The one kind of failure the results command reports: a line `what: why (what to try)`."""
+
+
+class ResultsError(Exception):
+    """A file, store or argument the command cannot use; str() is the line to print (after `results: `).
+
+    Built from what, why and what to try, or from a whole line made elsewhere
+    (model's line about a file).  Control characters from names and messages
+    are shown escaped, so the line stays one line.
+    """
+
+    def __init__(self, what, why=None, hint=None):
+        text = what if why is None else f"{what}: {why} ({hint})"
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in text))

@@ -1,0 +1,191 @@
+"""Writes the reference table as a folder: README.md (a Markdown table per section) and an SVG per section.
+
+The folder follows scripts/report's rules (regbench_report.folder): a
+manifest of the files written, nothing else touched, everything rendered
+aside and moved in at the end.  The SVG is the same table as a heat map
+(colour: log of the ns, every cell's text as in the Markdown), for reading
+across machines at a glance; emulated columns are named so in both.
+"""
+import math
+import os
+import textwrap
+
+from regbench_report import folder, names, tables
+from regbench_report.markdown import DISTURBED, md_table
+
+from .reference import EMULATION
+
+TITLE = "The reference table: register access costs across machines and targets"
+
+
+def cell_text(cell):
+    """A cell as the tables print it: `12.3 ±2.1%` (the median, the furthest repetition or run from it), `< 7.5`."""
+    if cell is None:
+        return "—"
+    if cell.state == "ok":
+        text = tables.number(cell.value)
+        if cell.lo is not None and cell.hi is not None and cell.value:
+            spread = max(cell.hi - cell.value, cell.value - cell.lo) / cell.value
+            text += f" ±{spread:.0%}" if spread >= 0.1 or spread < 0.0005 else f" ±{spread:.1%}"
+    elif cell.state == "below":
+        text = f"< {tables.number(cell.bound)}" if cell.bound is not None else "below res."
+    else:
+        return cell.state
+    return text + f" {DISTURBED}" if cell.disturbed else text
+
+
+def column_head(col, sep):
+    """A column's heading: machine, target and, for emulation, which (lines joined by sep)."""
+    return sep.join([col.label, col.target] + ([f"({col.emulation} emulation)"] if col.emulation else []))
+
+
+def section_title(s):
+    what = f"{s.family}/{s.op}" if s.op else f"{s.family}/"
+    return f"{what}: ns per {s.unit}"
+
+
+def section_file(s):
+    return f"{s.family}-{s.op}.svg" if s.op else f"{s.family}.svg"
+
+
+def headline(ref):
+    """One line for reports/README.md: what the table holds, and one dependent readl across it (hardware, emulated)."""
+    machines = {c.machine for c in ref.columns}
+    rows = {k for s in ref.sections for k in s.rows}
+    text = (f"{len(ref.runs)} runs of {len(machines)} machines in {len(ref.columns)} machine × target columns, "
+            f"{len(rows)} benchmarks, in ns")
+    readl = ref.meta.kernel.get("single")
+    for s in ref.sections:
+        key = next((k for k in s.rows if (k.family, k.op, k.width, k.strategy) == ("chain", "read", 32, readl)), None)
+        cells = [(s.cells[(key, c)].value, ref.columns[c]) for c in s.columns
+                 if key and (key, c) in s.cells and s.cells[(key, c)].state == "ok"]
+        parts = []
+        for emulated, where in ((False, "on hardware"), (True, "emulated")):
+            mine = sorted((v, f"{c.label} · {c.target}") for v, c in cells if bool(c.emulation) == emulated)
+            if mine:
+                span = [f"{tables.number(v)} ns ({head})" for v, head in (mine[0], mine[-1])]
+                parts.append(f"{' to '.join(dict.fromkeys(span))} {where}")
+        if parts:
+            text += f"; a dependent readl (`{names.label(key)}`): " + ", ".join(parts)
+    return text
+
+
+def _intro(ref):
+    rates = sorted({round(r["tsc_hz"] / 1e9, 2) for r in ref.runs if r["tsc_hz"]})
+    clocks = (f" (here {', '.join(f'{x:.2f}' for x in rates)} GHz)" if len(rates) > 1 else "")
+    return [
+        "Every run in the store side by side: a column per machine and target, a row per benchmark. A cell is "
+        "**nanoseconds** per unit (access, read, element, copy: the family's unit), the median over the run's "
+        "repetitions, or the median of the runs' medians where a column holds several runs; ±N% is how far the "
+        "furthest repetition (or run) lay from it. Nanoseconds because wall time is the one clock machines share: "
+        f"`cycles` are ticks of each machine's own TSC{clocks}, and core cycles are an estimate where a machine has "
+        "no counters.",
+        "",
+        f"{DISTURBED}: some repetition ran while the machine was disturbed (the host stole time, or other work "
+        "shared the core). `< N`: below the timer's resolution, one step of the TSC (N ns). `skipped`, `error`: the "
+        "run could not measure it (its own report says why). —: no run of that column has it. "
+        + " ".join(f"**{k}**: {v}." for k, v in EMULATION.items() if any(c.emulation == k for c in ref.columns)),
+    ]
+
+
+def _columns_table(ref):
+    rows = []
+    for c in ref.columns:
+        first = c.runs[0]
+        tsc = sorted({f"{r['tsc_hz'] / 1e9:.2f} GHz" for r in c.runs if r["tsc_hz"]})
+        dates = sorted(str(r["date"] or "")[:10] for r in c.runs)
+        rows.append([column_head(c, " · "), c.host, c.cpu, ", ".join(tsc) or "?", f"`{first['target']}`",
+                     first["target_what"] or "", c.emulation or "no",
+                     len(c.runs), dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}"])
+    return md_table(["column", "host", "CPU", "TSC", "target", "what", "emulated", "runs", "dates"], rows)
+
+
+def _section_md(ref, s):
+    head = ["benchmark"] + [column_head(ref.columns[c], "<br>") for c in s.columns]
+    rows = [[f"`{names.label(k)}`"] + [cell_text(s.cells.get((k, c))) for c in s.columns] for k in s.rows]
+    out = [f"## {section_title(s)}", ""]
+    if s.what:
+        out += [f"{s.what}.", ""]
+    out += [md_table(head, rows), ""]
+    if s.hidden:
+        out += [f"{s.hidden} more benchmark{'s' if s.hidden > 1 else ''} of this table no column measured (skipped "
+                "or failed in every run: each run's report says why).", ""]
+    out += [f"![{section_title(s)}]({section_file(s)})", ""]
+    return out
+
+
+def _runs_table(ref):
+    rows = [[f"`{r['id'][:12]}`", r["host"], r["cpu"], f"`{r['target']}`", r["accelerator"] or "—",
+             r["date"] or "—", f"{r['regbench_version'] or '?'} {r['regbench_build_type'] or ''}".strip(),
+             f"{r['measured']} of {r['results']}"] for r in sorted(ref.runs, key=lambda r: (r["date"] or "", r["id"]))]
+    return md_table(["run", "host", "CPU", "target", "accelerator", "date", "regbench", "measured"], rows)
+
+
+def readme(ref, title):
+    md = [f"# {title or TITLE}", "", f"> **Headline:** {headline(ref)}", ""] + _intro(ref) + [""]
+    md += ["## Columns", "", _columns_table(ref), ""]
+    for s in ref.sections:
+        md += _section_md(ref, s)
+    md += ["## Runs", "", "Each run's id is the start of the SHA-256 of its JSON (`scripts/results list` shows the "
+           "same); the store keeps the JSON itself.", "", _runs_table(ref), "",
+           "## Reproduce", "", "```sh", "scripts/results add --db STORE RUN.json...    # each run, from any machine",
+           "scripts/results table --db STORE -o DIR", "```", ""]
+    return "\n".join(md).rstrip() + "\n"
+
+
+def heatmap(ref, s, path):
+    """The section as an SVG heat map: a row per benchmark, a column per machine and target, each cell's text."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import LogNorm
+
+    cells = [[s.cells.get((k, c)) for c in s.columns] for k in s.rows]
+    values = [[c.value if c and c.state == "ok" and c.value > 0 else math.nan for c in row] for row in cells]
+    finite = [v for row in values for v in row if not math.isnan(v)]
+    rc = {"svg.hashsalt": "regbench", "svg.fonttype": "none", "font.size": 7, "font.family": "DejaVu Sans"}
+    with plt.rc_context(rc):
+        fig, ax = plt.subplots(figsize=(2.8 + 1.45 * len(s.columns), 1.6 + 0.19 * len(s.rows)))
+        cmap = plt.get_cmap("viridis").copy()
+        cmap.set_bad("white")
+        norm = LogNorm(min(finite), max(finite) * 1.0001) if finite else None
+        image = ax.imshow(values, aspect="auto", cmap=cmap, norm=norm, interpolation="nearest")
+        for i, row in enumerate(cells):
+            for j, c in enumerate(row):
+                v = values[i][j]
+                shade = "0.35" if math.isnan(v) else "white" if sum(cmap(norm(v))[:3]) < 1.5 else "black"
+                ax.text(j, i, cell_text(c), ha="center", va="center", color=shade, fontsize=6.5)
+        heads = ["\n".join(textwrap.fill(line, 24) for line in column_head(ref.columns[c], "\n").split("\n"))
+                 for c in s.columns]
+        ax.set_xticks(range(len(s.columns)), heads, fontsize=7)
+        ax.xaxis.tick_top()
+        for tick, c in zip(ax.xaxis.get_major_ticks(), s.columns):
+            if ref.columns[c].emulation:
+                tick.label2.set_color("darkred")
+        ax.set_yticks(range(len(s.rows)), [names.label(k) for k in s.rows], fontsize=7, family="DejaVu Sans Mono")
+        ax.set_xticks([x - 0.5 for x in range(1, len(s.columns))], minor=True)
+        ax.set_yticks([y - 0.5 for y in range(1, len(s.rows))], minor=True)
+        ax.grid(which="minor", color="white", linewidth=0.8)
+        ax.tick_params(which="minor", length=0)
+        for side in ax.spines.values():
+            side.set_visible(False)
+        if finite:
+            bar = fig.colorbar(image, ax=ax, fraction=0.04, pad=0.02, aspect=40)
+            bar.set_label(f"ns per {s.unit} (log scale)")
+        ax.set_title(f"{section_title(s)}: median ({DISTURBED} disturbed, < below the timer's resolution)",
+                     loc="left", fontsize=9, fontweight="bold", pad=12)
+        fig.savefig(path, format=os.path.splitext(path)[1][1:], metadata={"Date": None}, bbox_inches="tight",
+                    pad_inches=0.15)
+        plt.close(fig)
+
+
+def write(ref, out_dir, title=None, force=False):
+    """Renders ref into out_dir (new, or holding an earlier table: folder's rules); returns the README's path."""
+    folder.check(out_dir, force)
+    with folder.Staging(out_dir) as stage:
+        for s in ref.sections:
+            heatmap(ref, s, os.path.join(stage.path, section_file(s)))
+        with open(os.path.join(stage.path, "README.md"), "w", encoding="utf-8") as f:
+            f.write(readme(ref, title))
+        stage.commit()
+    return os.path.join(out_dir, "README.md")
