@@ -39,7 +39,9 @@ def parse(data, name):
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        return model.load(tmp)
+        run = model.load(tmp)
+        run.paths = [name]              # what later messages (model.merge's) name it
+        return run
     except model.ReportError as e:
         # model's line is `FILE: why (what to try)` about the private copy: say it of the file given
         raise ResultsError(str(e).replace(tmp, name, 1)) from None
@@ -103,5 +105,10 @@ def result_rows(run, run_id):
             if counter in RANGED:
                 row[counter + "_lo"] = min(m.reps) if ok else None
                 row[counter + "_hi"] = max(m.reps) if ok else None
+        tsc = run.ctx_float("tsc_hz")
+        if row["ns"] is None and row["cycles"] is not None and tsc:
+            # a file without the ns counter: regbench's ns is exactly cycles at the run's TSC rate
+            for end in ("", "_lo", "_hi"):
+                row["ns" + end] = row["cycles" + end] / tsc * 1e9
         rows.append(row)
     return rows

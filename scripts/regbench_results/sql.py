@@ -56,7 +56,8 @@ RESULTS = (
     ("cycles_lo", "DOUBLE PRECISION"),
     ("cycles_hi", "DOUBLE PRECISION"),
     ("core_cycles", "DOUBLE PRECISION"),
-    ("ns", "DOUBLE PRECISION"),                   # wall time per unit: one clock on every machine
+    ("ns", "DOUBLE PRECISION"),                   # wall time per unit, one clock on every machine (a file without
+                                                  # the counter: cycles at its TSC rate, as regbench computes it)
     ("ns_lo", "DOUBLE PRECISION"),
     ("ns_hi", "DOUBLE PRECISION"),
     ("bytes_per_second", "DOUBLE PRECISION"),

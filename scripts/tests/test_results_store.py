@@ -1,0 +1,300 @@
+"""scripts/results on SQLite as a user runs it: the store's rows, the reference table, the BMF export, bad input."""
+import json
+import os
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import unittest
+
+import fixture
+
+RESULTS = os.path.join(fixture.SCRIPTS, "results")
+PUBLISHED = os.path.join(os.path.dirname(fixture.SCRIPTS), "reports")
+
+
+def results(*args, **kw):
+    return subprocess.run([RESULTS, *args], capture_output=True, text=True, **kw)
+
+
+def edited(name, edit, as_name=None):
+    """A copy of a fixture with edit(document) applied, in a fresh folder; returns its path."""
+    with open(fixture.path(name), encoding="utf-8") as f:
+        doc = json.load(f)
+    edit(doc)
+    path = os.path.join(fixture.tmpdir(), as_name or name)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+    return path
+
+
+def rows(db, query, *params):
+    with sqlite3.connect(db) as conn:
+        return conn.execute(query, params).fetchall()
+
+
+def median(doc, name, counter="cycles"):
+    """Google Benchmark's median aggregate of a counter, or the median of the repetitions where it wrote none."""
+    return next((b[counter] for b in doc["benchmarks"] if b.get("run_name", b["name"]) == name
+                 and b.get("aggregate_name") == "median"), None) or statistics.median(repetitions(doc, name, counter))
+
+
+def repetitions(doc, name, counter="cycles"):
+    return [b[counter] for b in doc["benchmarks"] if b.get("run_name", b["name"]) == name
+            and b.get("run_type") == "iteration"]
+
+
+class Check(unittest.TestCase):
+    def ok(self, p):
+        self.assertEqual((p.returncode, p.stderr), (0, ""), p.stdout)
+        return p.stdout
+
+    def one_line(self, p, status, start, why=""):
+        """A failure: the exit status, nothing on stdout, one line `results: START...` naming why, no traceback."""
+        self.assertEqual(p.returncode, status, p.stderr)
+        self.assertEqual(p.stdout, "")
+        lines = p.stderr.splitlines()
+        self.assertEqual(len(lines), 1, p.stderr)
+        self.assertTrue(lines[0].startswith(f"results: {start}"), lines[0])
+        self.assertIn(why, lines[0])
+        self.assertRegex(lines[0], r"\(.+\)$")      # what to try, in parentheses at the end
+
+
+class Store(Check):
+    def test_two_runs_added_twice_give_two_rows(self):
+        db = os.path.join(fixture.tmpdir(), "two.sqlite")
+        two = [fixture.path("single.json"), fixture.path("reps.json")]
+        self.assertIn("2 added, 0 already there; 2 runs in the store", self.ok(results("add", "--db", db, *two)))
+        self.assertIn("0 added, 2 already there; 2 runs in the store", self.ok(results("add", "--db", db, *two)))
+        self.assertEqual(rows(db, "SELECT COUNT(*) FROM runs"), [(2,)])
+        self.assertEqual(rows(db, "SELECT COUNT(*) FROM results"), [(23 + 5,)])
+        # the same run re-indented is the same run: its id is the hash of its content
+        again = edited("single.json", lambda d: None)
+        self.assertIn("0 added, 1 already there", self.ok(results("add", "--db", db, again)))
+
+    def test_a_row_holds_the_contract_fields_the_medians_and_the_run_verbatim(self):
+        db = os.path.join(fixture.tmpdir(), "fields.sqlite")
+        path = fixture.path("reps.json")
+        self.ok(results("add", "--db", db, path))
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        doc = json.loads(text)
+        name = "thrpt/read32/relaxed"
+        (row,) = rows(db, "SELECT family, op, width, strategy, param, space, unit, state, cycles, cycles_lo, cycles_hi,"
+                          " ns, disturbed FROM results WHERE name = ?", name)
+        reps = repetitions(doc, name)
+        # no ns counter in this file: ns is cycles at its TSC rate (2.5 GHz), as regbench computes it
+        self.assertEqual(row, ("thrpt", "read", 32, "relaxed", None, "mmio", doc["regbench"]["families"]["thrpt"]["unit"],
+                               "measured", median(doc, name), min(reps), max(reps), median(doc, name) / 2.5, 0))
+        (run,) = rows(db, "SELECT host, cpu, target, tsc_hz, date, json FROM runs")
+        self.assertEqual(run, ("fixture-host", "Fixture CPU", "ram", 2.5e9, doc["context"]["date"], text))
+
+    def test_the_host_is_the_context_host_else_the_hostname(self):
+        db = os.path.join(fixture.tmpdir(), "host.sqlite")
+        tagged = edited("single.json", lambda d: d["context"].update(host="board7"))
+        self.ok(results("add", "--db", db, tagged, fixture.path("reps.json")))
+        self.assertEqual(sorted(rows(db, "SELECT host FROM runs")), [("board7",), ("fixture-host",)])
+
+    def test_a_bad_file_among_good_ones_adds_nothing(self):
+        db = os.path.join(fixture.tmpdir(), "bad.sqlite")
+        p = results("add", "--db", db, fixture.path("single.json"), fixture.path("foreign.json"))
+        self.one_line(p, 1, fixture.path("foreign.json") + ": ", "not from regbench")
+        self.assertFalse(os.path.exists(db))            # a store the command created is gone again
+        self.ok(results("add", "--db", db, fixture.path("reps.json")))
+        p = results("add", "--db", db, fixture.path("single.json"), "/nonexistent/run.json")
+        self.one_line(p, 1, "/nonexistent/run.json: No such file or directory")
+        self.assertEqual(rows(db, "SELECT COUNT(*) FROM runs"), [(1,)])
+
+    def test_ctrl_c_during_add_leaves_the_store_as_it_was(self):
+        folder = fixture.tmpdir()
+        db = os.path.join(folder, "store.sqlite")
+        self.ok(results("add", "--db", db, fixture.path("reps.json")))
+        before = rows(db, "SELECT id FROM runs")
+        fifo = os.path.join(folder, "slow.json")
+        os.mkfifo(fifo)
+        # the second file is a pipe: add takes the first into its transaction, then waits for the pipe
+        proc = subprocess.Popen([RESULTS, "add", "--db", db, fixture.path("single.json"), fifo],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        writer = None
+        for _ in range(600):                  # until add has the pipe open (it is then inside its transaction)
+            try:
+                writer = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+                break
+            except OSError:
+                time.sleep(0.05)
+        self.assertIsNotNone(writer, "add never opened the pipe")
+        self.assertEqual(rows(db, "SELECT id FROM runs"), before)    # the first run is not visible yet
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        os.close(writer)
+        self.assertEqual(proc.returncode, 130, err)
+        self.assertEqual(err, "results: interrupted (the store and the output folder are as they were)\n")
+        self.assertEqual(rows(db, "SELECT id FROM runs"), before)
+        self.assertEqual(rows(db, "SELECT COUNT(*) FROM results"), [(5,)])
+
+    def test_list(self):
+        db = os.path.join(fixture.tmpdir(), "list.sqlite")
+        self.ok(results("add", "--db", db, fixture.path("single.json"), fixture.path("port.json")))
+        out = self.ok(results("list", "--db", db)).splitlines()
+        self.assertEqual(out[0].split(), ["id", "date", "host", "cpu", "target", "accel", "benchmarks", "regbench"])
+        self.assertEqual(len(out), 4)
+        self.assertIn("port:0xc000+256", out[2])
+        self.assertIn("tcg", out[2])
+        self.assertEqual(out[-1], f"{db}: 2 runs")
+
+
+class Table(Check):
+    @classmethod
+    def setUpClass(cls):
+        """A store of three machines: the fixture host (two runs of ram), another CPU with a slower TSC, a TCG guest."""
+        cls.db = os.path.join(fixture.tmpdir(), "table.sqlite")
+
+        def other(d):
+            d["context"].update(host_name="other", cpu_model="Other CPU", tsc_hz="2000000000")
+            d["regbench"]["benchmarks"]["thrpt/read32/fenced"]["disturbed"] = 2
+        cls.other = edited("single.json", other, "other.json")
+        p = results("add", "--db", cls.db, fixture.path("single.json"), fixture.path("reps.json"), cls.other,
+                    fixture.path("port.json"))
+        assert p.returncode == 0, p.stderr
+        cls.out = os.path.join(fixture.tmpdir(), "reference")
+        p = results("table", "--db", cls.db, "-o", cls.out)
+        assert p.returncode == 0, p.stderr
+        with open(os.path.join(cls.out, "README.md"), encoding="utf-8") as f:
+            cls.readme = f.read()
+
+    def row(self, name):
+        line = next(l for l in self.readme.splitlines() if l.startswith(f"| `{name}` |"))
+        return [c.strip() for c in line.strip("|").split("|")]
+
+    def test_a_column_per_machine_and_target(self):
+        self.assertIn("> **Headline:** 4 runs of 3 machines in 3 machine × target columns", self.readme)
+        lines = self.readme.splitlines()
+        thrpt = lines.index("## thrpt/: ns per access")
+        head = next(l for l in lines[thrpt:] if l.startswith("| benchmark |"))
+        self.assertEqual([c.strip() for c in head.strip("|").split("|")][1:],
+                         ["Fixture CPU<br>ram", "Other CPU<br>ram",
+                          "QEMU Virtual CPU<br>1b36:0005 BAR1 port<br>(TCG emulation)"])
+
+    def test_cells_are_ns_with_their_spread(self):
+        with open(fixture.path("reps.json"), encoding="utf-8") as f:
+            reps = json.load(f)
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            single = json.load(f)
+        name = "thrpt/read32/fenced"
+        # the fixture host's column holds two runs: the median of their medians, spread the range between them
+        medians = [median(reps, name) / 2.5, median(single, name, "ns")]
+        mid = statistics.median(medians)
+        spread = max(max(medians) - mid, mid - min(medians)) / mid
+        cells = self.row(name)
+        self.assertEqual(cells[1], f"{mid:.1f} ±{spread:.0%}" if spread >= 0.1 else f"{mid:.1f} ±{spread:.1%}")
+        self.assertTrue(cells[2].endswith(" †"), cells)        # disturbed in the other machine's run
+        # a bound is one TSC step, in ns by each machine's own TSC rate: 26 ticks at 2.5 and at 2 GHz
+        below = self.row("lat/read32/relaxed")
+        self.assertEqual(below[1:3], ["< 10.4", "< 13"])
+
+    def test_the_tsc_rates_and_emulation_are_said(self):
+        self.assertIn("TSC (here 2.00, 2.50 GHz)", self.readme)
+        self.assertIn("**TCG**: QEMU's TCG", self.readme)
+        self.assertIn("| QEMU Virtual CPU · 1b36:0005 BAR1 port · (TCG emulation) | guest |", self.readme)
+
+    def test_an_svg_per_section_and_the_manifest(self):
+        svgs = sorted(f for f in os.listdir(self.out) if f.endswith(".svg"))
+        for svg in svgs:
+            self.assertIn(f"]({svg})", self.readme)
+        self.assertIn("thrpt.svg", svgs)
+        with open(os.path.join(self.out, ".report-files"), encoding="utf-8") as f:
+            listed = [l.strip() for l in f if not l.startswith("#")]
+        self.assertEqual(listed, sorted(["README.md"] + svgs))
+
+    def test_a_folder_with_other_files_is_refused_unless_forced(self):
+        out = fixture.tmpdir()
+        with open(os.path.join(out, "notes.md"), "w", encoding="utf-8") as f:
+            f.write("mine\n")
+        self.one_line(results("table", "--db", self.db, "-o", out), 1, f"{out}: holds 1 file", "notes.md")
+        self.assertEqual(os.listdir(out), ["notes.md"])
+        self.ok(results("table", "--db", self.db, "-o", out, "--force"))
+        self.assertIn("notes.md", os.listdir(out))
+        self.assertIn("README.md", os.listdir(out))
+
+    def test_rendering_twice_gives_the_same_files(self):
+        again = os.path.join(fixture.tmpdir(), "again")
+        self.ok(results("table", "--db", self.db, "-o", again))
+        for name in os.listdir(self.out):
+            with open(os.path.join(self.out, name), "rb") as a, open(os.path.join(again, name), "rb") as b:
+                self.assertEqual(a.read(), b.read(), name)
+
+
+class Export(Check):
+    def check_bmf(self, path):
+        out = json.loads(self.ok(results("export", "--format", "bmf", path)))
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        measured = [n for n, b in doc["regbench"]["benchmarks"].items() if b["state"] == "measured"]
+        self.assertEqual(sorted(out), sorted(measured))
+        for name in measured:
+            reps = repetitions(doc, name)
+            self.assertEqual(out[name], {"cycles": {"value": median(doc, name), "lower_value": min(reps),
+                                                    "upper_value": max(reps)}}, name)
+        return out
+
+    def test_the_bmf_value_is_the_median(self):
+        self.check_bmf(fixture.path("reps.json"))
+
+    def test_a_published_run(self):
+        out = self.check_bmf(os.path.join(PUBLISHED, "ram-on-zen5", "ram.json"))
+        self.assertGreater(len(out), 300)
+
+    def test_runs_of_two_machines_are_not_one_run(self):
+        p = results("export", "--format", "bmf", fixture.path("single.json"), fixture.path("port.json"))
+        self.one_line(p, 1, fixture.path("port.json") + ": target is", "export each run on its own")
+
+
+class Errors(Check):
+    def test_help(self):
+        for args in ([], ["add"], ["list"], ["table"], ["export"]):
+            p = results(*args, "--help")
+            self.assertEqual((p.returncode, p.stderr), (0, ""))
+            self.assertIn("usage: scripts/results", p.stdout)
+
+    def test_no_command(self):
+        self.one_line(results(), 2, "no command")
+        self.one_line(results("remove"), 2, "argument COMMAND: invalid choice")
+
+    def test_files_that_are_not_regbench_runs(self):
+        for name, why in (("foreign.json", "not from regbench"), ("notgb.json", "not Google Benchmark JSON"),
+                          ("old.json", "older than the metadata contract"), ("malformed.json", "not valid JSON")):
+            for args in (["add", "--db", os.path.join(fixture.tmpdir(), "s.sqlite")], ["export", "--format", "bmf"]):
+                self.one_line(results(*args, fixture.path(name)), 1, fixture.path(name) + ": ", why)
+        self.one_line(results("export", "--format", "bmf", "/nonexistent.json"), 1, "/nonexistent.json: ")
+        self.one_line(results("export", "--format", "bmf", fixture.tmpdir()), 1, "", "a folder, not a file")
+
+    def test_stores_that_cannot_be_used(self):
+        folder = fixture.tmpdir()
+        self.one_line(results("list", "--db", os.path.join(folder, "none.sqlite")), 1, "", "no store there")
+        self.one_line(results("table", "--db", os.path.join(folder, "none.sqlite"), "-o", folder), 1, "",
+                      "no store there")
+        self.one_line(results("list", "--db", folder), 1, folder, "a folder, not a store")
+        self.one_line(results("list", "--db", fixture.path("single.json")), 1, "", "not an SQLite database")
+        empty = os.path.join(folder, "empty.sqlite")
+        sqlite3.connect(empty).execute("CREATE TABLE other (x)").connection.close()
+        self.one_line(results("list", "--db", empty), 1, empty, "not a regbench store")
+        self.one_line(results("add", "--db", os.path.join(folder, "no", "such", "s.sqlite"), fixture.path("reps.json")),
+                      1, "", "cannot open it")
+
+    def test_bad_urls_and_unreachable_servers(self):
+        self.one_line(results("list", "--db", "mysql://host/db"), 1, "--db mysql://host/db: not a store")
+        self.one_line(results("list", "--db", "postgresql://u:secret@[bad"), 1, "--db postgresql://u:***@[bad: ",
+                      "not a URL")
+        self.one_line(results("list", "--db", "postgresql://host:notaport/db"), 1, "--db ", "invalid integer value")
+        for url in ("postgresql://127.0.0.1:1/regbench", f"postgresql:///regbench?host={fixture.tmpdir()}&port=5"):
+            self.one_line(results("list", "--db", url), 1, url, "cannot connect")
+            self.one_line(results("add", "--db", url, fixture.path("reps.json")), 1, url, "cannot connect")
+        p = results("list", "--db", "postgresql://u:secret@127.0.0.1:1/x")
+        self.assertNotIn("secret", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
