@@ -1,0 +1,146 @@
+"""scripts/results on a live PostgreSQL: a server of Debian's postgresql started here (initdb in a temporary folder,
+a Unix socket in it), the same rows as on SQLite, the same reference table, and the errors of a server that is gone."""
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import unittest
+
+import fixture
+from test_results_store import Check, results, rows
+
+RUNS = [fixture.path("single.json"), fixture.path("reps.json"), fixture.path("port.json")]
+
+
+def server_binaries():
+    """The bin folder of the newest PostgreSQL Debian installed (postgresql: /usr/lib/postgresql/VERSION/bin)."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
+    return os.path.dirname(found[-1]) if found else None
+
+
+def server_user():
+    """Who runs the server: this user, or as root an unprivileged one (initdb refuses root); None if there is none."""
+    if os.geteuid() != 0:
+        return pwd.getpwuid(os.geteuid())
+    for name in ("postgres", "nobody"):
+        try:
+            return pwd.getpwnam(name)
+        except KeyError:
+            continue
+    return None
+
+
+def spare_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A PostgreSQL server of its own: data and socket in a temporary folder, no TCP, trust for its one user."""
+
+    def __init__(self, bindir, user):
+        self.bindir, self.user = bindir, user
+        self.dir = tempfile.mkdtemp(prefix="regbench-pg-")
+        os.chmod(self.dir, 0o755)
+        if os.geteuid() == 0:
+            os.chown(self.dir, user.pw_uid, user.pw_gid)
+        self.port = spare_port()
+        self.data = os.path.join(self.dir, "data")
+
+    def url(self, database, port=None):
+        return f"postgresql:///{database}?host={self.dir}&port={port or self.port}&user=regbench"
+
+    def database(self, name):
+        """A new database of the server (each test its own store); its URL."""
+        self.run("createdb", "-h", self.dir, "-p", str(self.port), "-U", "regbench", name)
+        return self.url(name)
+
+    def run(self, tool, *args):
+        cmd = [os.path.join(self.bindir, tool), *args]
+        if os.geteuid() == 0:
+            cmd = ["runuser", "-u", self.user.pw_name, "--", *cmd]
+        p = subprocess.run(cmd, cwd=self.dir, capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            raise RuntimeError(f"{tool} failed: {p.stdout}{p.stderr}")
+
+    def start(self):
+        self.run("initdb", "-D", self.data, "-U", "regbench", "--auth=trust", "--no-sync", "-E", "UTF8",
+                 "--no-locale")
+        self.run("pg_ctl", "-D", self.data, "-l", os.path.join(self.dir, "server.log"), "-w", "-t", "120",
+                 "-o", f"-k {self.dir} -p {self.port} -c listen_addresses='' -c fsync=off", "start")
+
+    def stop(self):
+        try:
+            self.run("pg_ctl", "-D", self.data, "-m", "immediate", "-w", "stop")
+        except (RuntimeError, subprocess.TimeoutExpired):
+            pass
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class PostgreSQL(Check):
+    @classmethod
+    def setUpClass(cls):
+        bindir, user = server_binaries(), server_user()
+        if user is None:
+            raise unittest.SkipTest("running as root and no unprivileged user (postgres, nobody) to run the server "
+                                    "as: initdb refuses root")
+        if bindir is None:
+            raise AssertionError("no PostgreSQL server binaries under /usr/lib/postgresql (scripts/setup installs "
+                                 "Debian's postgresql)")
+        cls.server = Server(bindir, user)
+        try:
+            cls.server.start()
+        except BaseException:
+            cls.server.stop()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def test_two_runs_added_twice_give_two_rows(self):
+        url = self.server.database("two")
+        two = RUNS[:2]
+        self.assertIn("2 added, 0 already there; 2 runs in the store", self.ok(results("add", "--db", url, *two)))
+        self.assertIn("0 added, 2 already there; 2 runs in the store", self.ok(results("add", "--db", url, *two)))
+        out = self.ok(results("list", "--db", url)).splitlines()
+        self.assertEqual(out[-1], f"{url}: 2 runs")
+        import psycopg2
+        with psycopg2.connect(url) as conn, conn.cursor() as cur:
+            cur.execute("SELECT COUNT(*), COUNT(DISTINCT id) FROM runs")
+            self.assertEqual(cur.fetchone(), (2, 2))
+            cur.execute("SELECT COUNT(*) FROM results")
+            self.assertEqual(cur.fetchone(), (23 + 5,))
+        conn.close()
+
+    def test_the_table_is_the_same_from_sqlite_and_postgresql(self):
+        url = self.server.database("same")
+        self.ok(results("add", "--db", url, *RUNS))
+        db = os.path.join(fixture.tmpdir(), "same.sqlite")
+        self.ok(results("add", "--db", db, *RUNS))
+        self.assertEqual(len(rows(db, "SELECT id FROM runs")), 3)
+        a, b = os.path.join(fixture.tmpdir(), "pg"), os.path.join(fixture.tmpdir(), "sqlite")
+        self.ok(results("table", "--db", url, "-o", a))
+        self.ok(results("table", "--db", db, "-o", b))
+        self.assertEqual(sorted(os.listdir(a)), sorted(os.listdir(b)))
+        for name in os.listdir(a):
+            with open(os.path.join(a, name), "rb") as x, open(os.path.join(b, name), "rb") as y:
+                self.assertEqual(x.read(), y.read(), name)
+        with open(os.path.join(a, "README.md"), encoding="utf-8") as f:
+            self.assertIn("> **Headline:** 3 runs of 2 machines in 2 machine × target columns", f.read())
+
+    def test_a_database_without_the_tables_and_a_server_that_is_gone(self):
+        empty = self.server.database("empty")
+        self.one_line(results("list", "--db", empty), 1, empty, "not a regbench store")
+        self.one_line(results("table", "--db", empty, "-o", fixture.tmpdir()), 1, empty, "not a regbench store")
+        gone = self.server.url("regbench", port=self.server.port + 1)
+        self.one_line(results("add", "--db", gone, RUNS[0]), 1, gone + ": cannot connect", "is the server running?")
+        self.one_line(results("list", "--db", self.server.url("nosuchdb")), 1, "", 'database "nosuchdb" does not exist')
+
+
+if __name__ == "__main__":
+    unittest.main()
