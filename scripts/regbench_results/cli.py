@@ -1,4 +1,4 @@
-"""The scripts/results command line: add runs to the store, list them, render the reference table, export for dashboards.
+"""The scripts/results command line: add runs to the store, list them, render the reference table, export them.
 
 Kept thin (arguments, printing, exit status) over store, runfile, reference
 and bmf.  Every failure is one line, `results: what: why (what to try)`, and

@@ -50,7 +50,7 @@ def parse(data, name):
 
 
 def digest(data):
-    """The run's identity: SHA-256 of its JSON with sorted keys and no spacing, so a re-indented copy is the same run."""
+    """The run's identity: SHA-256 of its JSON, keys sorted and spacing dropped (a re-indented copy is the same run)."""
     doc = json.loads(data)
     canon = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
@@ -65,7 +65,7 @@ _MARKS = re.compile(r"\((?:R|TM)\)|\bProcessor\b", re.I)
 
 
 def cpu(run):
-    """The CPU as a reader names it: 'Intel Xeon @ 2.80GHz', 'AMD EPYC (Zen 5)' (the core's name when regbench knows it)."""
+    """The CPU as a reader names it: 'Intel Xeon @ 2.80GHz', 'AMD EPYC (Zen 5)' (the core, where regbench knows it)."""
     name = " ".join(_MARKS.sub(" ", str(run.ctx("cpu_model") or "unknown CPU")).split())
     uarch = run.ctx("cpu_uarch")
     return f"{name} ({uarch})" if uarch and str(uarch) not in name else name

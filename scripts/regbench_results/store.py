@@ -141,7 +141,7 @@ class Store:
 
 
 def open_store(db=None, create=False):
-    """The store at db (a path, a postgresql:// URL, or None for DEFAULT); create: make an SQLite file that is not there.
+    """The store at db (a path, a postgresql:// URL, or None: DEFAULT); create: make an SQLite file not there yet.
 
     Raises ResultsError for a URL it cannot use, a server it cannot reach,
     a file that is not there (without create) or cannot be opened.

@@ -87,8 +87,9 @@ class Store(Check):
                           " ns, disturbed FROM results WHERE name = ?", name)
         reps = repetitions(doc, name)
         # no ns counter in this file: ns is cycles at its TSC rate (2.5 GHz), as regbench computes it
-        self.assertEqual(row, ("thrpt", "read", 32, "relaxed", None, "mmio", doc["regbench"]["families"]["thrpt"]["unit"],
-                               "measured", median(doc, name), min(reps), max(reps), median(doc, name) / 2.5, 0))
+        unit = doc["regbench"]["families"]["thrpt"]["unit"]
+        self.assertEqual(row, ("thrpt", "read", 32, "relaxed", None, "mmio", unit, "measured", median(doc, name),
+                               min(reps), max(reps), median(doc, name) / 2.5, 0))
         (run,) = rows(db, "SELECT host, cpu, target, tsc_hz, date, json FROM runs")
         self.assertEqual(run, ("fixture-host", "Fixture CPU", "ram", 2.5e9, doc["context"]["date"], text))
 
@@ -250,6 +251,40 @@ class Export(Check):
     def test_runs_of_two_machines_are_not_one_run(self):
         p = results("export", "--format", "bmf", fixture.path("single.json"), fixture.path("port.json"))
         self.one_line(p, 1, fixture.path("port.json") + ": target is", "export each run on its own")
+
+
+class Publish(Check):
+    def publish(self, *args):
+        return subprocess.run(["sh", os.path.join(fixture.SCRIPTS, "publish"), *args], capture_output=True, text=True)
+
+    def test_the_reference_report_is_made_of_the_published_runs(self):
+        out = fixture.tmpdir()
+        p = self.publish("--render-only", "--only", "reference", out)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(f"publish: {out}/reference: no published run to put in it, left as it was (publish the other "
+                      "reports first: scripts/publish)", p.stderr.splitlines())
+        for folder, run, name in (("ram-on-x", "single.json", "ram.json"), ("trap", "port.json", "trap.json")):
+            os.mkdir(os.path.join(out, folder))
+            with open(fixture.path(run), "rb") as f, open(os.path.join(out, folder, name), "wb") as g:
+                g.write(f.read())
+        self.ok(self.publish("--render-only", "--only", "ram,trap", out))
+        self.ok(self.publish("--render-only", "--only", "reference", out))
+        with open(os.path.join(out, "reference", "README.md"), encoding="utf-8") as f:
+            self.assertIn("> **Headline:** 2 runs of 2 machines in 2 machine × target columns", f.read())
+        with open(os.path.join(out, "README.md"), encoding="utf-8") as f:
+            self.assertIn("- [reference](reference/) — The reference table: every published run", f.read())
+        # a JSON file of a report folder that is not a run: the reference is left as it was, the line says why
+        notes = os.path.join(out, "trap", "notes.json")
+        with open(notes, "w", encoding="utf-8") as f:
+            f.write("{}\n")
+        reference = os.path.join(out, "reference")
+        stamps = lambda: {n: os.stat(os.path.join(reference, n)).st_mtime_ns for n in os.listdir(reference)}
+        before = stamps()
+        p = self.publish("--render-only", "--only", "reference", out)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(f"publish: {out}/reference: not rendered, left as it was (scripts/results: {notes}: not Google "
+                      "Benchmark JSON", p.stderr)
+        self.assertEqual(stamps(), before)
 
 
 class Errors(Check):
