@@ -34,7 +34,7 @@ class Sshd:
             f.write(f"Port {self.port}\nListenAddress 127.0.0.1\nHostKey {folder}/host\n"
                     f"AuthorizedKeysFile {folder}/authorized_keys\nPidFile {folder}/sshd.pid\n"
                     "PasswordAuthentication no\nKbdInteractiveAuthentication no\nPermitRootLogin prohibit-password\n"
-                    "UsePAM no\nStrictModes no\n")
+                    "UsePAM no\nStrictModes no\nSubsystem sftp internal-sftp\n")
         if os.geteuid() == 0:
             os.makedirs("/run/sshd", mode=0o755, exist_ok=True)     # sshd's privilege separation folder
         self.log = open(os.path.join(folder, "sshd.log"), "w", encoding="utf-8")
