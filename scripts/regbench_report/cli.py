@@ -20,8 +20,10 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
+    """argparse's parser, its complaints raised as one line naming the command's help (scripts/results' too)."""
+
     def error(self, message):
-        raise UsageError(f"{message} (see scripts/report --help)")
+        raise UsageError(f"{message} (see scripts/{self.prog} --help)")
 
 
 def parser():

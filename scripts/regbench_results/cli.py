@@ -6,33 +6,28 @@ a non-zero exit: 2 for a command line it cannot use, 1 for files, stores and
 folders it cannot use, 130 when interrupted (the store and the output folder
 are then as they were).
 """
-import argparse
 import json
 import os
 import sys
 
 from regbench_report import model
+from regbench_report.cli import Parser, UsageError
 
 from . import runfile, store
 from .errors import ResultsError
 
-USAGE = """scripts/results add [--db STORE] RUN.json...        add runs to the store (a run already there is kept once)
-       scripts/results list [--db STORE]                  the runs in the store
-       scripts/results table [--db STORE] -o DIR [--title TEXT] [--force]
-                                                          the reference table of every run in the store (Markdown + SVG)
-       scripts/results export --format bmf RUN.json...    Bencher Metric Format on stdout"""
+# Each command's usage line, and what it does (the top-level usage lists them all).
+USAGES = {
+    "add": ("scripts/results add [--db STORE] RUN.json...", "add runs to the store (a run already there is kept once)"),
+    "list": ("scripts/results list [--db STORE]", "the runs in the store"),
+    "table": ("scripts/results table [--db STORE] -o DIR [--title TEXT] [--force]",
+              "the reference table of every run in the store (Markdown + SVG)"),
+    "export": ("scripts/results export --format bmf RUN.json...", "Bencher Metric Format on stdout"),
+}
+USAGE = "\n       ".join(f"{line}\n           {what}" for line, what in USAGES.values())
 
 STORE_HELP = (f"the store: an SQLite file (default {os.path.relpath(store.DEFAULT, store.ROOT)} at the top of this "
               f"checkout; created by add) or a PostgreSQL URL, {store.URL_FORM}")
-
-
-class UsageError(Exception):
-    """A command line the command cannot use; str() is the line to print."""
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(f"{message} (see scripts/results --help)")
 
 
 def parser():
@@ -40,30 +35,29 @@ def parser():
                description="The results store: regbench runs from any number of machines in one SQLite file or "
                            "PostgreSQL database (tables runs and results), the cross-machine reference table drawn "
                            "from it, and exports for dashboards.")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    add = sub.add_parser("add", help="add regbench runs to the store in one transaction",
-                         description="Adds each run (its JSON verbatim, a row per benchmark) in one transaction: all "
-                                     "of them or, on a bad file or Ctrl-C, none. A run's id is the hash of its JSON: "
-                                     "a run already in the store is kept once.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser, prog="results")
+    command = lambda name, description: sub.add_parser(name, usage=USAGES[name][0], help=USAGES[name][1],
+                                                        description=description)
+    add = command("add", "Adds each run (its JSON verbatim, a row per benchmark) in one transaction: all of them "
+                         "or, on a bad file or Ctrl-C, none. A run's id is the hash of its JSON: a run already in the "
+                         "store is kept once.")
     add.add_argument("files", nargs="+", metavar="RUN.json", help="regbench --benchmark_out files")
-    lst = sub.add_parser("list", help="the runs in the store", description="One line per run, oldest first.")
-    table = sub.add_parser("table", help="the reference table: every run in the store, machine x target",
-                           description="Renders the cross-machine reference table of every run in the store into "
-                                       "DIR: README.md and an SVG per table. Cells are nanoseconds (wall time: one "
-                                       "clock on every machine, where TSC cycles are each machine's own). The folder "
-                                       "keeps a manifest of the files written and is replaced all or nothing.")
+    lst = command("list", "One line per run, oldest first.")
+    table = command("table", "Renders the cross-machine reference table of every run in the store into DIR: "
+                             "README.md and an SVG per table. Cells are nanoseconds (wall time: one clock on every "
+                             "machine, where TSC cycles are each machine's own). The folder keeps a manifest of the "
+                             "files written and is replaced all or nothing.")
     table.add_argument("-o", "--output", metavar="DIR", required=True, help="the folder to write (created if needed)")
     table.add_argument("--title", help="the README's title")
     table.add_argument("--force", action="store_true",
                        help="write into a folder that holds files this command did not write (same-named ones are "
                             "overwritten, the rest kept)")
-    for s in (add, lst, table):
-        s.add_argument("--db", metavar="STORE", help=STORE_HELP)
-    export = sub.add_parser("export", help="print runs in a dashboard's format",
-                            description="Prints the runs (several files: parts of one run, merged) for a dashboard: "
-                                        "bmf is Bencher Metric Format, per benchmark the median TSC cycles per unit "
-                                        "as value and the lowest and highest repetition as lower_value and "
-                                        "upper_value (measured benchmarks only).")
+    for cmd in (add, lst, table):
+        cmd.add_argument("--db", metavar="STORE", help=STORE_HELP)
+    export = command("export", "Prints the runs (several files: parts of one run, merged) for a dashboard: bmf is "
+                               "Bencher Metric Format, per benchmark the median TSC cycles per unit as value and the "
+                               "lowest and highest repetition as lower_value and upper_value (measured benchmarks "
+                               "only).")
     export.add_argument("--format", required=True, choices=["bmf"], help="the format (bmf: Bencher Metric Format)")
     export.add_argument("files", nargs="+", metavar="RUN.json", help="regbench --benchmark_out files")
     return p
