@@ -96,7 +96,6 @@ class Section:
 
 @dataclass
 class Reference:
-    where: str
     columns: List[Column]
     sections: List[Section]
     runs: List[dict]
@@ -167,7 +166,7 @@ def build(store):
     runs = store.runs()
     columns = _columns(runs)
     if not columns:
-        return Reference(store.where, [], [], runs, None)
+        return Reference([], [], runs, None)
     meta, loaded = _meta(store, columns)
     col_of = {run["id"]: i for i, c in enumerate(columns) for run in c.runs}
     run_of = {run["id"]: run for run in runs}
@@ -196,4 +195,4 @@ def build(store):
         out.append(Section(family, op, f.what if f else "", f.unit if f else units[family], rows, cols,
                            {kc: cell for kc, cell in cells.items() if kc[0] in rows and kc[1] in cols},
                            hidden=len(keys) - len(rows)))
-    return Reference(store.where, columns, [s for s in out if s.rows], runs, meta)
+    return Reference(columns, [s for s in out if s.rows], runs, meta)
