@@ -76,7 +76,7 @@ def _add(args):
                 added += new
                 lines.append(f"{'added' if new else 'kept '} {run_id[:12]}  {row['host']}  {row['cpu']}  "
                              f"{row['target']}  {row['date'] or 'undated'}  {len(run.results)} benchmarks  ({path})")
-        total = len(s.runs())
+        total = s.count()
     finally:
         s.close()
     print("\n".join(lines))

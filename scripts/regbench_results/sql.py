@@ -88,7 +88,7 @@ RESULT_FIELDS = tuple(name for name, _ in RESULTS)
 ADD_RUN = _insert("runs", RUNS, " ON CONFLICT (id) DO NOTHING")
 ADD_RESULT = _insert("results", RESULTS)
 
-# Whether the store has its tables (an error from the engine otherwise: not a store yet).
+# How many runs the store holds; an error from the engine where it has no tables (not a store yet).
 PROBE = "SELECT COUNT(*) FROM runs"
 
 # The runs without their JSON, oldest first, each with how many results it has and how many were measured.

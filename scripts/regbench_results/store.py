@@ -118,6 +118,10 @@ class Store:
         with self._engine("cannot read it", "check the store"):
             return [dict(zip(fields, r)) for r in self._execute(statement, params).fetchall()]
 
+    def count(self):
+        """How many runs the store holds."""
+        return self.rows(sql.PROBE, ("runs",))[0]["runs"]
+
     def runs(self):
         """Every run without its JSON (sql.LIST_FIELDS), oldest first."""
         return self.rows(sql.LIST_RUNS, sql.LIST_FIELDS)
