@@ -3,9 +3,11 @@
 Kept thin (argument parsing and error printing) so that everything it does
 can be tested by importing the modules it calls.  Every failure is one line,
 `report: what: why (what to try)`, and a non-zero exit: 2 for a command line
-it cannot use, 1 for files or folders it cannot use, 130 when interrupted.
+it cannot use, 1 for files or folders it cannot use, 130, 143 or 129 when
+SIGINT, SIGTERM or SIGHUP stopped it (the output folder as it was).
 """
 import argparse
+import signal
 import sys
 
 from . import folder, index, model
@@ -117,9 +119,17 @@ def _run(argv):
 
 
 def main(argv=None):
+    restore = folder.catch_signals()
     try:
-        return _run(argv)
+        try:
+            return _run(argv)
+        finally:
+            folder.settled()
     except UsageError as e:
         return fail(str(e), 2)
-    except KeyboardInterrupt:
-        return fail("interrupted (the output folder is as it was before)", 130)
+    except KeyboardInterrupt as e:
+        signo = getattr(e, "signo", signal.SIGINT)
+        by = "" if signo == signal.SIGINT else f" by {signal.Signals(signo).name}"
+        return fail(f"interrupted{by} (the output folder is as it was before)", 128 + signo)
+    finally:
+        restore()
