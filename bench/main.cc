@@ -171,8 +171,8 @@ unsigned long long whole_number(const std::string &s, char **end)
 	return strtoull(s.c_str(), end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
 }
 
-// --sizes=LIST / --counts=LIST: positive numbers (decimal or 0x hex) with an optional binary k, m
-// or g, comma-separated; returned sorted, each once.
+// --sizes=LIST / --counts=LIST: positive numbers (decimal or 0x hex) with an optional binary k, m,
+// g or t (as in a target spec), comma-separated; returned sorted, each once.
 std::vector<size_t> number_list(const char *flag, const std::string &v, unsigned long long max,
 				const char *example)
 {
@@ -183,12 +183,12 @@ std::vector<size_t> number_list(const char *flag, const std::string &v, unsigned
 		errno = 0;
 		unsigned long long n = whole_number(item, &end);
 		int shift = !end ? 0 : *end == 'k' || *end == 'K' ? 10 : *end == 'm' || *end == 'M' ? 20
-			: *end == 'g' || *end == 'G' ? 30 : 0;
+			: *end == 'g' || *end == 'G' ? 30 : *end == 't' || *end == 'T' ? 40 : 0;
 		if (end && shift)
 			end++;
 		if (!end || *end || errno || !n || n > (max >> shift))
 			die(flag, "bad value '" + item + "' in '" + v + "'",
-			    std::string("numbers from 1 to ") + std::to_string(max) + ", k/m/g allowed, comma-separated, e.g. " +
+			    std::string("numbers from 1 to ") + std::to_string(max) + ", k/m/g/t allowed, comma-separated, e.g. " +
 			    flag + "=" + example);
 		out.push_back((size_t)(n << shift));
 	}

@@ -28,13 +28,14 @@ expect_error "regbench: target 'pci:00:04.0/0,widths=12': bad widths '12' (bits 
 expect_error "regbench: target 'port:0x70+2,widths=64': bad option 'widths=64' (port takes widths= of 8, 16 and 32, e.g. port:0xc000+4,widths=32)" --target port:0x70+2,widths=64
 expect_error "regbench: --sizes: 1048576 bytes do not fit the copy window of target 'ram:64k', 65536 bytes (sizes up to 65536, or a larger target such as ram:1m)" --target ram:64k --sizes=64,1m
 expect_error "regbench: --sizes: 8192 bytes do not fit the copy window of target 'trap', 4096 bytes (sizes up to 4096, or a larger target such as ram:8k)" --target trap --sizes=8k
-expect_error "regbench: --sizes: bad value '4q' in '8,4q' (numbers from 1 to 1099511627776, k/m/g allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=8,4q
-expect_error "regbench: --counts: bad value '0' in '0,8' (numbers from 1 to 16777216, k/m/g allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=0,8
-expect_error "regbench: --counts: bad value '32m' in '32m' (numbers from 1 to 16777216, k/m/g allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=32m
+expect_error "regbench: --sizes: bad value '4q' in '8,4q' (numbers from 1 to 1099511627776, k/m/g/t allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=8,4q
+expect_error "regbench: --counts: bad value '0' in '0,8' (numbers from 1 to 16777216, k/m/g/t allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=0,8
+expect_error "regbench: --counts: bad value '32m' in '32m' (numbers from 1 to 16777216, k/m/g/t allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=32m
 # numbers are decimal or 0x hex, never octal, with nothing before the first digit, as in a target spec
-expect_error "regbench: --sizes: bad value '+8' in '+8,64' (numbers from 1 to 1099511627776, k/m/g allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=+8,64
-expect_error "regbench: --counts: bad value ' 8' in ' 8' (numbers from 1 to 16777216, k/m/g allowed, comma-separated, e.g. --counts=1,16,1k)" "--counts= 8"
-expect_error "regbench: --sizes: bad value '0x' in '0x' (numbers from 1 to 1099511627776, k/m/g allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=0x
+expect_error "regbench: --sizes: bad value '+8' in '+8,64' (numbers from 1 to 1099511627776, k/m/g/t allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=+8,64
+expect_error "regbench: --counts: bad value ' 8' in ' 8' (numbers from 1 to 16777216, k/m/g/t allowed, comma-separated, e.g. --counts=1,16,1k)" "--counts= 8"
+expect_error "regbench: --sizes: bad value '0x' in '0x' (numbers from 1 to 1099511627776, k/m/g/t allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=0x
+expect_error "regbench: --sizes: 1099511627776 bytes do not fit the copy window of target 'ram', 4194304 bytes (sizes up to 4194304, or a larger target such as ram:1048576m)" --sizes=1t
 expect_error "regbench: --allow-write: bad window '+4+4' (OFF+LEN in bytes from the start of the BAR or port range, e.g. --allow-write=0x4+4)" --allow-write=+4+4
 expect_error "regbench: --allow-write: bad window '0x+4' (OFF+LEN in bytes from the start of the BAR or port range, e.g. --allow-write=0x4+4)" --allow-write=0x+4
 # one spec, one meaning: a ':' promises what follows, a selector names a device, an option comes once

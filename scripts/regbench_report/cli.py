@@ -7,6 +7,7 @@ it cannot use, 1 for files or folders it cannot use, 130, 143 or 129 when
 SIGINT, SIGTERM or SIGHUP stopped it (the output folder as it was).
 """
 import argparse
+import os
 import signal
 import sys
 
@@ -114,7 +115,17 @@ def _run(argv):
         return fail(str(e))
     except OSError as e:
         return fail(f"{e.filename or args.output}: {e.strerror} (check that the output folder is writable)")
-    print(path)
+    return _say(path)
+
+
+def _say(path):
+    """Prints where the report is; a reader that went away (| head) is no failure: the report is complete."""
+    try:
+        print(path, flush=True)
+    except OSError as e:
+        sys.stdout = open(os.devnull, "w")    # what could not be written must not be flushed again at exit
+        if not isinstance(e, BrokenPipeError):
+            return fail(f"standard output: {e.strerror} (the report is complete: {path})")
     return 0
 
 

@@ -409,6 +409,20 @@ class AllOrNothing(unittest.TestCase):
             self.assertEqual(status, 128 + sig, err)
             self.assertEqual(snapshot(out), before)
 
+    def test_a_reader_that_went_away(self):
+        out = os.path.join(fixture.tmpdir(), "r")
+        p = subprocess.Popen([sys.executable, REPORT, fixture.path("single.json"), "-o", out], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        p.stdout.close()     # | head -0: the path has no reader, the report is complete all the same
+        err = p.stderr.read()
+        self.assertEqual((p.wait(), err), (0, ""))
+        self.assertEqual(folder_files(out), sorted(os.listdir(out)))
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([sys.executable, REPORT, fixture.path("single.json"), "-o", out], stdout=full,
+                               stderr=subprocess.PIPE, text=True)
+        self.assertEqual((p.returncode, p.stderr), (1, "report: standard output: No space left on device (the report "
+                                                       f"is complete: {out}/README.md)\n"))
+
     def mounted(self, options):
         """A tmpfs mounted with options (root only), unmounted when the test ends; None where that cannot be."""
         d = fixture.tmpdir()
