@@ -151,8 +151,8 @@ class Staging:
                     missing, d = [], os.path.abspath(self.out_dir)
                     while not os.path.isdir(d):
                         if os.path.lexists(d):
-                            raise FolderError(f"{self.out_dir}: {d} is not a folder (give an output folder whose "
-                                              "parents are folders)")
+                            raise FolderError(f"{self.out_dir}: {d} is not a folder (give a folder, or a new "
+                                              "one inside folders)")
                         missing.append(d)
                         d = os.path.dirname(d)
                     for d in reversed(missing):
