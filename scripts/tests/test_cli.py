@@ -9,7 +9,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 import unittest
 from unittest import mock
 
@@ -378,34 +377,44 @@ class AllOrNothing(unittest.TestCase):
         self.assertEqual(status, 1)
         self.one_line(lines, f"{under}: {fixture.path('single.json')} is not a folder")
 
-    def signalled(self, sig, delay, out, *args):
-        """scripts/report stopped by sig delay seconds after its staging folder appeared: (status, stderr)."""
-        p = subprocess.Popen([sys.executable, REPORT, *args, "-o", out], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE, text=True)
-        for _ in range(30000):
-            parent = out if os.path.isdir(out) else None
-            if parent and any(n.startswith(".report-staging-") for n in os.listdir(parent)):
-                break
-            if p.poll() is not None:
-                break
-            time.sleep(0.001)
-        time.sleep(delay)
+    # scripts/report in a process of its own, made to wait (and say so) at one point: while it renders
+    # (charts), or while it creates the output and staging folders (mkdtemp, where signals are held)
+    PAUSED = """
+import os, sys, tempfile, time
+sys.path.insert(0, sys.argv[1])
+from regbench_report import charts, cli
+where, argv = sys.argv[2], sys.argv[3:]
+module, name = (charts, "all_charts") if where == "charts" else (tempfile, "mkdtemp")
+real = getattr(module, name)
+def paused(*a, **k):
+    setattr(module, name, real)
+    print("paused", flush=True)
+    time.sleep(1 if where == "mkdtemp" else 600)
+    return real(*a, **k)
+setattr(module, name, paused)
+sys.exit(cli.main(argv))
+"""
+
+    def signalled(self, sig, where, out, *args):
+        """scripts/report sent sig while paused where: (status, stderr)."""
+        p = subprocess.Popen([sys.executable, "-c", self.PAUSED, fixture.SCRIPTS, where, *args, "-o", out],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertEqual(p.stdout.readline(), "paused\n")
         p.send_signal(sig)
         _, err = p.communicate(timeout=120)
         return p.returncode, err
 
     def test_sigterm_and_sighup_leave_no_staging_folder(self):
-        files = [fixture.path(n) for n in ("reps.json", "port.json", "single.json")]
-        for sig, name, delay in ((signal.SIGTERM, "SIGTERM", 0), (signal.SIGTERM, "SIGTERM", 0.5),
-                                 (signal.SIGHUP, "SIGHUP", 0.2)):
-            new = os.path.join(fixture.tmpdir(), "new")
-            status, err = self.signalled(sig, delay, new, "--compare", *files)
+        for sig, name, where in ((signal.SIGTERM, "SIGTERM", "charts"), (signal.SIGHUP, "SIGHUP", "charts"),
+                                 (signal.SIGTERM, "SIGTERM", "mkdtemp")):
+            new = os.path.join(fixture.tmpdir(), "new", "report")
+            status, err = self.signalled(sig, where, new, fixture.path("single.json"))
             self.assertEqual((status, err), (128 + sig, f"report: interrupted by {name} (the output folder is as it "
                                                         "was before)\n"))
-            self.assertFalse(os.path.exists(new))
+            self.assertFalse(os.path.exists(os.path.dirname(new)))
             out = self.mine()
             before = snapshot(out)
-            status, err = self.signalled(sig, delay, out, "--force", "--compare", *files)
+            status, err = self.signalled(sig, where, out, "--force", fixture.path("single.json"))
             self.assertEqual(status, 128 + sig, err)
             self.assertEqual(snapshot(out), before)
 
