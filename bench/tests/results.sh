@@ -289,7 +289,7 @@ for how in TERM:15:alone INT:2:alone TERM:15:group; do
 	if [ "$rc" = "$want" ] && [ -n "$json" ] && [ -z "$(strict "$json")" ] &&
 	   [ "$(field "$json" 'd["context"]["interrupted"]')" = "SIG$sig" ] &&
 	   [ "$(field "$json" 'sum(b["state"] in ("measured", "below_resolution") for b in d["regbench"]["benchmarks"].values()) > 0')" = True ] &&
-	   grep -q "^scripts/run: interrupted: regbench kept the [0-9]* benchmarks it measured" "$tmp/run.err" &&
+	   grep -qE "^scripts/run: interrupted: regbench kept the [0-9]+ benchmarks? it measured" "$tmp/run.err" &&
 	   [ -z "$(ls -d "$tree"/results/report-* 2>/dev/null)" ]; then
 		ok "SIG$sig to scripts/run ($to): exit $rc, regbench stopped and its JSON kept (interrupted=SIG$sig), no report"
 	else
