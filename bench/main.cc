@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -159,8 +160,19 @@ std::vector<std::string> split(const std::string &s, const std::string &sep = ",
 	return out;
 }
 
-// --sizes=LIST / --counts=LIST: positive numbers (decimal or 0x hex) with an optional binary k, m
-// or g, comma-separated; returned sorted, each once.
+// A whole number as the target spec reads one: decimal, or hex after 0x, never octal (010 is ten),
+// nothing before its first digit (no sign, no blank).  *end is where it stops, or nullptr when s
+// does not start with a digit.
+unsigned long long whole_number(const std::string &s, char **end)
+{
+	*end = nullptr;
+	if (s.empty() || !isdigit((unsigned char)s[0]))
+		return 0;
+	return strtoull(s.c_str(), end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
+}
+
+// --sizes=LIST / --counts=LIST: positive numbers (decimal or 0x hex) with an optional binary k, m,
+// g or t (as in a target spec), comma-separated; returned sorted, each once.
 std::vector<size_t> number_list(const char *flag, const std::string &v, unsigned long long max,
 				const char *example)
 {
@@ -169,14 +181,14 @@ std::vector<size_t> number_list(const char *flag, const std::string &v, unsigned
 	for (const std::string &item : split(v)) {
 		char *end = nullptr;
 		errno = 0;
-		unsigned long long n = item.empty() || item[0] == '-' ? 0 : strtoull(item.c_str(), &end, 0);
+		unsigned long long n = whole_number(item, &end);
 		int shift = !end ? 0 : *end == 'k' || *end == 'K' ? 10 : *end == 'm' || *end == 'M' ? 20
-			: *end == 'g' || *end == 'G' ? 30 : 0;
+			: *end == 'g' || *end == 'G' ? 30 : *end == 't' || *end == 'T' ? 40 : 0;
 		if (end && shift)
 			end++;
 		if (!end || *end || errno || !n || n > (max >> shift))
 			die(flag, "bad value '" + item + "' in '" + v + "'",
-			    std::string("numbers from 1 to ") + std::to_string(max) + ", k/m/g allowed, comma-separated, e.g. " +
+			    std::string("numbers from 1 to ") + std::to_string(max) + ", k/m/g/t allowed, comma-separated, e.g. " +
 			    flag + "=" + example);
 		out.push_back((size_t)(n << shift));
 	}
@@ -210,8 +222,8 @@ bool safety_flag(int argc, char **argv, int &i, rb_options &o, Given &given)
 	char *end1 = nullptr, *end2 = nullptr;
 	std::string off = v.substr(0, plus), len = plus == std::string::npos ? "" : v.substr(plus + 1);
 	errno = 0;
-	unsigned long long o_off = strtoull(off.c_str(), &end1, 0), o_len = strtoull(len.c_str(), &end2, 0);
-	if (off.empty() || len.empty() || *end1 || *end2 || errno || off[0] == '-' || len[0] == '-' || !o_len ||
+	unsigned long long o_off = whole_number(off, &end1), o_len = whole_number(len, &end2);
+	if (!end1 || !end2 || *end1 || *end2 || errno || !o_len ||
 	    o_off + o_len < o_off)
 		die("--allow-write", "bad window '" + v + "'",
 		    "OFF+LEN in bytes from the start of the BAR or port range, e.g. --allow-write=0x4+4");

@@ -340,7 +340,9 @@ void measure(benchmark::State &st, const rb_bench &b)
  * reads as all-ones.  The first benchmark that reads makes one guarded read
  * of the target's register, of the widest allowed width up to 32 bits: its
  * value goes into the context (target_first_read), and all-ones there fails
- * every reading benchmark.  Nothing is read before a benchmark asks to read.
+ * every reading benchmark; narrower reads then tell a register that answers
+ * only them (ne2k's, pcnet's), whose widths the reason names.  Nothing is
+ * read before a benchmark asks to read.
  * Before the first benchmark and after each one the device must still
  * answer (nothing touches it in between; a benchmark that failed is checked
  * again before the next): still decoding its space and, once it has been
@@ -369,10 +371,10 @@ uint64_t read_register(const rb_kernel_arg *a, uint64_t iters)
 	return 0;
 }
 
-// One guarded read of the register: 0, or -1 with the fault in *why.
-int read_guarded(const iomap_target &t, const rb_clock &clk, uint64_t *value, std::string *why)
+// One guarded read of the register, bytes wide: 0, or -1 with the fault in *why.
+int read_guarded(const iomap_target &t, const rb_clock &clk, unsigned int bytes, uint64_t *value, std::string *why)
 {
-	RegisterRead r = {&t, g_device.bytes, 0};
+	RegisterRead r = {&t, bytes, 0};
 	rb_kernel_arg a = {t.base, &r, 0, 0, 0, clk.timer};
 	rb_span span;
 	char fault[160];
@@ -385,9 +387,27 @@ int read_guarded(const iomap_target &t, const rb_clock &clk, uint64_t *value, st
 	return 0;
 }
 
-bool all_ones(uint64_t v)
+bool all_ones(uint64_t v, unsigned int bytes)
 {
-	return v == ~0ull >> (64 - 8 * g_device.bytes);
+	return v == ~0ull >> (64 - 8 * bytes);
+}
+
+// After an all-ones first read: the allowed narrower widths whose reads answer, as widths= takes
+// them ("8+16"), and what the widest one read in *read; "" when none does.
+std::string narrower_answers(const iomap_target &t, const rb_clock &clk, std::string *read)
+{
+	std::string widths, fault;
+	uint64_t v;
+	char hex[24];
+
+	for (unsigned int bytes = 1; bytes < g_device.bytes; bytes *= 2)
+		if (iomap_target_allows_width(&t, bytes) && !read_guarded(t, clk, bytes, &v, &fault) &&
+		    !all_ones(v, bytes)) {
+			widths += (widths.empty() ? "" : "+") + std::to_string(bytes * 8);
+			snprintf(hex, sizeof(hex), "0x%0*llx", (int)bytes * 2, (unsigned long long)v);
+			*read = (bytes == 1 ? "an 8" : "a " + std::to_string(bytes * 8)) + "-bit read returned " + hex;
+		}
+	return widths;
 }
 
 const char *device_not_responding(const iomap_target &t, const rb_clock &clk)
@@ -399,17 +419,23 @@ const char *device_not_responding(const iomap_target &t, const rb_clock &clk)
 
 		while (g_device.bytes > 1 && (!iomap_target_allows_width(&t, g_device.bytes) || g_device.bytes > t.len))
 			g_device.bytes /= 2;
-		if (read_guarded(t, clk, &value, &fault)) {
+		if (read_guarded(t, clk, g_device.bytes, &value, &fault)) {
 			g_device.why = "the first read faulted: " + fault;
 			g_device.state = 2;
 			return g_device.why.c_str();
 		}
 		snprintf(hex, sizeof(hex), "0x%0*llx", (int)g_device.bytes * 2, (unsigned long long)value);
 		benchmark::AddCustomContext("target_first_read", hex);
-		g_device.state = all_ones(value) ? 2 : 1;
-		if (g_device.state == 2)
+		g_device.state = all_ones(value, g_device.bytes) ? 2 : 1;
+		if (g_device.state == 2) {
+			std::string narrow, widths = narrower_answers(t, clk, &narrow);
+
 			g_device.why = "device not responding: the first " + std::to_string(g_device.bytes * 8) +
-				       "-bit read returned all-ones (is it present, powered and decoding?)";
+				       "-bit read returned all-ones" +
+				       (widths.empty() ? " (is it present, powered and decoding?)"
+						       : ", but " + narrow + " (does the register take only narrower "
+							 "accesses? give the target widths=" + widths + ")");
+		}
 	}
 	return g_device.state == 2 ? g_device.why.c_str() : nullptr;
 }
@@ -426,9 +452,9 @@ std::string device_gone(const rb_bench &b)
 		return why;
 	if (g_device.state != 1)
 		return "";
-	if (read_guarded(*b.t, *b.clk, &value, &fault))
+	if (read_guarded(*b.t, *b.clk, g_device.bytes, &value, &fault))
 		return "a read of its register faulted: " + fault;
-	if (all_ones(value))
+	if (all_ones(value, g_device.bytes))
 		return "its register reads all-ones (" + std::to_string(g_device.bytes * 8) + "-bit) where it first "
 		       "read a value";
 	return "";

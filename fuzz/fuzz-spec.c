@@ -1,6 +1,7 @@
 /* fuzz-spec.c: fuzz target for the target-spec parser: any bytes as a spec, and its canonical form a fixed point */
 #define _GNU_SOURCE
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,12 +19,24 @@ static int one_printable_line(const char *s)
 	return 1;
 }
 
+/* Each option of a canonical form given once more must be refused: one spec, one meaning. */
+static void repeated_options_refused(const char *canonical)
+{
+	char twice[1024], why[512], out[512];
+
+	for (const char *o = strchr(canonical, ','); o; o = strchr(o + 1, ',')) {
+		snprintf(twice, sizeof(twice), "%s%.*s", canonical, (int)strcspn(o + 1, ",") + 1, o);
+		if (!iomap_spec_canonical(twice, out, sizeof(out), why, sizeof(why)))
+			violated("'%s' repeats an option of '%s' and is accepted as '%s'", twice, canonical, out);
+	}
+}
+
 /*
  * The input up to its first NUL is the spec, in a buffer of exactly its
  * length so that the sanitizer sees any read past its end.  Properties: a
  * spec is either refused with a reason or has a canonical form; the
  * canonical form is a spec that means the same, so it canonicalizes to
- * itself; reasons are one printable line.
+ * itself; reasons are one printable line; an option given twice is refused.
  */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -46,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			violated("'%s' has the canonical form '%s', which is refused: %s", text, out, why);
 		if (strcmp(out, again))
 			violated("'%s' has the canonical form '%s', which canonicalizes to '%s'", text, out, again);
+		repeated_options_refused(out);
 	}
 	free(text);
 	return 0;

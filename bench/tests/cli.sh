@@ -28,9 +28,23 @@ expect_error "regbench: target 'pci:00:04.0/0,widths=12': bad widths '12' (bits 
 expect_error "regbench: target 'port:0x70+2,widths=64': bad option 'widths=64' (port takes widths= of 8, 16 and 32, e.g. port:0xc000+4,widths=32)" --target port:0x70+2,widths=64
 expect_error "regbench: --sizes: 1048576 bytes do not fit the copy window of target 'ram:64k', 65536 bytes (sizes up to 65536, or a larger target such as ram:1m)" --target ram:64k --sizes=64,1m
 expect_error "regbench: --sizes: 8192 bytes do not fit the copy window of target 'trap', 4096 bytes (sizes up to 4096, or a larger target such as ram:8k)" --target trap --sizes=8k
-expect_error "regbench: --sizes: bad value '4q' in '8,4q' (numbers from 1 to 1099511627776, k/m/g allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=8,4q
-expect_error "regbench: --counts: bad value '0' in '0,8' (numbers from 1 to 16777216, k/m/g allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=0,8
-expect_error "regbench: --counts: bad value '32m' in '32m' (numbers from 1 to 16777216, k/m/g allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=32m
+expect_error "regbench: --sizes: bad value '4q' in '8,4q' (numbers from 1 to 1099511627776, k/m/g/t allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=8,4q
+expect_error "regbench: --counts: bad value '0' in '0,8' (numbers from 1 to 16777216, k/m/g/t allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=0,8
+expect_error "regbench: --counts: bad value '32m' in '32m' (numbers from 1 to 16777216, k/m/g/t allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=32m
+# numbers are decimal or 0x hex, never octal, with nothing before the first digit, as in a target spec
+expect_error "regbench: --sizes: bad value '+8' in '+8,64' (numbers from 1 to 1099511627776, k/m/g/t allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=+8,64
+expect_error "regbench: --counts: bad value ' 8' in ' 8' (numbers from 1 to 16777216, k/m/g/t allowed, comma-separated, e.g. --counts=1,16,1k)" "--counts= 8"
+expect_error "regbench: --sizes: bad value '0x' in '0x' (numbers from 1 to 1099511627776, k/m/g/t allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=0x
+expect_error "regbench: --sizes: 1099511627776 bytes do not fit the copy window of target 'ram', 4194304 bytes (sizes up to 4194304, or a larger target such as ram:1048576m)" --sizes=1t
+expect_error "regbench: --allow-write: bad window '+4+4' (OFF+LEN in bytes from the start of the BAR or port range, e.g. --allow-write=0x4+4)" --allow-write=+4+4
+expect_error "regbench: --allow-write: bad window '0x+4' (OFF+LEN in bytes from the start of the BAR or port range, e.g. --allow-write=0x4+4)" --allow-write=0x+4
+# one spec, one meaning: a ':' promises what follows, a selector names a device, an option comes once
+# (parse errors: no device is looked up or touched)
+expect_error "regbench: target 'trap:': bad model name '' (letters, digits, - and _, e.g. trap:default)" --target trap:
+expect_error "regbench: target 'pci:/0': empty selector '' would take any device (give a slot or ids as lspci -s and -d take them, e.g. 00:04.0 or 1234:11e8; * for any)" --target pci:/0
+expect_error "regbench: target 'vfio:s=/0,len=4': empty selector 's=' would take any device (give a slot or ids as lspci -s and -d take them, e.g. 00:04.0 or 1234:11e8; * for any)" --target vfio:s=/0,len=4
+expect_error "regbench: target 'pci:ffff:1234/0,len=4,len=0x1000': option 'len' given twice: 'len=4' and 'len=0x1000' (give it once)" --target pci:ffff:1234/0,len=4,len=0x1000
+expect_error "regbench: target 'ram:64k,huge,huge': option 'huge' given twice (give it once)" --target ram:64k,huge,huge
 # lookups only: no device has vendor ffff, and domain ffff does not exist on the machines this runs on
 expect_error "regbench: target 'pci:ffff:1234/0': no PCI device matches d=ffff:1234 (lspci -nn lists the devices with their ids)" --target pci:ffff:1234/0
 expect_error "regbench: target 'pci:ffff:ff:1f.7/0': no PCI device matches s=ffff:ff:1f.7 (lspci -D lists the devices)" --target pci:ffff:ff:1f.7/0
@@ -167,6 +181,15 @@ if [ "$(echo "$names" | grep -c '^copy/toio/kernel/')" != 2 ] || ! echo "$names"
 	fail=1
 else
 	echo "ok: --sizes and --counts set the copy sizes and _rep counts"
+fi
+# 010 and 08 are decimal (ten, eight), never octal (eight, an error)
+names=$("$regbench" --sizes=010,08,0x10 --counts=010 --benchmark_list_tests=true)
+if [ "$(echo "$names" | grep '^copy/toio/kernel/' | tr '\n' ' ')" != "copy/toio/kernel/8 copy/toio/kernel/10 copy/toio/kernel/16 " ] ||
+   [ "$(echo "$names" | grep '^rep/read32/relaxed/')" != rep/read32/relaxed/10 ]; then
+	echo "FAIL: --sizes=010,08,0x10 --counts=010 lists:"; echo "$names" | grep -E '^(copy/toio/kernel|rep/read32/relaxed)/' | sed 's/^/  /'
+	fail=1
+else
+	echo "ok: --sizes=010,08,0x10 --counts=010 are ten, eight, sixteen and ten"
 fi
 out=$("$regbench" --sizes=13 --strategy=iowrite32-copy --benchmark_filter='^copy/toio/iowrite32-copy/13$' 2>&1)
 if echo "$out" | grep -q "skipped: it copies whole 4-byte words: 13 bytes is not a multiple of 4"; then

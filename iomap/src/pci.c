@@ -210,6 +210,10 @@ int iomap_pci_selector_parse(struct iomap_pci_selector *s, const char *text, cha
 	}
 	if (strlen(body) >= sizeof(buf))
 		return iomap_fail(why, whylen, EINVAL, "selector '%s' too long", text);
+	/* every field left empty (an unset variable, say) would take the first device there is */
+	if (!body[strspn(body, ":.")])
+		return iomap_fail(why, whylen, EINVAL, "empty selector '%s' would take any device (give a slot or ids "
+				  "as lspci -s and -d take them, e.g. 00:04.0 or 1234:11e8; * for any)", text);
 	snprintf(buf, sizeof(buf), "%s", body);
 	pci_filter_init(NULL, &f);
 	err = by_id ? pci_filter_parse_id(&f, buf) : pci_filter_parse_slot(&f, buf);

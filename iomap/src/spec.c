@@ -100,6 +100,31 @@ int iomap_next_option(const char **rest, char *opt, size_t optlen)
 	return 1;
 }
 
+/*
+ * An option given twice: the parsers would keep the last and drop the
+ * other, so it is refused, as regbench refuses a flag given twice.  Options
+ * are the ','-separated parts of args; what precedes '=' names one (len=4
+ * and len=0x1000 are both len).  0, or -1 with the reason.
+ */
+static int option_twice(const char *args, char *why, size_t whylen)
+{
+	for (const char *a = *args ? args + 1 : NULL; a; a = a[strcspn(a, ",")] ? a + strcspn(a, ",") + 1 : NULL) {
+		int alen = (int)strcspn(a, ","), key = (int)strcspn(a, ",=");
+
+		for (const char *b = a + alen; *b; b += 1 + strcspn(b + 1, ",")) {
+			int blen = (int)strcspn(b + 1, ",");
+
+			if ((int)strcspn(b + 1, ",=") != key || strncmp(a, b + 1, (size_t)key))
+				continue;
+			if (alen == blen && !strncmp(a, b + 1, (size_t)alen))
+				return iomap_fail(why, whylen, EINVAL, "option '%.*s' given twice (give it once)", alen, a);
+			return iomap_fail(why, whylen, EINVAL, "option '%.*s' given twice: '%.*s' and '%.*s' (give it once)",
+					  key, a, alen, a, blen, b + 1);
+		}
+	}
+	return 0;
+}
+
 /* The kinds' names as a list for people: "ram, trap, pci, port". */
 static void kind_names(char *out, size_t len)
 {
@@ -136,7 +161,8 @@ int iomap_spec_parse(const char *text, const struct iomap_target_kind **kind, vo
 	cfg = calloc(1, (*kind)->config_size ? (*kind)->config_size : 1);
 	if (!cfg)
 		return iomap_fail(why, whylen, ENOMEM, "target '%s': out of memory", text);
-	if ((*kind)->parse(cfg, text + kindlen, reason, sizeof(reason))) {
+	if ((*kind)->parse(cfg, text + kindlen, reason, sizeof(reason)) ||
+	    option_twice(text + kindlen, reason, sizeof(reason))) {
 		int e = errno;
 
 		free(cfg);

@@ -83,11 +83,12 @@ static void on_sigsegv(int signo, siginfo_t *si, void *uc)
 static int trap_parse(void *config, const char *args, char *why, size_t whylen)
 {
 	struct trap_config *c = config;
-	const char *m = args[0] && args[1] ? args + 1 : "default";
+	const char *m = args[0] ? args + 1 : "default";
 
 	if (args[0] == ',')
 		return iomap_fail(why, whylen, EINVAL, "unknown option '%s' (trap takes a model: trap:MODEL)", m);
-	if (strlen(m) >= sizeof(c->model) || strspn(m, "abcdefghijklmnopqrstuvwxyz0123456789-_") != strlen(m))
+	/* "trap:" is refused as "ram:" is: a ':' promises a model (an unset variable left it empty) */
+	if (!*m || strlen(m) >= sizeof(c->model) || strspn(m, "abcdefghijklmnopqrstuvwxyz0123456789-_") != strlen(m))
 		return iomap_fail(why, whylen, EINVAL,
 				  "bad model name '%s' (letters, digits, - and _, e.g. trap:default)", m);
 	strcpy(c->model, m);

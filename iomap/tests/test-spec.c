@@ -24,7 +24,6 @@ static const struct good goods[] = {
 	{ "ram:1t", "ram:1099511627776" },		/* the largest, as the message says */
 	{ "ram:1024G", "ram:1099511627776" },
 	{ "trap", "trap:default" },
-	{ "trap:", "trap:default" },
 	{ "trap:default", "trap:default" },
 	{ "trap:fifo-2_b", "trap:fifo-2_b" },
 	/* slots as lspci -s takes them: a field left out or * matches anything */
@@ -40,7 +39,7 @@ static const struct good goods[] = {
 	{ "pci:s=00:04.0/0", "pci:s=*:00:04.0/0" },
 	{ "pci:s=1:2.3/0", "pci:s=*:01:02.3/0" },
 	{ "pci:s=*/0", "pci:s=*:*:*.*/0" },
-	{ "pci:s=/0", "pci:s=*:*:*.*/0" },		/* lspci -s '' lists every device too */
+	{ "pci:*/0", "pci:s=*:*:*.*/0" },		/* any device: said with *, never by leaving it empty */
 	/* ids as lspci -d takes them: vendor, device, class and programming interface */
 	{ "pci:1234:11e8/0", "pci:d=1234:11e8/0" },
 	{ "pci:1af4:1110/2,wc", "pci:d=1af4:1110/2,wc" },
@@ -58,6 +57,7 @@ static const struct good goods[] = {
 	/* the window */
 	{ "pci:00:04.0/0,off=0x100,len=4k", "pci:s=*:00:04.0/0,off=0x100,len=0x1000" },
 	{ "pci:00:04.0/0,off=0", "pci:s=*:00:04.0/0,off=0x0" },
+	{ "pci:00:04.0/0,off=010,len=010", "pci:s=*:00:04.0/0,off=0xa,len=0xa" },	/* decimal, never octal */
 	{ "pci:00:04.0/0,widths=32+8", "pci:s=*:00:04.0/0,widths=8+32" },
 	{ "pci:00:04.0/0,len=4,wc,widths=32", "pci:s=*:00:04.0/0,wc,len=0x4,widths=32" },
 	/* vfio: the same selectors and window, pread instead of wc */
@@ -68,6 +68,7 @@ static const struct good goods[] = {
 	{ "vfio:s=07.0/0,off=4,pread", "vfio:s=*:*:07.0/0,pread,off=0x4" },
 	{ "port:0xc000+256", "port:0xc000+256" },
 	{ "port:0x80", "port:0x0080+1" },
+	{ "port:0200+010", "port:0x00c8+10" },		/* decimal, never octal */
 	{ "port:0xffff+1", "port:0xffff+1" },
 	{ "port:0+0x10000", "port:0x0000+65536" },
 	{ "port:0xc000+4,widths=16+32", "port:0xc000+4,widths=16+32" },
@@ -105,6 +106,7 @@ static const struct bad bads[] = {
 	{ "ram:64kk", "target 'ram:64kk': bad size '64kk' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)" },
 	{ "ram:99999999999999999999", "target 'ram:99999999999999999999': bad size '99999999999999999999' "
 	  "(a size from 1 byte to 1t, e.g. ram:64k or ram:2m)" },
+	{ "ram:2m,huge,huge", "target 'ram:2m,huge,huge': option 'huge' given twice (give it once)" },
 	{ "ram:64k,fast", "target 'ram:64k,fast': unknown option 'fast' (ram takes a size and huge: ram:2m,huge)" },
 	{ "ram,64k", "target 'ram,64k': unknown option '64k' (ram takes a size and huge: ram:2m,huge)" },
 	{ "ram:huge,2m", "target 'ram:huge,2m': unknown option '2m' (ram takes a size and huge: ram:2m,huge)" },
@@ -116,6 +118,7 @@ static const struct bad bads[] = {
 	{ "ram:64k\n", "target spec with a control character (give it on one line)" },
 	{ "\033[31mram", "target spec with a control character (give it on one line)" },	/* a terminal escape */
 	{ "trap,scratch", "target 'trap,scratch': unknown option 'scratch' (trap takes a model: trap:MODEL)" },
+	{ "trap:", "target 'trap:': bad model name '' (letters, digits, - and _, e.g. trap:default)" },	/* as ram: is */
 	{ "trap:Fifo!", "target 'trap:Fifo!': bad model name 'Fifo!' (letters, digits, - and _, e.g. trap:default)" },
 	{ "pci", "target 'pci': no device (pci:SLOT/BAR or pci:VENDOR:DEVICE/BAR as lspci -s and -d take them, "
 	  "e.g. pci:00:04.0/0)" },
@@ -155,6 +158,27 @@ static const struct bad bads[] = {
 	  "target 'pci:d=:::100/0': bad ids ':::100': invalid programming interface code (lspci -d takes [vendor]:[device][:class[:prog_if]] in hex, e.g. d=1234:11e8 or d=1af4:)" },
 	{ "pci:d=1:2:3:4:5/0",
 	  "target 'pci:d=1:2:3:4:5/0': bad ids '1:2:3:4:5': too many fields (lspci -d takes [vendor]:[device][:class[:prog_if]] in hex, e.g. d=1234:11e8 or d=1af4:)" },
+	/* every selector field empty, as from unset variables: never the first device there is */
+	{ "pci:/0", "target 'pci:/0': empty selector '' would take any device (give a slot or ids as lspci -s and -d "
+	  "take them, e.g. 00:04.0 or 1234:11e8; * for any)" },
+	{ "pci:s=/0", "target 'pci:s=/0': empty selector 's=' would take any device (give a slot or ids as lspci -s "
+	  "and -d take them, e.g. 00:04.0 or 1234:11e8; * for any)" },
+	{ "pci:d=/0,len=4", "target 'pci:d=/0,len=4': empty selector 'd=' would take any device (give a slot or ids as "
+	  "lspci -s and -d take them, e.g. 00:04.0 or 1234:11e8; * for any)" },
+	{ "pci::/0", "target 'pci::/0': empty selector ':' would take any device (give a slot or ids as lspci -s and "
+	  "-d take them, e.g. 00:04.0 or 1234:11e8; * for any)" },
+	{ "pci:d=:::/0", "target 'pci:d=:::/0': empty selector 'd=:::' would take any device (give a slot or ids as "
+	  "lspci -s and -d take them, e.g. 00:04.0 or 1234:11e8; * for any)" },
+	{ "pci::.:/2,wc", "target 'pci::.:/2,wc': empty selector ':.:' would take any device (give a slot or ids as "
+	  "lspci -s and -d take them, e.g. 00:04.0 or 1234:11e8; * for any)" },
+	/* an option given twice: which one counts would be a guess */
+	{ "pci:00:04.0/0,len=4,len=0x1000", "target 'pci:00:04.0/0,len=4,len=0x1000': option 'len' given twice: "
+	  "'len=4' and 'len=0x1000' (give it once)" },
+	{ "pci:00:04.0/0,off=4,len=4,off=8", "target 'pci:00:04.0/0,off=4,len=4,off=8': option 'off' given twice: "
+	  "'off=4' and 'off=8' (give it once)" },
+	{ "pci:00:04.0/0,widths=32,widths=32", "target 'pci:00:04.0/0,widths=32,widths=32': option 'widths=32' "
+	  "given twice (give it once)" },
+	{ "pci:00:06.0/2,wc,len=4k,wc", "target 'pci:00:06.0/2,wc,len=4k,wc': option 'wc' given twice (give it once)" },
 	{ "pci:00:04.0/0,fast", "target 'pci:00:04.0/0,fast': unknown option 'fast' (pci takes wc, off=N, len=N and widths=W)" },
 	{ "pci:00:04.0/0,pread", "target 'pci:00:04.0/0,pread': unknown option 'pread' (pci takes wc, off=N, len=N and widths=W)" },
 	{ "pci:00:04.0/0,off=x", "target 'pci:00:04.0/0,off=x': bad offset 'x' (off=N, e.g. off=0x100)" },
@@ -166,6 +190,12 @@ static const struct bad bads[] = {
 	{ "vfio:00:07.0/0,wc", "target 'vfio:00:07.0/0,wc': unknown option 'wc' (vfio takes pread, off=N, len=N and "
 	  "widths=W; vfio-pci maps BARs uncached only)" },
 	{ "vfio:00:07.0/0,len=0", "target 'vfio:00:07.0/0,len=0': bad length '0' (len=N, N > 0, e.g. len=4k)" },
+	{ "vfio:/0", "target 'vfio:/0': empty selector '' would take any device (give a slot or ids as lspci -s and "
+	  "-d take them, e.g. 00:04.0 or 1234:11e8; * for any)" },
+	{ "vfio:00:07.0/0,pread,len=4,pread", "target 'vfio:00:07.0/0,pread,len=4,pread': option 'pread' given twice "
+	  "(give it once)" },
+	{ "vfio:00:07.0/0,len=4,widths=32,len=8", "target 'vfio:00:07.0/0,len=4,widths=32,len=8': option 'len' given "
+	  "twice: 'len=4' and 'len=8' (give it once)" },
 	{ "vfio:d=1234/0",
 	  "target 'vfio:d=1234/0': bad ids '1234': at least two fields must be given (lspci -d takes [vendor]:[device][:class[:prog_if]] in hex, e.g. d=1234:11e8 or d=1af4:)" },
 	{ "port", "target 'port': no port given (port:BASE[+LEN], e.g. port:0xc000+256)" },
@@ -173,6 +203,8 @@ static const struct bad bads[] = {
 	  "target 'port:0x10000': bad port base '0x10000' (0 to 0xffff, hex with 0x, e.g. port:0xc000+256)" },
 	{ "port:c000", "target 'port:c000': bad port base 'c000' (0 to 0xffff, hex with 0x, e.g. port:0xc000+256)" },
 	{ "port:0xffff+2", "target 'port:0xffff+2': bad port count '2' (1 or more, and BASE+LEN at most 0x10000)" },
+	{ "port:0xc000+4,widths=8,widths=16", "target 'port:0xc000+4,widths=8,widths=16': option 'widths' given "
+	  "twice: 'widths=8' and 'widths=16' (give it once)" },
 	{ "port:0x80+0", "target 'port:0x80+0': bad port count '0' (1 or more, and BASE+LEN at most 0x10000)" },
 	/* a count so large that BASE+LEN wraps to a small number */
 	{ "port:1+0xffffffffffffffff", "target 'port:1+0xffffffffffffffff': bad port count '0xffffffffffffffff' "

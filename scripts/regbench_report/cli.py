@@ -3,9 +3,12 @@
 Kept thin (argument parsing and error printing) so that everything it does
 can be tested by importing the modules it calls.  Every failure is one line,
 `report: what: why (what to try)`, and a non-zero exit: 2 for a command line
-it cannot use, 1 for files or folders it cannot use, 130 when interrupted.
+it cannot use, 1 for files or folders it cannot use, 130, 143 or 129 when
+SIGINT, SIGTERM or SIGHUP stopped it (the output folder as it was).
 """
 import argparse
+import os
+import signal
 import sys
 
 from . import folder, index, model
@@ -114,14 +117,32 @@ def _run(argv):
         return fail(str(e))
     except OSError as e:
         return fail(f"{e.filename or args.output}: {e.strerror} (check that the output folder is writable)")
-    print(path)
+    return _say(path)
+
+
+def _say(path):
+    """Prints where the report is; a reader that went away (| head) is no failure: the report is complete."""
+    try:
+        print(path, flush=True)
+    except OSError as e:
+        sys.stdout = open(os.devnull, "w")    # what could not be written must not be flushed again at exit
+        if not isinstance(e, BrokenPipeError):
+            return fail(f"standard output: {e.strerror} (the report is complete: {path})")
     return 0
 
 
 def main(argv=None):
+    restore = folder.catch_signals()
     try:
-        return _run(argv)
+        try:
+            return _run(argv)
+        finally:
+            folder.settled()
     except UsageError as e:
         return fail(str(e), 2)
-    except KeyboardInterrupt:
-        return fail("interrupted (the output folder is as it was before)", 130)
+    except KeyboardInterrupt as e:
+        signo = getattr(e, "signo", signal.SIGINT)
+        by = "" if signo == signal.SIGINT else f" by {signal.Signals(signo).name}"
+        return fail(f"interrupted{by} (the output folder is as it was before)", 128 + signo)
+    finally:
+        restore()

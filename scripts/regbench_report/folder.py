@@ -5,12 +5,15 @@ charts), so the report keeps a manifest of the files it wrote (MANIFEST) and
 removes or overwrites only those.  A folder holding anything else is refused
 unless the caller forces it, and even then only same-named files are
 overwritten; nothing unlisted is ever removed.  Files are rendered into a
-staging folder first and moved into place only when all of them exist, so an
-interrupted or failed rendering leaves the folder as it was.
+staging folder first and moved into place only when all of them exist, as one
+step that is rolled back if it fails midway, so an interrupted (SIGINT,
+SIGTERM, SIGHUP) or failed rendering leaves the folder as it was.
 """
+import contextlib
 import os
 import re
 import shutil
+import signal
 import tempfile
 
 MANIFEST = ".report-files"
@@ -35,13 +38,13 @@ def owned(out_dir):
     try:
         with open(os.path.join(out_dir, MANIFEST), encoding="utf-8") as f:
             return {l.strip() for l in f if _plain(l.strip()) and not l.startswith("#")}
-    except FileNotFoundError:
+    except (FileNotFoundError, IsADirectoryError):
         pass
     readme = os.path.join(out_dir, "README.md")
     try:
         with open(readme, encoding="utf-8") as f:
             text = f.read()
-    except (FileNotFoundError, UnicodeDecodeError):
+    except (FileNotFoundError, IsADirectoryError, UnicodeDecodeError):
         return set()
     if not _OLD_README.search(text):
         return set()
@@ -71,44 +74,175 @@ def check(out_dir, force=False, sources=()):
                           "ones are overwritten, the rest kept)")
 
 
+class Interrupted(KeyboardInterrupt):
+    """SIGINT, SIGTERM or SIGHUP stopped the report; signo says which.  The folder is left as it was."""
+
+    def __init__(self, signo):
+        super().__init__(signal.Signals(signo).name)
+        self.signo = signo
+
+
+_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+_hold = 0           # > 0 while the folder is being changed: a signal waits for the end of the change
+_pending = None     # the signal that waits
+_done = False       # the report is in place, or stopping: a signal has nothing left to stop
+
+
+def _on_signal(signo, frame):
+    global _pending
+    if _done:
+        return
+    if _hold:
+        _pending = _pending or signo
+        return
+    raise Interrupted(signo)
+
+
+def catch_signals():
+    """Makes SIGINT, SIGTERM and SIGHUP raise Interrupted, so that staging is cleaned up on any of them.
+
+    None of them stops the report midway through changing the folder (creating it, putting the
+    finished files in place, cleaning up): that ends first.  Returns a function that puts the
+    previous handlers back.
+    """
+    global _hold, _pending, _done
+    _hold, _pending, _done = 0, None, False
+    old = {s: signal.signal(s, _on_signal) for s in _SIGNALS}
+    return lambda: [signal.signal(s, h) for s, h in old.items()]
+
+
+def settled():
+    """From now on a signal has nothing to stop (the report is in place or stopping: it only says so)."""
+    global _done
+    _done = True
+
+
+@contextlib.contextmanager
+def _held():
+    """A change of the folder that a signal does not cut short: the signal interrupts after it."""
+    global _hold, _pending
+    _hold += 1
+    try:
+        yield
+    finally:
+        _hold -= 1
+        if not _hold and _pending and not _done:
+            signo, _pending = _pending, None
+            raise Interrupted(signo)
+
+
 class Staging:
-    """A context: files written into .path are moved into out_dir on commit(); on any exit without it, nothing is."""
+    """A context: files written into .path are moved into out_dir on commit(); on any exit without it, nothing is.
+
+    The staging folder sits inside out_dir (one file system, so every move is a rename); out_dir and
+    any missing folders above it are created on entry and removed again when nothing was committed.
+    """
 
     def __init__(self, out_dir):
         self.out_dir = out_dir
-        self.created = not os.path.isdir(out_dir)
-        os.makedirs(out_dir, exist_ok=True)
-        self.path = tempfile.mkdtemp(prefix=_STAGING, dir=out_dir)
+        self.created = []
+        self.path = None
 
     def __enter__(self):
+        # a signal that came meanwhile interrupts at the end of the block, and __exit__ is not called then
+        try:
+            with _held():
+                try:
+                    missing, d = [], os.path.abspath(self.out_dir)
+                    while not os.path.isdir(d):
+                        if os.path.lexists(d):
+                            raise FolderError(f"{self.out_dir}: {d} is not a folder (give a folder, or a new "
+                                              "one inside folders)")
+                        missing.append(d)
+                        d = os.path.dirname(d)
+                    for d in reversed(missing):
+                        os.mkdir(d)
+                        self.created.append(d)
+                    self.path = tempfile.mkdtemp(prefix=_STAGING, dir=self.out_dir)
+                except OSError as e:
+                    raise FolderError(f"{self.out_dir}: cannot write in it: {e.strerror} (give a folder you can "
+                                      "write to)") from None
+        except BaseException:
+            self._clean()
+            raise
         return self
 
     def commit(self, sources=()):
-        """Moves the staged files into place, removes what the last report wrote and this one did not, lists the new."""
-        old = owned(self.out_dir)
+        """Puts the staged files in place, removes what the last report wrote and this one did not, lists the new.
+
+        All or nothing: each file it replaces or removes is first moved aside (a rename), the
+        manifest comes last, and a failure on the way moves everything back, so the folder is
+        either the new report or exactly what it was.
+        """
+        old = owned(self.out_dir) - {MANIFEST}
         new = sorted(os.listdir(self.path))
-        for name in new:
-            os.replace(os.path.join(self.path, name), os.path.join(self.out_dir, name))
         keep = {os.path.abspath(p) for p in sources}
-        for name in old - set(new):
+        if MANIFEST in new:
+            raise FolderError(f"{os.path.join(self.out_dir, MANIFEST)}: a file of the report would take the manifest's "
+                              "name (rename the result file called that)")
+        for name in new + [MANIFEST]:
             p = os.path.join(self.out_dir, name)
-            if os.path.isfile(p) and os.path.abspath(p) not in keep:
-                os.remove(p)
+            if os.path.isdir(p) and not os.path.islink(p):
+                raise FolderError(f"{p}: a folder has the name of a file the report writes (rename or move it, "
+                                  "or give another output folder)")
+        gone = [n for n in sorted(old - set(new)) if os.path.isfile(os.path.join(self.out_dir, n))
+                and os.path.abspath(os.path.join(self.out_dir, n)) not in keep]
         # a copy made by an earlier report that is now this one's input stays the report's
         listed = sorted(set(new) | {n for n in old if os.path.abspath(os.path.join(self.out_dir, n)) in keep})
-        tmp = os.path.join(self.path, MANIFEST)
-        with open(tmp, "w", encoding="utf-8") as f:
+        with open(os.path.join(self.path, MANIFEST), "w", encoding="utf-8") as f:
             f.write(_HEAD + "".join(n + "\n" for n in listed))
-        os.replace(tmp, os.path.join(self.out_dir, MANIFEST))
-        os.rmdir(self.path)
-        self.path = None
+        with _held():
+            aside = tempfile.mkdtemp(prefix=_STAGING, dir=self.out_dir)
+            done = []    # [name, what was there is aside, the new file is in place], in order
+            try:
+                for name in new + [MANIFEST] + gone:
+                    dest = os.path.join(self.out_dir, name)
+                    done.append([name, os.path.lexists(dest), False])
+                    if done[-1][1]:
+                        os.rename(dest, os.path.join(aside, name))
+                    if name not in gone:
+                        os.replace(os.path.join(self.path, name), dest)
+                        done[-1][2] = True
+            except BaseException:
+                self._roll_back(done, aside)
+                raise
+            settled()
+            shutil.rmtree(aside, ignore_errors=True)
+            shutil.rmtree(self.path, ignore_errors=True)
+            self.path = None
+
+    def _roll_back(self, done, aside):
+        """Moves back what commit() moved, last first; what cannot go back stays in aside, which is then kept."""
+        stuck = []
+        for name, had, placed in reversed(done):
+            dest = os.path.join(self.out_dir, name)
+            try:
+                if placed:
+                    os.remove(dest)
+                if had and os.path.lexists(os.path.join(aside, name)):
+                    os.rename(os.path.join(aside, name), dest)
+            except OSError:
+                stuck.append(name)
+        if stuck:
+            raise FolderError(f"{self.out_dir}: the report failed while putting its files in place, and "
+                              f"{', '.join(stuck)} could not be put back (what was there is in {aside}: move it "
+                              "back by hand)")
+        os.rmdir(aside)
+
+    def _clean(self):
+        """Removes the staging folder and the folders __enter__ created (what is in them is the report's)."""
+        with _held():
+            if self.path:
+                shutil.rmtree(self.path, ignore_errors=True)
+                self.path = None
+            for d in reversed(self.created):
+                try:
+                    os.rmdir(d)
+                except OSError:
+                    break
+            self.created = []
 
     def __exit__(self, *exc):
         if self.path:
-            shutil.rmtree(self.path, ignore_errors=True)
-            if self.created:
-                try:
-                    os.rmdir(self.out_dir)
-                except OSError:
-                    pass
+            self._clean()
         return False

@@ -1,13 +1,16 @@
 """scripts/report, scripts/summary and scripts/publish as a user runs them: exit status, one-line errors naming the
 file, what they print."""
 import contextlib
+import errno
 import io
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import unittest
+from unittest import mock
 
 import fixture
 
@@ -252,6 +255,213 @@ class Summary(unittest.TestCase):
                    "regbench.benchmarks['barrier/mfence'] has state \"ok\"")
         self.check(edited("single.json", lambda d: d["regbench"].update(contract=2)),
                    "written for metadata contract 2; this summary reads contract 1")
+
+
+def snapshot(d):
+    """Every entry under d with its bytes (None for a folder), to prove a folder is exactly as it was."""
+    out = {}
+    for root, dirs, files in os.walk(d):
+        for n in dirs:
+            out[os.path.relpath(os.path.join(root, n), d)] = None
+        for n in files:
+            with open(os.path.join(root, n), "rb") as f:
+                out[os.path.relpath(os.path.join(root, n), d)] = f.read()
+    return out
+
+
+class AllOrNothing(unittest.TestCase):
+    """scripts/report puts a finished folder in place whole, or leaves it exactly as it was: a failure while
+    it moves its files in, or a signal at any time, leaves nothing of the user's lost and nothing of its own."""
+
+    def main(self, *args):
+        """cli.main in this process: (status, stderr lines)."""
+        from regbench_report import cli
+        with contextlib.redirect_stderr(io.StringIO()) as err, contextlib.redirect_stdout(io.StringIO()):
+            status = cli.main(list(args))
+        return status, err.getvalue().splitlines()
+
+    def one_line(self, lines, *words):
+        self.assertEqual(len(lines), 1, lines)
+        self.assertTrue(lines[0].startswith("report: ") and lines[0].endswith(")"), lines[0])
+        for w in words:
+            self.assertIn(w, lines[0])
+
+    def failing(self, out, call, when, how=None):
+        """A patch of os.CALL that fails with EIO (or calls how) on a move into or out of out: the nth such move
+        when is a number, else the move of the file called when."""
+        real, seen, out = getattr(os, call), [], os.path.abspath(out)
+
+        def fake(src, dst, **kw):
+            if out in (os.path.dirname(os.path.abspath(dst)), os.path.dirname(os.path.abspath(src))):
+                seen.append(dst)
+                if len(seen) == when or os.path.basename(dst) == when:
+                    if not how:
+                        raise OSError(errno.EIO, os.strerror(errno.EIO), dst)
+                    how()
+            return real(src, dst, **kw)
+        return mock.patch.object(os, call, fake)
+
+    def mine(self):
+        out = fixture.tmpdir()
+        with open(os.path.join(out, "README.md"), "w") as f:
+            f.write("# my notes\n")
+        with open(os.path.join(out, "throughput.svg"), "w") as f:
+            f.write("<svg>my chart</svg>\n")
+        return out
+
+    def test_force_failing_midway_keeps_the_user_s_files(self):
+        out = self.mine()
+        before = snapshot(out)
+        for nth in (1, 3, 6):
+            with self.failing(out, "replace", nth):
+                status, lines = self.main("--force", fixture.path("single.json"), "-o", out)
+            self.assertEqual(status, 1)
+            self.one_line(lines, "Input/output error")
+            self.assertEqual(snapshot(out), before, f"failing at move {nth}")
+
+    def test_an_earlier_report_stays_whole_when_the_manifest_cannot_go_in(self):
+        out = os.path.join(fixture.tmpdir(), "r")
+        self.assertEqual(self.main(fixture.path("single.json"), "-o", out)[0], 0)
+        before = snapshot(out)
+        with self.failing(out, "replace", ".report-files"):     # the manifest goes in last
+            status, lines = self.main(fixture.path("port.json"), "-o", out)
+        self.assertEqual(status, 1)
+        self.one_line(lines)
+        self.assertEqual(snapshot(out), before)
+
+    def test_an_earlier_file_that_cannot_be_removed_puts_everything_back(self):
+        out = os.path.join(fixture.tmpdir(), "r")
+        status, _ = self.main("--compare", fixture.path("single.json"), fixture.path("port.json"), "-o", out)
+        self.assertEqual(status, 0)
+        before = snapshot(out)
+        # the single report writes no compare.json: the earlier one is moved out last, and that fails
+        with self.failing(out, "rename", "compare.json"):
+            status, lines = self.main(fixture.path("single.json"), "-o", out)
+        self.assertEqual(status, 1)
+        self.one_line(lines, "compare.json: Input/output error")
+        self.assertEqual(snapshot(out), before)
+
+    def test_a_signal_while_the_files_go_in_waits_for_the_end(self):
+        out = os.path.join(fixture.tmpdir(), "r")
+        with self.failing(out, "replace", 2, lambda: os.kill(os.getpid(), signal.SIGTERM)):
+            status, lines = self.main(fixture.path("single.json"), "-o", out)
+        self.assertEqual((status, lines), (0, []))
+        self.assertEqual(folder_files(out), sorted(os.listdir(out)))
+
+    def test_a_folder_named_like_a_file_of_the_report(self):
+        out = self.mine()
+        os.remove(os.path.join(out, "README.md"))
+        os.mkdir(os.path.join(out, "README.md"))
+        with open(os.path.join(out, "README.md", "kept.txt"), "w") as f:
+            f.write("mine\n")
+        before = snapshot(out)
+        status, lines = self.main("--force", fixture.path("single.json"), "-o", out)
+        self.assertEqual(status, 1)
+        self.one_line(lines, f"{out}/README.md: a folder has the name of a file the report writes")
+        self.assertEqual(snapshot(out), before)
+
+    def test_folders_it_created_go_when_it_stops(self):
+        from regbench_report import charts
+        top = os.path.join(fixture.tmpdir(), "a")
+        out = os.path.join(top, "b", "c")
+
+        def stopped(*a):
+            raise KeyboardInterrupt
+        with mock.patch.object(charts, "all_charts", stopped):
+            status, lines = self.main(fixture.path("single.json"), "-o", out)
+        self.assertEqual((status, lines), (130, ["report: interrupted (the output folder is as it was before)"]))
+        self.assertFalse(os.path.exists(top))
+        # a folder below a file: one line, no traceback
+        under = os.path.join(fixture.path("single.json"), "r")
+        status, lines = self.main(fixture.path("single.json"), "-o", under)
+        self.assertEqual(status, 1)
+        self.one_line(lines, f"{under}: {fixture.path('single.json')} is not a folder")
+
+    # scripts/report in a process of its own, made to wait (and say so) at one point: while it renders
+    # (charts), or while it creates the output and staging folders (mkdtemp, where signals are held)
+    PAUSED = """
+import os, sys, tempfile, time
+sys.path.insert(0, sys.argv[1])
+from regbench_report import charts, cli
+where, argv = sys.argv[2], sys.argv[3:]
+module, name = (charts, "all_charts") if where == "charts" else (tempfile, "mkdtemp")
+real = getattr(module, name)
+def paused(*a, **k):
+    setattr(module, name, real)
+    print("paused", flush=True)
+    time.sleep(1 if where == "mkdtemp" else 600)
+    return real(*a, **k)
+setattr(module, name, paused)
+sys.exit(cli.main(argv))
+"""
+
+    def signalled(self, sig, where, out, *args):
+        """scripts/report sent sig while paused where: (status, stderr)."""
+        p = subprocess.Popen([sys.executable, "-c", self.PAUSED, fixture.SCRIPTS, where, *args, "-o", out],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertEqual(p.stdout.readline(), "paused\n")
+        p.send_signal(sig)
+        _, err = p.communicate(timeout=120)
+        return p.returncode, err
+
+    def test_sigterm_and_sighup_leave_no_staging_folder(self):
+        for sig, name, where in ((signal.SIGTERM, "SIGTERM", "charts"), (signal.SIGHUP, "SIGHUP", "charts"),
+                                 (signal.SIGTERM, "SIGTERM", "mkdtemp")):
+            new = os.path.join(fixture.tmpdir(), "new", "report")
+            status, err = self.signalled(sig, where, new, fixture.path("single.json"))
+            self.assertEqual((status, err), (128 + sig, f"report: interrupted by {name} (the output folder is as it "
+                                                        "was before)\n"))
+            self.assertFalse(os.path.exists(os.path.dirname(new)))
+            out = self.mine()
+            before = snapshot(out)
+            status, err = self.signalled(sig, where, out, "--force", fixture.path("single.json"))
+            self.assertEqual(status, 128 + sig, err)
+            self.assertEqual(snapshot(out), before)
+
+    def test_a_reader_that_went_away(self):
+        out = os.path.join(fixture.tmpdir(), "r")
+        p = subprocess.Popen([sys.executable, REPORT, fixture.path("single.json"), "-o", out], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        p.stdout.close()     # | head -0: the path has no reader, the report is complete all the same
+        err = p.stderr.read()
+        self.assertEqual((p.wait(), err), (0, ""))
+        self.assertEqual(folder_files(out), sorted(os.listdir(out)))
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([sys.executable, REPORT, fixture.path("single.json"), "-o", out], stdout=full,
+                               stderr=subprocess.PIPE, text=True)
+        self.assertEqual((p.returncode, p.stderr), (1, "report: standard output: No space left on device (the report "
+                                                       f"is complete: {out}/README.md)\n"))
+
+    def mounted(self, options):
+        """A tmpfs mounted with options (root only), unmounted when the test ends; None where that cannot be."""
+        d = fixture.tmpdir()
+        if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", options, "regbench-test", d],
+                                               capture_output=True).returncode:
+            return None
+        self.addCleanup(subprocess.run, ["umount", d], capture_output=True)
+        return d
+
+    def test_a_full_disk_and_a_read_only_folder(self):
+        small = self.mounted("size=96k")
+        if not small:
+            self.skipTest("not root, or no tmpfs here")
+        with open(os.path.join(small, "README.md"), "w") as f:
+            f.write("# my notes\n")
+        before = snapshot(small)
+        status, lines = self.main("--force", fixture.path("single.json"), "-o", small)
+        self.assertEqual(status, 1)
+        self.one_line(lines, "No space left on device")
+        self.assertEqual(snapshot(small), before)
+        ro = self.mounted("ro,size=64k")
+        status, lines = self.main(fixture.path("single.json"), "-o", ro)
+        self.assertEqual(status, 1)
+        self.one_line(lines, f"{ro}: cannot write in it: Read-only file system (give a folder you can write to)")
+
+
+def folder_files(out):
+    """The files the manifest of out lists, with the manifest itself, sorted."""
+    from regbench_report import folder
+    return sorted(folder.owned(out) | {folder.MANIFEST})
 
 
 def publish(*args):

@@ -51,7 +51,8 @@ struct iomap_pci_dev {
  * (::0cxx).  Written `s=SLOT` or `d=IDS`; without the prefix a selector is
  * ids when it has no '.' and its vendor or device is four hex digits (as
  * lspci -n prints them: 1234:11e8, 1af4:, :1110), else a slot (00:04.0,
- * 00:04, *:01.0).  Fields are -1 where they match anything.
+ * 00:04, *:01.0).  Fields are -1 where they match anything.  A selector
+ * with every field empty ("", ":", "s=") is refused: * asks for any device.
  */
 struct iomap_pci_selector {
 	bool by_id;			/* lspci -d, else lspci -s */
