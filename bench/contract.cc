@@ -273,7 +273,7 @@ std::string rb_contract_json()
 		out += std::string(first ? "" : ",") + in2 + rb_json_string(g_order[i]) + ": {\"family\": " +
 		       rb_json_string(k.family->name) + ", \"op\": " + rb_json_string(k.op) +
 		       ", \"width\": " + (k.bits ? std::to_string(k.bits) : "null") +
-		       ", \"strategy\": " + rb_json_string(k.strategy) +
+		       ", \"strategy\": " + rb_json_string(rb_kernel_strategy(&k)) +
 		       ", \"param\": " + (m.param ? std::to_string(m.param) : "null") +
 		       ", \"space\": \"" + iomap_space_name(k.space) + "\", \"unit\": " + rb_json_string(k.family->unit) +
 		       ", \"state\": \"" + m.state + "\", \"reason\": " + rb_json_string(m.reason) +

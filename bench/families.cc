@@ -43,14 +43,14 @@ std::string name_of(const rb_kernel &k, size_t n, const std::string &strategy)
 
 const iomap_strategy *strategy_of(const rb_kernel &k)
 {
-	return k.row == RB_ACCESSOR ? iomap_strategy_find(k.strategy) : nullptr;
+	return k.row == RB_ACCESSOR ? iomap_strategy_find_id(k.strategy) : nullptr;
 }
 
 bool wanted(const rb_options &o, const rb_kernel &k)
 {
 	// only the accessor strategies are filtered: the families' own rows and the reference stay
 	return o.strategies.empty() || k.row != RB_ACCESSOR ||
-	       std::find(o.strategies.begin(), o.strategies.end(), k.strategy) != o.strategies.end();
+	       std::find(o.strategies.begin(), o.strategies.end(), rb_kernel_strategy(&k)) != o.strategies.end();
 }
 
 // Whether strategy s has the MMIO form family f needs.
@@ -166,6 +166,10 @@ std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
 	const rb_family &f = *k.family;
 	bool copy = f.where == RB_AT_COPY;
 	size_t off = offset(k, t);
+	// an accessor's copies issue what its strategy's do
+	unsigned int widths = copy && s ? s->copy_widths & IOMAP_WIDTHS_ALL : k.widths;
+	iomap_insn insn = copy && s ? s->copy_element > 8 ? IOMAP_INSN_VECTOR : IOMAP_INSN_MOV : k.insn;
+	unsigned int insn_bytes = copy && s ? s->copy_element : k.insn_bytes;
 
 	if (f.where != RB_AT_NOTHING && k.space != t.space && !(k.space == IOMAP_SPACE_PIO && t.port)) {
 		if (t.space == IOMAP_SPACE_REGION)
@@ -182,12 +186,12 @@ std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
 		return iomap_strategy_cpu_missing(s);
 	if (f.where == RB_AT_NOTHING)
 		return "";
-	if (const char *refused = iomap_target_why_not(&t, k.insn, k.insn_bytes))
+	if (const char *refused = iomap_target_why_not(&t, insn, insn_bytes))
 		return std::string("the target cannot take these accesses: ") + refused;
-	if (copy && (k.widths & ~allowed(t)))
-		return "its copies issue " + bits(k.widths) + "-bit accesses; the target allows only " + bits(allowed(t)) +
+	if (copy && (widths & ~allowed(t)))
+		return "its copies issue " + bits(widths) + "-bit accesses; the target allows only " + bits(allowed(t)) +
 		       "-bit";
-	if (!copy && (k.widths & ~allowed(t)))
+	if (!copy && (widths & ~allowed(t)))
 		return "the target allows only " + bits(allowed(t)) + "-bit accesses (widths= in its spec)";
 	if (!why_no_delay_port(s, t).empty())
 		return why_no_delay_port(s, t);
@@ -233,7 +237,7 @@ std::string pair_of(const rb_kernel &k, const iomap_target &t, size_t n)
 
 void add(const rb_kernel &k, const iomap_target &t, const rb_clock &clk, size_t n)
 {
-	std::string name = name_of(k, n, k.strategy), why = why_not(k, t, n);
+	std::string name = name_of(k, n, rb_kernel_strategy(&k)), why = why_not(k, t, n);
 
 	rb_contract_add(name, k, n, pair_of(k, t, n));
 	if (!why.empty()) {
