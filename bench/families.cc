@@ -3,9 +3,10 @@
 #include <cstring>
 #include <string>
 
-#include "contract.h"
+#include "families.h"
 #include "iomap/strategy.h"
-#include "regbench.h"
+#include "measure.h"
+#include "session.h"
 
 namespace {
 
@@ -235,18 +236,27 @@ std::string pair_of(const rb_kernel &k, const iomap_target &t, size_t n)
 	return name_of(k, n, k.pair ? k.pair : iomap_strategy_kernel_single()->name);
 }
 
-void add(const rb_kernel &k, const iomap_target &t, const rb_clock &clk, size_t n)
+void add(rb_session &s, const rb_kernel &k, size_t n)
 {
-	std::string name = name_of(k, n, rb_kernel_strategy(&k)), why = why_not(k, t, n);
+	const iomap_target &t = s.target;
+	rb_result r;
 
-	rb_contract_add(name, k, n, pair_of(k, t, n));
+	r.name = name_of(k, n, rb_kernel_strategy(&k));
+	r.kernel = &k;
+	r.strategy = rb_kernel_strategy(&k);
+	r.param = n;
+	r.pair = pair_of(k, t, n);
+	r.io = window(k, t);
+	std::string why = why_not(k, t, n);
+	if (!why.empty())
+		r.skip(why);
+	rb_result *rec = &s.registry.add(r);
 	if (!why.empty()) {
-		rb_contract_skipped(name, why);
-		benchmark::RegisterBenchmark(name.c_str(), rb_skip, why);
+		benchmark::RegisterBenchmark(rec->name.c_str(), [rec](benchmark::State &st) { rb_skip(st, *rec); });
 		return;
 	}
 	// the runner sets each repetition's time: the cost per unit
-	benchmark::RegisterBenchmark(name.c_str(), rb_run, rb_bench{&k, &t, &clk, window(k, t), n, name})
+	benchmark::RegisterBenchmark(rec->name.c_str(), [&s, rec](benchmark::State &st) { rb_run(st, s, *rec); })
 		->UseManualTime();
 }
 
@@ -280,18 +290,20 @@ std::string rb_check_sweeps(const iomap_target &t, const rb_options &o)
 	return "";
 }
 
-void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_options &o)
+void rb_register_families(rb_session &s)
 {
+	const rb_options &o = s.command.options;
+
 	for (size_t i = 0; i < rb_nr_kernels; i++) {
 		const rb_kernel &k = rb_kernels[i];
 		const rb_family &f = *k.family;
 
-		if (!wanted(o, k) || shadowed(k, t))
+		if (!wanted(o, k) || shadowed(k, s.target))
 			continue;
 		if (f.param == RB_PARAM_NONE)
-			add(k, t, clk, 0);
+			add(s, k, 0);
 		else
 			for (size_t n : rb_sweep(f, o))
-				add(k, t, clk, n);
+				add(s, k, n);
 	}
 }
