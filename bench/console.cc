@@ -299,14 +299,14 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 	std::string name = runs[0].run_name.str(), note;
 	const rb_result *e = s_.registry.find(name);
 	bool percentiles = e && (e->kernel->family->reports & RB_REPORT_PERCENTILES);
-	const bool tabular_ = s_.command.output.tabular, aggregates_only_ = s_.command.output.aggregates_only;
+	const bool tabular = s_.command.output.tabular, aggregates_only = s_.command.output.aggregates_only;
 	const Run *median = find(runs, "median"), *cv = find(runs, "cv");
 	const char *color = nullptr;
 	std::string cols = pad("Benchmark", width_, false) + pad("Time ns", 10, true) + pad("cycles", 11, true) +
 			   pad("core_cycles", 12, true) + pad("GB/s", 8, true) + pad("CV", 7, true) + "  " +
 			   pad("unit", 10, false);
 
-	if (tabular_ && percentiles)
+	if (tabular && percentiles)
 		for (const char *p : percentile_columns())
 			cols += pad(p, 9, true);
 	if (header_.empty())
@@ -321,7 +321,7 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 	// a benchmark run once has no aggregates: its one run is the figure
 	if (!median && runs[0].repetitions <= 1)
 		median = &runs[0];
-	if (!aggregates_only_ && runs[0].repetitions > 1)
+	if (!aggregates_only && runs[0].repetitions > 1)
 		for (const Run &r : runs)
 			if (r.run_type == Run::RT_Iteration && !r.error_occurred && r.report_label.empty())
 				print(pad(name + " #" + std::to_string(r.repetition_index + 1), width_, false) + figures(&r));
@@ -339,7 +339,7 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 		const double *c = counter(cv, "cycles");
 		row += figures(median) + pad(c && std::isfinite(*c) ? plain(*c * 100) + "%" : "-", 7, true) + "  " +
 		       pad(e ? e->kernel->family->unit : "", 10, false);
-		if (percentiles && tabular_)
+		if (percentiles && tabular)
 			for (const char *p : percentile_columns())
 				row += pad(cell(median, p), 9, true);
 		else if (percentiles)
