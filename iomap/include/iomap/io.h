@@ -555,39 +555,24 @@ iomap_warn_fn iomap_set_warn_handler(iomap_warn_fn fn);
  * and memset_io are IOMAP_KERNEL_COPY.  The word strategies take n in bytes
  * and move n / their element whole words, in one direction.
  */
-void iomap_copy_fromio_volatile(void *dst, const volatile void __iomem *src, size_t n);
-void iomap_copy_toio_volatile(volatile void __iomem *dst, const void *src, size_t n);
-void iomap_set_io_volatile(volatile void __iomem *dst, int c, size_t n);
-void iomap_copy_fromio_relaxed(void *dst, const volatile void __iomem *src, size_t n);
-void iomap_copy_toio_relaxed(volatile void __iomem *dst, const void *src, size_t n);
-void iomap_set_io_relaxed(volatile void __iomem *dst, int c, size_t n);
-void iomap_copy_fromio_barriered(void *dst, const volatile void __iomem *src, size_t n);
-void iomap_copy_toio_barriered(volatile void __iomem *dst, const void *src, size_t n);
-void iomap_set_io_barriered(volatile void __iomem *dst, int c, size_t n);
-void iomap_copy_fromio_string(void *dst, const volatile void __iomem *src, size_t n);
-void iomap_copy_toio_string(volatile void __iomem *dst, const void *src, size_t n);
-void iomap_set_io_string(volatile void __iomem *dst, int c, size_t n);
-void iomap_copy_fromio_string_wide(void *dst, const volatile void __iomem *src, size_t n);
-void iomap_copy_toio_string_wide(volatile void __iomem *dst, const void *src, size_t n);
-void iomap_set_io_string_wide(volatile void __iomem *dst, int c, size_t n);
-void iomap_copy_fromio_kernel(void *dst, const volatile void __iomem *src, size_t n);
-void iomap_copy_toio_kernel(volatile void __iomem *dst, const void *src, size_t n);
-void iomap_set_io_kernel(volatile void __iomem *dst, int c, size_t n);
-void iomap_copy_fromio_kernel_unrolled(void *dst, const volatile void __iomem *src, size_t n);
-void iomap_copy_toio_kernel_unrolled(volatile void __iomem *dst, const void *src, size_t n);
-void iomap_set_io_kernel_unrolled(volatile void __iomem *dst, int c, size_t n);
+#define IOMAP_DECLARE_COPIES(id)							\
+void iomap_copy_fromio_##id(void *dst, const volatile void __iomem *src, size_t n);	\
+void iomap_copy_toio_##id(volatile void __iomem *dst, const void *src, size_t n);	\
+void iomap_set_io_##id(volatile void __iomem *dst, int c, size_t n);
+IOMAP_DECLARE_COPIES(volatile)
+IOMAP_DECLARE_COPIES(relaxed)
+IOMAP_DECLARE_COPIES(barriered)
+IOMAP_DECLARE_COPIES(string)
+IOMAP_DECLARE_COPIES(string_wide)
+IOMAP_DECLARE_COPIES(kernel)
+IOMAP_DECLARE_COPIES(kernel_unrolled)
+IOMAP_DECLARE_COPIES(simd)
+IOMAP_DECLARE_COPIES(simd_512)
+IOMAP_DECLARE_COPIES(simd_nt)
+#undef IOMAP_DECLARE_COPIES
 void iomap_copy_toio_iowrite32_copy(volatile void __iomem *dst, const void *src, size_t n);
 void iomap_copy_toio_iowrite64_copy(volatile void __iomem *dst, const void *src, size_t n);
 void iomap_copy_fromio_ioread32_copy(void *dst, const volatile void __iomem *src, size_t n);
-void iomap_copy_fromio_simd(void *dst, const volatile void __iomem *src, size_t n);
-void iomap_copy_toio_simd(volatile void __iomem *dst, const void *src, size_t n);
-void iomap_set_io_simd(volatile void __iomem *dst, int c, size_t n);
-void iomap_copy_fromio_simd_512(void *dst, const volatile void __iomem *src, size_t n);
-void iomap_copy_toio_simd_512(volatile void __iomem *dst, const void *src, size_t n);
-void iomap_set_io_simd_512(volatile void __iomem *dst, int c, size_t n);
-void iomap_copy_fromio_simd_nt(void *dst, const volatile void __iomem *src, size_t n);
-void iomap_copy_toio_simd_nt(volatile void __iomem *dst, const void *src, size_t n);
-void iomap_set_io_simd_nt(volatile void __iomem *dst, int c, size_t n);
 
 void memcpy_fromio(void *dst, const volatile void __iomem *src, size_t n);
 void memcpy_toio(volatile void __iomem *dst, const void *src, size_t n);
