@@ -1,9 +1,9 @@
 // device.cc: the device behind a hardware target: the first read, and the checks between benchmarks that it still answers
 #include <cstdio>
 
+#include "context.h"
 #include "device.h"
 #include "kernels.h"
-#include "session.h"
 
 namespace {
 
