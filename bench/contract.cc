@@ -1,8 +1,8 @@
 // contract.cc: the result file's JSON as data (nlohmann-json): Google Benchmark's layout, and the "regbench" object from the tables and records
 #include <time.h>
 
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include <nlohmann/json.hpp>
 
