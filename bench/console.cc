@@ -1,4 +1,4 @@
-// console.cc: the console reporter (a line per benchmark, plain units, each state once) and the progress line
+// console.cc: what a run shows: a short header, a line per benchmark in plain units (each state once), the progress line, the count
 #include <time.h>
 #include <unistd.h>
 
@@ -6,12 +6,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <iostream>
+#include <sstream>
 
 #include "console.h"
-#include "contract.h"
 #include "flags.h"
-#include "output.h"
+#include "selfcheck.h"
+#include "session.h"
 
 namespace {
 
@@ -85,20 +85,69 @@ std::vector<const char *> percentile_columns()
 	return out;
 }
 
-// How many repetitions ended in an error, as "2 of 3".
-std::string failed(const rb_runs &runs)
+// The units the families' figures are per, each once: "access, read, element, ...".
+std::string units()
 {
-	size_t n = 0, of = 0;
+	std::string out;
 
-	for (const Run &r : runs)
-		if (r.run_type == Run::RT_Iteration) {
-			of++;
-			n += r.error_occurred && !r.error_message.compare(0, 7, "error: ");
-		}
-	return std::to_string(n) + " of " + std::to_string(of);
+	for (const rb_family &f : rb_families)
+		if (out.find(f.unit) == std::string::npos)
+			out += (out.empty() ? "" : ", ") + std::string(f.unit);
+	return out;
+}
+
+// "lat/ and flush/": the families whose figures move in steps of the timer.
+std::string sampled_families()
+{
+	std::string out;
+
+	for (const rb_family &f : rb_families)
+		if (rb_family_sampled(&f))
+			out += (out.empty() ? "" : " and ") + std::string(f.name) + "/";
+	return out;
 }
 
 }  // namespace
+
+bool rb_benchmark_debug_build()
+{
+	std::ostringstream text;
+	benchmark::BenchmarkReporter::Context context;
+	std::string line;
+
+	benchmark::BenchmarkReporter::PrintBasicContext(&text, context);
+	std::istringstream lines(text.str());
+	while (std::getline(lines, line))
+		if (!line.rfind("***WARNING*** Library was built as DEBUG", 0))
+			return true;
+	return false;
+}
+
+void rb_console_header(const rb_session &s, const benchmark::BenchmarkReporter::Context &c)
+{
+	const rb_clock &clk = s.clock;
+	const iomap_target &t = s.target;
+	const char *uarch = rb_cpu_name();
+
+	fprintf(stderr, "regbench on %s%s%s%s, CPU %d of %d%s%s%s\n", s.cpu_model.c_str(), uarch ? " (" : "",
+		uarch ? uarch : "", uarch ? ")" : "", s.cpu, c.cpu_info.num_cpus, s.env.vm ? ", in a VM (" : "",
+		s.env.vm ? s.env.hypervisor : "", s.env.vm ? ")" : "");
+	fprintf(stderr, "  target %s: %s\n", t.spec, t.what);
+	fprintf(stderr, "  timer  %s: TSC at %.2f GHz%s, steps of %.0f ticks (%.1f ns), %.0f ticks a reading\n",
+		rb_timer_text(clk.timer), clk.tsc_hz * 1e-9, clk.invariant ? "" : " (not invariant)", clk.resolution,
+		clk.resolution / clk.tsc_hz * 1e9, clk.overhead);
+	if (s.library_debug)
+		fprintf(stderr, "regbench: note: Google Benchmark's library is a debug build, which does not touch the "
+			"figures: regbench times each repetition itself (manual time)\n");
+	if (!clk.invariant)
+		fprintf(stderr, "regbench: warning: the TSC is not invariant: cycle counts drift with the clock\n");
+	if (*s.env.warnings)
+		fprintf(stderr, "regbench: note: %s\n", s.env.warnings);
+	// a step of 2 ns or more swallows an access that hits the cache (1-2 ns)
+	if (clk.resolution / clk.tsc_hz >= 2e-9)
+		fprintf(stderr, "regbench: note: the TSC moves in steps of %.1f ns here: %s figures under one step are "
+			"below resolution\n", clk.resolution / clk.tsc_hz * 1e9, sampled_families().c_str());
+}
 
 bool rb_fancy_terminal(int fd)
 {
@@ -156,14 +205,14 @@ std::vector<rb_runs> rb_gather::rest()
 }
 
 // The benchmarks this run will report: the registered ones --benchmark_filter selects.
-rb_progress::rb_progress() : start_(now()), last_(start_), tty_(rb_fancy_terminal(STDERR_FILENO))
+rb_progress::rb_progress(const rb_session &s)
+	: s_(s), start_(now()), last_(start_), tty_(rb_fancy_terminal(STDERR_FILENO))
 {
-	std::vector<std::string> all = rb_contract_names(), runnable;
-	rb_contract_entry e;
+	std::vector<std::string> all = s.registry.names(), runnable;
 
-	for (const std::string &name : all)
-		if (rb_contract_get(name, &e) && e.state != "skipped")
-			runnable.push_back(name);
+	for (const rb_result &r : s.registry.all())
+		if (r.state != rb_state::skipped)
+			runnable.push_back(r.name);
 	total_ = rb_filter_count(benchmark::GetBenchmarkFilter(), all);
 	runnable_ = rb_filter_count(benchmark::GetBenchmarkFilter(), runnable);
 }
@@ -181,12 +230,12 @@ std::string rb_progress::line() const
 
 void rb_progress::done(const std::string &name)
 {
-	rb_contract_entry e;
+	const rb_result *r = s_.registry.find(name);
 
 	done_++;
-	if (rb_contract_get(name, &e)) {
-		ran_ += e.state != "skipped";
-		not_run_ += e.state == "skipped" && !e.reason.compare(0, 8, "not run:");
+	if (r) {
+		ran_ += r->state != rb_state::skipped && r->state != rb_state::not_run;
+		not_run_ += r->state == rb_state::not_run;
 	}
 	if (tty_)
 		return redraw();
@@ -216,8 +265,7 @@ void rb_progress::finish()
 {
 	clear();
 	if (not_run_)
-		fprintf(stderr, "regbench: interrupted after %s: %zu of %zu benchmarks not run\n",
-			minutes(now() - start_).c_str(), not_run_, done_);
+		fprintf(stderr, "regbench: %s\n", rb_interrupted_line(minutes(now() - start_), not_run_, done_).c_str());
 	else if (done_)
 		fprintf(stderr, "regbench: %zu benchmarks in %s\n", done_, minutes(now() - start_).c_str());
 }
@@ -236,7 +284,6 @@ void rb_console::print(const std::string &text, const char *color)
 void rb_console::context(const benchmark::BenchmarkReporter::Context &c)
 {
 	width_ = std::max<size_t>(c.name_field_width, 20);
-	benchmark::BenchmarkReporter::PrintBasicContext(&std::cerr, c);
 }
 
 // The figure columns of one run: Time (ns), cycles, core_cycles, GB/s.
@@ -250,19 +297,20 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 {
 	progress_ = progress;
 	std::string name = runs[0].run_name.str(), note;
-	rb_contract_entry e;
-	bool known = rb_contract_get(name, &e), percentiles = known && e.percentiles;
+	const rb_result *e = s_.registry.find(name);
+	bool percentiles = e && (e->kernel->family->reports & RB_REPORT_PERCENTILES);
+	const bool tabular = s_.command.output.tabular, aggregates_only = s_.command.output.aggregates_only;
 	const Run *median = find(runs, "median"), *cv = find(runs, "cv");
 	const char *color = nullptr;
 	std::string cols = pad("Benchmark", width_, false) + pad("Time ns", 10, true) + pad("cycles", 11, true) +
 			   pad("core_cycles", 12, true) + pad("GB/s", 8, true) + pad("CV", 7, true) + "  " +
 			   pad("unit", 10, false);
 
-	if (tabular_ && percentiles)
+	if (tabular && percentiles)
 		for (const char *p : percentile_columns())
 			cols += pad(p, 9, true);
 	if (header_.empty())
-		print("Time is the cost of one unit (the unit column: access, read, element, copy, barrier) in ns: Google\n"
+		print("Time is the cost of one unit (the unit column: " + units() + ") in ns: Google\n"
 		      "Benchmark's real_time, which regbench sets (manual time). cycles: TSC ticks per unit; core_cycles:\n"
 		      "core clock cycles per unit; GB/s: 10^9 bytes per second. Medians of " +
 		      std::to_string(runs[0].repetitions) + " repetitions; CV: their spread in cycles.");
@@ -273,42 +321,40 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 	// a benchmark run once has no aggregates: its one run is the figure
 	if (!median && runs[0].repetitions <= 1)
 		median = &runs[0];
-	if (!aggregates_only_ && runs[0].repetitions > 1)
+	if (!aggregates_only && runs[0].repetitions > 1)
 		for (const Run &r : runs)
 			if (r.run_type == Run::RT_Iteration && !r.error_occurred && r.report_label.empty())
 				print(pad(name + " #" + std::to_string(r.repetition_index + 1), width_, false) + figures(&r));
 
-	std::string row = pad(name, width_, false), reps = failed(runs);
-	if (known && e.state == "skipped" && rb_interrupted() && !e.reason.compare(0, 8, "not run:")) {
+	std::string row = pad(name, width_, false);
+	if (e && e->state == rb_state::not_run) {
 		not_run_++;	// one line for all of them, at the end
+		not_run_why_ = e->reason;
 		return;
 	}
-	if (known && e.state == "skipped") {
-		row += "skipped: " + e.reason;
-		color = "33";
-	} else if (known && e.state == "error") {
-		row += "error: " + e.reason + " (in " + reps + " repetitions)";
-		color = "31";
-	} else if (known && e.state == "below_resolution") {
-		row += e.reason;
+	if (e && e->state != rb_state::measured) {
+		row += rb_result_line(*e, (int)runs[0].repetitions);
+		color = e->state == rb_state::skipped ? "33" : e->state == rb_state::error ? "31" : nullptr;
 	} else {
 		const double *c = counter(cv, "cycles");
 		row += figures(median) + pad(c && std::isfinite(*c) ? plain(*c * 100) + "%" : "-", 7, true) + "  " +
-		       pad(known ? e.unit : "", 10, false);
-		if (percentiles && tabular_)
+		       pad(e ? e->kernel->family->unit : "", 10, false);
+		if (percentiles && tabular)
 			for (const char *p : percentile_columns())
 				row += pad(cell(median, p), 9, true);
 		else if (percentiles)
 			note = "p90 " + cell(median, "p90") + ", p99 " + cell(median, "p99") + ", max " + cell(median, "max");
 	}
-	if (known && rb_family_sampled(e.family) && (e.state == "measured" || e.state == "below_resolution")) {
-		auto it = std::find_if(below_.begin(), below_.end(), [&](const Below &b) { return b.family == e.family; });
+	const rb_family *family = e ? e->kernel->family : nullptr;
+	bool figure = e && (e->state == rb_state::measured || e->state == rb_state::below_resolution);
+	if (figure && rb_family_sampled(family)) {
+		auto it = std::find_if(below_.begin(), below_.end(), [&](const Below &b) { return b.family == family; });
 		if (it == below_.end())
-			it = below_.insert(below_.end(), Below{e.family, 0, 0});
-		(e.state == "measured" ? it->measured : it->below)++;
+			it = below_.insert(below_.end(), Below{family, 0, 0});
+		(e->state == rb_state::measured ? it->measured : it->below)++;
 	}
-	if (known && e.disturbed && e.state != "skipped" && e.state != "error")
-		note += std::string(note.empty() ? "" : "; ") + "disturbed in " + std::to_string(e.disturbed) + " of " +
+	if (figure && e->disturbed)
+		note += std::string(note.empty() ? "" : "; ") + "disturbed in " + std::to_string(e->disturbed) + " of " +
 			std::to_string(runs[0].repetitions) + " repetitions";
 	if (!note.empty())
 		row += "  (" + note + ")";
@@ -323,7 +369,7 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 void rb_console::finish()
 {
 	if (not_run_)
-		print(std::to_string(not_run_) + " benchmarks not run: the run was interrupted", "33");
+		print(rb_not_run_line(not_run_, not_run_why_), "33");
 	for (const Below &b : below_)
 		if (b.below)
 			print(std::string(b.family->name) + "/: " + std::to_string(b.below) + " of " +

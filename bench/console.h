@@ -1,4 +1,4 @@
-// console.h: what a run shows while it goes: one line per benchmark in plain units, and how far it is
+// console.h: what a run shows: a short header, one line per benchmark in plain units, and how far it is
 #ifndef REGBENCH_CONSOLE_H
 #define REGBENCH_CONSOLE_H
 
@@ -10,7 +10,19 @@
 
 #include "family.h"
 
+struct rb_session;
+
 using rb_runs = std::vector<benchmark::BenchmarkReporter::Run>;
+
+// Whether Google Benchmark's library was built without NDEBUG (Debian's is): its own context says so.
+bool rb_benchmark_debug_build();
+
+/*
+ * The header on stderr: the CPU, the target, the timer (lines that are not
+ * "regbench: ", which begins errors and notes), and notes on what will
+ * make the figures noisy; the full context is the JSON's.
+ */
+void rb_console_header(const rb_session &s, const benchmark::BenchmarkReporter::Context &c);
 
 /*
  * Google Benchmark reports a benchmark in one or two calls (its repetitions,
@@ -37,13 +49,14 @@ bool rb_fancy_terminal(int fd);
  */
 class rb_progress {
 public:
-	rb_progress();
+	explicit rb_progress(const rb_session &s);
 	void done(const std::string &name);
 	void clear();		// before other output reaches the terminal
 	void redraw();
 	void finish();
 
 private:
+	const rb_session &s_;
 	size_t total_ = 0, runnable_ = 0, done_ = 0, ran_ = 0, not_run_ = 0;
 	double start_, last_;
 	bool tty_, shown_ = false;
@@ -53,17 +66,18 @@ private:
 // The console: a header saying what the figures are, then one line per complete benchmark.
 class rb_console {
 public:
-	rb_console(bool color, bool tabular, bool aggregates_only)
-		: color_(color), tabular_(tabular), aggregates_only_(aggregates_only) {}
+	rb_console(const rb_session &s, bool color) : s_(s), color_(color) {}
 	void context(const benchmark::BenchmarkReporter::Context &c);
 	// one benchmark's runs; the progress line is cleared before each line printed
 	void benchmark(const rb_runs &runs, rb_progress *progress);
 	void finish();		// after the last benchmark
 
 private:
-	bool color_, tabular_, aggregates_only_;
+	const rb_session &s_;
+	bool color_;
 	rb_progress *progress_ = nullptr;
 	size_t width_ = 30, not_run_ = 0;
+	std::string not_run_why_;	// why the benchmarks not run were not
 	struct Below {
 		const rb_family *family;
 		size_t below, measured;

@@ -1,302 +1,208 @@
-// contract.cc: the "regbench" object of the JSON, from the kernel, family and strategy tables and each benchmark's end
+// contract.cc: the result file's JSON as data (nlohmann-json): Google Benchmark's layout, and the "regbench" object from the tables and records
+#include <time.h>
+
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <map>
-#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "contract.h"
 #include "iomap/strategy.h"
+#include "measure.h"
+#include "session.h"
 
 namespace {
 
-struct Meta {
-	const rb_kernel *k = nullptr;
-	size_t param = 0;
-	std::string pair;
-	std::string state = "measured", reason;
-	double bound = 0;
-	std::string below_label;	// what the runner's last call ended with
-	double below_bound = 0;
-	int repetitions = 0, below = 0;	// repetitions reported, and how many of them were below the resolution
-	std::string below_label_max;	// the label of the highest bound among them
-	int disturbed = 0;		// repetitions measured while the machine was disturbed
-	bool reported = false;		// Google Benchmark reported a run of it (a filter may leave it out)
-};
-
-std::vector<std::string> g_order;		// benchmark names in registration order
-std::map<std::string, Meta> g_meta;
-std::map<std::string, std::string> g_histograms;
-bool g_error = false;
-
-Meta *find(const std::string &name)
-{
-	auto it = g_meta.find(name);
-	return it == g_meta.end() ? nullptr : &it->second;
-}
-
-// A number as JSON has them: integers without a fraction, others with enough digits; never NaN.
-std::string number(double v)
-{
-	char buf[40];
-
-	if (!std::isfinite(v))
-		return "null";
-	if (v == std::floor(v) && std::fabs(v) < 1e15)
-		snprintf(buf, sizeof(buf), "%.0f", v);
-	else
-		snprintf(buf, sizeof(buf), "%.9g", v);
-	return buf;
-}
+using json = nlohmann::ordered_json;
+using Run = benchmark::BenchmarkReporter::Run;
 
 const char *const kShapes[] = {"unrolled", "sampled", "batch"};
-const char *const kParams[] = {"null", "\"count\"", "\"size\""};
+const char *const kParams[] = {nullptr, "count", "size"};
 const char *const kRows[] = {"accessor", "variant", "reference"};
 
-// The strategies and rows in display order: the accessor strategies as strategies.h lists them,
-// then the families' own rows as the kernel table has them, the reference last.
-std::vector<std::pair<std::string, std::string>> strategy_rows(std::vector<const char *> *kinds)
-{
-	std::vector<std::pair<std::string, std::string>> rows;
-	std::vector<const char *> rk;
-	auto seen = [&](const std::string &s) {
-		for (auto &r : rows)
-			if (r.first == s)
-				return true;
-		return false;
-	};
+// The keys Google Benchmark's JSONReporter writes in its context, before any custom one.
+const char *const kBenchmarkContextKeys[] = {"date", "host_name", "executable", "num_cpus", "mhz_per_cpu",
+					     "cpu_scaling_enabled", "caches", "load_avg", "library_build_type"};
 
-	for (size_t i = 0; i < iomap_nr_strategies; i++) {
-		rows.emplace_back(iomap_strategies[i].name, iomap_strategies[i].help);
-		rk.push_back(kRows[RB_ACCESSOR]);
+// The local time as Google Benchmark writes it (RFC 3339): 2026-12-03T08:00:00+00:00.
+std::string date()
+{
+	char when[32], zone[8];
+	time_t now = time(nullptr);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	strftime(zone, sizeof(zone), "%z", &tm);
+	return std::string(when) + std::string(zone, 3) + ":" + std::string(zone + 3);
+}
+
+json context(const rb_session &s, const benchmark::BenchmarkReporter::Context &c)
+{
+	const benchmark::CPUInfo &cpu = c.cpu_info;
+	json out, caches = json::array();
+
+	out["date"] = date();
+	out["host_name"] = c.sys_info.name;
+	if (benchmark::BenchmarkReporter::Context::executable_name)
+		out["executable"] = benchmark::BenchmarkReporter::Context::executable_name;
+	out["num_cpus"] = (int64_t)cpu.num_cpus;
+	out["mhz_per_cpu"] = (int64_t)std::lround(cpu.cycles_per_second / 1e6);
+	if (cpu.scaling != benchmark::CPUInfo::Scaling::UNKNOWN)
+		out["cpu_scaling_enabled"] = cpu.scaling == benchmark::CPUInfo::Scaling::ENABLED;
+	for (const benchmark::CPUInfo::CacheInfo &ci : cpu.caches)
+		caches.push_back({{"type", ci.type}, {"level", (int64_t)ci.level}, {"size", (int64_t)ci.size},
+				  {"num_sharing", (int64_t)ci.num_sharing}});
+	out["caches"] = caches;
+	out["load_avg"] = cpu.load_avg;
+	out["library_build_type"] = s.library_debug ? "debug" : "release";
+	for (const auto &kv : s.context.all())
+		out[kv.first] = kv.second;
+	return out;
+}
+
+// One run in Google Benchmark 1.7.1's JSONReporter layout: its keys in its order, with its types.
+json run(const Run &r)
+{
+	json out;
+	bool aggregate = r.run_type == Run::RT_Aggregate;
+
+	out["name"] = r.benchmark_name();
+	out["family_index"] = (int64_t)r.family_index;
+	out["per_family_instance_index"] = (int64_t)r.per_family_instance_index;
+	out["run_name"] = r.run_name.str();
+	out["run_type"] = aggregate ? "aggregate" : "iteration";
+	out["repetitions"] = (int64_t)r.repetitions;
+	if (!aggregate)
+		out["repetition_index"] = (int64_t)r.repetition_index;
+	out["threads"] = (int64_t)r.threads;
+	if (aggregate) {
+		out["aggregate_name"] = r.aggregate_name;
+		out["aggregate_unit"] = r.aggregate_unit == benchmark::kPercentage ? "percentage" : "time";
 	}
+	if (r.error_occurred) {
+		out["error_occurred"] = true;
+		out["error_message"] = r.error_message;
+	}
+	out["iterations"] = (int64_t)r.iterations;
+	if (!aggregate || r.aggregate_unit == benchmark::kTime) {
+		out["real_time"] = r.GetAdjustedRealTime();
+		out["cpu_time"] = r.GetAdjustedCPUTime();
+	} else {
+		out["real_time"] = r.real_accumulated_time;
+		out["cpu_time"] = r.cpu_accumulated_time;
+	}
+	out["time_unit"] = benchmark::GetTimeUnitString(r.time_unit);
+	for (const auto &c : r.counters)
+		if (std::isfinite(c.second.value))
+			out[c.first] = c.second.value;
+	if (!r.report_label.empty())
+		out["label"] = r.report_label;
+	return out;
+}
+
+struct Row {
+	std::string name, help;
+	const char *kind;
+};
+
+// The strategies and rows in display order: the accessor strategies as the table lists them, then
+// the families' own rows as the kernel table has them, the reference last.
+std::vector<Row> strategy_rows()
+{
+	std::vector<Row> rows;
+
+	for (size_t i = 0; i < iomap_nr_strategies; i++)
+		rows.push_back({iomap_strategies[i].name, iomap_strategies[i].help, kRows[RB_ACCESSOR]});
 	for (int row : {RB_VARIANT, RB_REFERENCE})
 		for (size_t i = 0; i < rb_nr_kernels; i++) {
 			const rb_kernel &k = rb_kernels[i];
-			if (k.row == row && *k.strategy && !seen(k.strategy)) {
-				rows.emplace_back(k.strategy, k.help ? k.help : "");
-				rk.push_back(kRows[row]);
-			}
+			if (k.row == row && *k.strategy &&
+			    std::none_of(rows.begin(), rows.end(), [&](const Row &r) { return r.name == k.strategy; }))
+				rows.push_back({k.strategy, k.help ? k.help : "", kRows[row]});
 		}
-	*kinds = rk;
 	return rows;
 }
 
-// The counters a family's measured benchmarks carry (measure.cc sets them).
-std::string counters(const rb_family &f)
+json families()
 {
-	std::string out = "[\"cycles\", \"core_cycles\", \"ns\"";
+	json out;
 
-	if (f.where != RB_AT_NOTHING)
-		out += ", \"bytes_per_second\"";
-	if (f.reports & RB_REPORT_OUTLIERS)
-		out += ", \"outliers\", \"below_overhead\"";
-	if (f.reports & RB_REPORT_PERCENTILES)
-		for (const rb_percentile_counter &p : rb_percentile_counters)
-			out += ", \"" + std::string(p.counter) + "\"";
-	return out + "]";
+	for (const rb_family &f : rb_families) {
+		json e = {{"what", f.what}, {"unit", f.unit}, {"shape", kShapes[f.shape]},
+			  {"param", kParams[f.param] ? json(kParams[f.param]) : json(nullptr)},
+			  {"sampled", rb_family_sampled(&f)}, {"counters", rb_counters(f)}};
+		if (f.instead)
+			e["instead"] = f.instead;
+		out[f.name] = e;
+	}
+	return out;
+}
+
+json benchmark(const rb_result &r)
+{
+	const rb_kernel &k = *r.kernel;
+	json e = {{"family", k.family->name}, {"op", k.op},
+		  {"width", k.bits ? json(k.bits) : json(nullptr)}, {"strategy", r.strategy},
+		  {"param", r.param ? json(r.param) : json(nullptr)}, {"space", iomap_space_name(k.space)},
+		  {"unit", k.family->unit}, {"state", rb_state_word(r.state)}, {"reason", rb_result_reason(r)},
+		  {"disturbed", r.disturbed}};
+
+	if (r.state == rb_state::below_resolution)
+		e["bound"] = r.bound;
+	if (!r.pair.empty())
+		e["pair"] = r.pair;
+	if (k.note)
+		e["note"] = k.note;
+	return e;
+}
+
+json regbench(const rb_session &s)
+{
+	json order_families = json::array(), order_strategies = json::array(), strategies, benchmarks = json::object(),
+	     histograms = json::object();
+
+	for (const rb_family &f : rb_families)
+		order_families.push_back(f.name);
+	for (const Row &r : strategy_rows()) {
+		order_strategies.push_back(r.name);
+		strategies[r.name] = {{"help", r.help}, {"kind", r.kind}};
+	}
+	for (const rb_result &r : s.registry.all()) {
+		if (!r.ran())
+			continue;	// left out by --benchmark_filter: not part of this run
+		benchmarks[r.name] = benchmark(r);
+		if (!r.edges.empty())
+			histograms[r.name] = {{"unit", "cycles"}, {"edges", r.edges}, {"counts", r.counts}};
+	}
+	return {{"contract", kContractVersion},
+		{"order", {{"families", order_families}, {"strategies", order_strategies}}},
+		{"families", families()},
+		{"strategies", strategies},
+		{"kernel_strategies", {{"single", iomap_strategy_kernel_single()->name},
+				       {"copy", iomap_strategy_kernel_copy()->name}}},
+		{"benchmarks", benchmarks},
+		{"histograms", histograms}};
 }
 
 }  // namespace
 
-void rb_contract_add(const std::string &name, const rb_kernel &k, size_t param, const std::string &pair)
+void rb_contract_describe(rb_context &c)
 {
-	if (!find(name))
-		g_order.push_back(name);
-	Meta m;
-
-	m.k = &k;
-	m.param = param;
-	m.pair = pair;
-	g_meta[name] = m;
+	for (const char *key : kBenchmarkContextKeys)
+		c.claim(key);
 }
 
-void rb_contract_skipped(const std::string &name, const std::string &reason)
+std::string rb_contract_json(const rb_session &s, const benchmark::BenchmarkReporter::Context &c,
+			     const std::vector<Run> &runs)
 {
-	if (Meta *m = find(name)) {
-		m->state = "skipped";
-		m->reason = reason;
-	}
-}
+	json doc, benchmarks = json::array();
 
-void rb_contract_below(const std::string &name, const std::string &label, double bound)
-{
-	if (Meta *m = find(name)) {
-		m->below_label = label;
-		m->below_bound = bound;
-	}
-}
-
-void rb_contract_reported(const benchmark::BenchmarkReporter::Run &run)
-{
-	const std::string error = "error: ";
-	Meta *m = find(run.run_name.str());
-
-	if (!m || run.run_type != benchmark::BenchmarkReporter::Run::RT_Iteration)
-		return;
-	m->reported = true;
-	if (run.error_occurred && !run.error_message.compare(0, error.size(), error)) {
-		g_error = true;
-		if (m->state != "error") {
-			m->state = "error";
-			m->reason = run.error_message.substr(error.size());
-		}
-	} else if (!run.error_occurred) {
-		m->repetitions++;
-		if (!run.report_label.empty() && run.report_label == m->below_label) {
-			m->below++;
-			if (m->below_bound >= m->bound) {
-				m->bound = m->below_bound;
-				m->below_label_max = m->below_label;
-			}
-		}
-		/*
-		 * Below the resolution when most repetitions were: the state of a
-		 * cost near the bound does not turn on one repetition, and the
-		 * median of the repetitions is then a measured figure or not.
-		 */
-		if (m->state == "measured" || m->state == "below_resolution") {
-			m->state = 2 * m->below > m->repetitions ? "below_resolution" : "measured";
-			m->reason = m->state == "below_resolution" ? m->below_label_max : "";
-		}
-	}
-}
-
-void rb_contract_disturbed(const std::string &name)
-{
-	if (Meta *m = find(name))
-		m->disturbed++;
-}
-
-size_t rb_contract_disturbed_benchmarks()
-{
-	size_t n = 0;
-
-	for (const auto &[name, m] : g_meta)
-		n += m.disturbed > 0;
-	return n;
-}
-
-bool rb_contract_get(const std::string &name, rb_contract_entry *e)
-{
-	const Meta *m = find(name);
-
-	if (!m)
-		return false;
-	*e = rb_contract_entry{m->k->family, m->state, m->reason, m->k->family->unit, m->disturbed,
-			       (m->k->family->reports & RB_REPORT_PERCENTILES) != 0};
-	return true;
-}
-
-void rb_contract_histogram(const std::string &name, const rb_histogram &h)
-{
-	std::string out = "{\"unit\": \"cycles\", \"edges\": [";
-
-	for (size_t i = 0; i <= h.nbins; i++)
-		out += (i ? ", " : "") + number(h.edges[i]);
-	out += "], \"counts\": [";
-	for (size_t i = 0; i < h.nbins; i++)
-		out += (i ? ", " : "") + number((double)h.counts[i]);
-	g_histograms[name] = out + "]}";
-}
-
-std::vector<std::string> rb_contract_names()
-{
-	return g_order;
-}
-
-bool rb_any_error()
-{
-	return g_error;
-}
-
-std::string rb_json_string(const std::string &s)
-{
-	std::string out = "\"";
-
-	for (unsigned char c : s) {
-		if (c == '"' || c == '\\') {
-			out += '\\';
-			out += (char)c;
-		} else if (c < 0x20) {
-			char buf[8];
-			snprintf(buf, sizeof(buf), "\\u%04x", c);
-			out += buf;
-		} else {
-			out += (char)c;
-		}
-	}
-	return out + "\"";
-}
-
-std::string rb_contract_json()
-{
-	std::vector<const char *> kinds;
-	auto rows = strategy_rows(&kinds);
-	const std::string in = "\n    ", in2 = "\n      ";
-	std::string out = "{" + in + "\"contract\": " + std::to_string(kContractVersion) + ",";
-
-	out += in + "\"order\": {\"families\": [";
-	for (int f = 0; f < RB_NR_FAMILIES; f++)
-		out += (f ? ", " : "") + rb_json_string(rb_families[f].name);
-	out += "], \"strategies\": [";
-	for (size_t i = 0; i < rows.size(); i++)
-		out += (i ? ", " : "") + rb_json_string(rows[i].first);
-	out += "]},";
-
-	out += in + "\"families\": {";
-	for (int i = 0; i < RB_NR_FAMILIES; i++) {
-		const rb_family &f = rb_families[i];
-		out += std::string(i ? "," : "") + in2 + rb_json_string(f.name) + ": {\"what\": " + rb_json_string(f.what) +
-		       ", \"unit\": " + rb_json_string(f.unit) + ", \"shape\": \"" + kShapes[f.shape] +
-		       "\", \"param\": " + kParams[f.param] + ", \"sampled\": " +
-		       (rb_family_sampled(&f) ? "true" : "false") + ", \"counters\": " + counters(f) +
-		       (f.instead ? ", \"instead\": " + rb_json_string(f.instead) : "") + "}";
-	}
-	out += in + "},";
-
-	out += in + "\"strategies\": {";
-	for (size_t i = 0; i < rows.size(); i++)
-		out += std::string(i ? "," : "") + in2 + rb_json_string(rows[i].first) + ": {\"help\": " +
-		       rb_json_string(rows[i].second) + ", \"kind\": \"" + kinds[i] + "\"}";
-	out += in + "},";
-
-	out += in + "\"kernel_strategies\": {\"single\": " + rb_json_string(iomap_strategy_kernel_single()->name) +
-	       ", \"copy\": " + rb_json_string(iomap_strategy_kernel_copy()->name) + "},";
-
-	out += in + "\"benchmarks\": {";
-	bool first = true;
-	for (size_t i = 0; i < g_order.size(); i++) {
-		const Meta &m = g_meta[g_order[i]];
-		const rb_kernel &k = *m.k;
-		if (!m.reported)
-			continue;	// left out by --benchmark_filter: not part of this run
-		out += std::string(first ? "" : ",") + in2 + rb_json_string(g_order[i]) + ": {\"family\": " +
-		       rb_json_string(k.family->name) + ", \"op\": " + rb_json_string(k.op) +
-		       ", \"width\": " + (k.bits ? std::to_string(k.bits) : "null") +
-		       ", \"strategy\": " + rb_json_string(k.strategy) +
-		       ", \"param\": " + (m.param ? std::to_string(m.param) : "null") +
-		       ", \"space\": \"" + iomap_space_name(k.space) + "\", \"unit\": " + rb_json_string(k.family->unit) +
-		       ", \"state\": \"" + m.state + "\", \"reason\": " + rb_json_string(m.reason) +
-		       ", \"disturbed\": " + std::to_string(m.disturbed);
-		if (m.state == "below_resolution")
-			out += ", \"bound\": " + number(m.bound);
-		if (!m.pair.empty())
-			out += ", \"pair\": " + rb_json_string(m.pair);
-		if (k.note)
-			out += ", \"note\": " + rb_json_string(k.note);
-		out += "}";
-		first = false;
-	}
-	out += in + "},";
-
-	out += in + "\"histograms\": {";
-	first = true;
-	for (const std::string &name : g_order) {
-		auto h = g_histograms.find(name);
-		if (h == g_histograms.end())
-			continue;
-		out += std::string(first ? "" : ",") + in2 + rb_json_string(name) + ": " + h->second;
-		first = false;
-	}
-	return out + in + "}\n  }";
+	for (const Run &r : runs)
+		if (std::isfinite(r.real_accumulated_time) && std::isfinite(r.cpu_accumulated_time))
+			benchmarks.push_back(run(r));
+	doc["context"] = context(s, c);
+	doc["benchmarks"] = benchmarks;
+	doc["regbench"] = regbench(s);
+	return doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

@@ -3,9 +3,10 @@
 #include <cstring>
 #include <string>
 
-#include "contract.h"
+#include "families.h"
 #include "iomap/strategy.h"
-#include "regbench.h"
+#include "measure.h"
+#include "session.h"
 
 namespace {
 
@@ -43,14 +44,14 @@ std::string name_of(const rb_kernel &k, size_t n, const std::string &strategy)
 
 const iomap_strategy *strategy_of(const rb_kernel &k)
 {
-	return k.row == RB_ACCESSOR ? iomap_strategy_find(k.strategy) : nullptr;
+	return k.row == RB_ACCESSOR ? iomap_strategy_find_id(k.strategy) : nullptr;
 }
 
 bool wanted(const rb_options &o, const rb_kernel &k)
 {
 	// only the accessor strategies are filtered: the families' own rows and the reference stay
 	return o.strategies.empty() || k.row != RB_ACCESSOR ||
-	       std::find(o.strategies.begin(), o.strategies.end(), k.strategy) != o.strategies.end();
+	       std::find(o.strategies.begin(), o.strategies.end(), rb_kernel_strategy(&k)) != o.strategies.end();
 }
 
 // Whether strategy s has the MMIO form family f needs.
@@ -166,6 +167,10 @@ std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
 	const rb_family &f = *k.family;
 	bool copy = f.where == RB_AT_COPY;
 	size_t off = offset(k, t);
+	// an accessor's copies issue what its strategy's do
+	unsigned int widths = copy && s ? s->copy_widths & IOMAP_WIDTHS_ALL : k.widths;
+	iomap_insn insn = copy && s ? s->copy_element > 8 ? IOMAP_INSN_VECTOR : IOMAP_INSN_MOV : k.insn;
+	unsigned int insn_bytes = copy && s ? s->copy_element : k.insn_bytes;
 
 	if (f.where != RB_AT_NOTHING && k.space != t.space && !(k.space == IOMAP_SPACE_PIO && t.port)) {
 		if (t.space == IOMAP_SPACE_REGION)
@@ -182,12 +187,12 @@ std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
 		return iomap_strategy_cpu_missing(s);
 	if (f.where == RB_AT_NOTHING)
 		return "";
-	if (const char *refused = iomap_target_why_not(&t, k.insn, k.insn_bytes))
+	if (const char *refused = iomap_target_why_not(&t, insn, insn_bytes))
 		return std::string("the target cannot take these accesses: ") + refused;
-	if (copy && (k.widths & ~allowed(t)))
-		return "its copies issue " + bits(k.widths) + "-bit accesses; the target allows only " + bits(allowed(t)) +
+	if (copy && (widths & ~allowed(t)))
+		return "its copies issue " + bits(widths) + "-bit accesses; the target allows only " + bits(allowed(t)) +
 		       "-bit";
-	if (!copy && (k.widths & ~allowed(t)))
+	if (!copy && (widths & ~allowed(t)))
 		return "the target allows only " + bits(allowed(t)) + "-bit accesses (widths= in its spec)";
 	if (!why_no_delay_port(s, t).empty())
 		return why_no_delay_port(s, t);
@@ -231,18 +236,27 @@ std::string pair_of(const rb_kernel &k, const iomap_target &t, size_t n)
 	return name_of(k, n, k.pair ? k.pair : iomap_strategy_kernel_single()->name);
 }
 
-void add(const rb_kernel &k, const iomap_target &t, const rb_clock &clk, size_t n)
+void add(rb_session &s, const rb_kernel &k, size_t n)
 {
-	std::string name = name_of(k, n, k.strategy), why = why_not(k, t, n);
+	const iomap_target &t = s.target;
+	rb_result r;
 
-	rb_contract_add(name, k, n, pair_of(k, t, n));
+	r.name = name_of(k, n, rb_kernel_strategy(&k));
+	r.kernel = &k;
+	r.strategy = rb_kernel_strategy(&k);
+	r.param = n;
+	r.pair = pair_of(k, t, n);
+	r.io = window(k, t);
+	std::string why = why_not(k, t, n);
+	if (!why.empty())
+		r.skip(why);
+	rb_result *rec = &s.registry.add(r);
 	if (!why.empty()) {
-		rb_contract_skipped(name, why);
-		benchmark::RegisterBenchmark(name.c_str(), rb_skip, why);
+		benchmark::RegisterBenchmark(rec->name.c_str(), [rec](benchmark::State &st) { rb_skip(st, *rec); });
 		return;
 	}
 	// the runner sets each repetition's time: the cost per unit
-	benchmark::RegisterBenchmark(name.c_str(), rb_run, rb_bench{&k, &t, &clk, window(k, t), n, name})
+	benchmark::RegisterBenchmark(rec->name.c_str(), [&s, rec](benchmark::State &st) { rb_run(st, s, *rec); })
 		->UseManualTime();
 }
 
@@ -276,18 +290,20 @@ std::string rb_check_sweeps(const iomap_target &t, const rb_options &o)
 	return "";
 }
 
-void rb_register_families(const iomap_target &t, const rb_clock &clk, const rb_options &o)
+void rb_register_families(rb_session &s)
 {
+	const rb_options &o = s.command.options;
+
 	for (size_t i = 0; i < rb_nr_kernels; i++) {
 		const rb_kernel &k = rb_kernels[i];
 		const rb_family &f = *k.family;
 
-		if (!wanted(o, k) || shadowed(k, t))
+		if (!wanted(o, k) || shadowed(k, s.target))
 			continue;
 		if (f.param == RB_PARAM_NONE)
-			add(k, t, clk, 0);
+			add(s, k, 0);
 		else
 			for (size_t n : rb_sweep(f, o))
-				add(k, t, clk, n);
+				add(s, k, n);
 	}
 }

@@ -1,45 +1,36 @@
-// flags.h: Google Benchmark 1.7.1's own flags, checked by regbench before Google Benchmark sees them
+// flags.h: the command line: regbench's own flags and Google Benchmark 1.7.1's, each declared once in a table and checked
 #ifndef REGBENCH_FLAGS_H
 #define REGBENCH_FLAGS_H
 
+#include <cstdio>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "output.h"
+#include "options.h"
 
-// What the command line gave of Google Benchmark's flags, checked.  Google Benchmark 1.7.1 takes a
-// bad number as an unknown argument after a message of its own, a bad boolean ("no") as true, a
-// bad time unit or format with its usage text and exit status 0, and reads the same flags from
-// the environment; so regbench checks each and hands Google Benchmark only canonical forms.
-struct rb_benchmark_flags {
-	std::vector<std::string> pass;		// for Google Benchmark: --benchmark_NAME=VALUE, canonical
-	std::string filter;			// --benchmark_filter as given, "" when not
-	bool list_tests = false;		// --benchmark_list_tests
-	std::vector<std::string> run_only;	// the flags given that matter only when benchmarks run
-	std::vector<std::pair<std::string, std::string>> context;	// --benchmark_context, in order
-};
+// Reads the command line: regbench's flags into options, Google Benchmark's (checked) into benchmark
+// and output.  Anything else, a value given twice differently, a meaningless combination or an
+// argument that is not UTF-8 (it would be kept in the JSON) throws rb_error.
+rb_command rb_parse_flags(int argc, char **argv);
 
-// Takes arg when it is one of Google Benchmark's flags (--NAME=VALUE, or a bare boolean flag):
-// checked, kept in *f, or in *o for the output flags regbench handles itself (output.cc).
-// False when arg is not one of them; a bad value or an unknown --benchmark_ flag is one line on
-// stderr and exit 2.
-bool rb_benchmark_flag(const std::string &arg, rb_benchmark_flags *f, rb_output *o);
+// --help: regbench's flags, from the table, then Google Benchmark's own help.
+void rb_usage(FILE *f);
 
 // Google Benchmark reads each of its flags from the environment too (BENCHMARK_FILTER for
-// --benchmark_filter), where regbench's checks do not reach: one line and exit 2 when any is set.
-// (V, its verbosity, is left to it: other tools use V too.)
+// --benchmark_filter), where regbench's checks do not reach: rb_error when any is set.  (V, its
+// verbosity, is left to it: other tools use V too.)
 void rb_benchmark_env_check();
+
+// What Google Benchmark gets: the program's name, its flags as checked, and what regbench sets
+// unless the command line does (a short min_time, three repetitions).  regbench keeps min_time as
+// its budget, *budget in seconds, and hands Google Benchmark 0: each repetition is then one call of
+// one iteration, whose manual time the runner sets.
+std::vector<std::string> rb_benchmark_args(const char *program, const rb_benchmark_flags &gb, bool quick,
+					   double *budget);
 
 // How many of names --benchmark_filter selects, as Google Benchmark 1.7.1 selects them: "all" is
 // every name; else an extended regular expression searched for in each name, and a leading '-'
 // selects the names it does not match.
 size_t rb_filter_count(const std::string &filter, const std::vector<std::string> &names);
-
-// Whether Google Benchmark 1.7.1's JSON context has key of its own (date, host_name, ...).
-bool rb_benchmark_context_key(const std::string &key);
-
-// true/false, yes/no, on/off, 1/0 into *out; false for anything else.
-bool rb_flag_boolean(const std::string &v, bool *out);
 
 #endif

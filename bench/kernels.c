@@ -82,7 +82,7 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 
 /*
  * What stands for a read in a chain's baseline, by how the read is issued
- * (the access column of strategies.h): x, the address or port the read
+ * (its access in strategies.h): x, the address or port the read
  * would use, through an identity the compiler cannot see through, at x's
  * own type (a port stays 16 bits, as in the in instruction).  An asm mov
  * (or a port in) leaves a value of the access's type in a register, which
@@ -157,12 +157,11 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 	BATCH(rep_##wr##bits##_##s, sp##_REG, iomap_##wr##bits##_rep_##s(sp##_AT(0), a->mem, a->n))
 
 /*
- * Every strategy's kernels, from its line of IOMAP_STRATEGIES: its single
- * accesses on MMIO and on ports at the widths its access column has (x86
- * has no 64-bit port instruction: only a split has 64 there) and, where it
- * has port forms of one access each, through a region (every width: the
- * kernel makes the access), its _rep loops and port _rep, its copies in the
- * directions it has.
+ * Every strategy's single-access kernels, from its line of IOMAP_STRATEGIES:
+ * on MMIO and on ports at the widths its access has (x86 has no 64-bit port
+ * instruction: only a split has 64 there) and, where it has port forms of
+ * one access each, through a region (every width: the kernel makes the
+ * access).
  */
 #define MMIO_SINGLE(bits, type, k, reg, wreg, id, access)			\
 	IOMAP_AT_##access(bits, SINGLE(MMIO, read, write, id, bits, access))
@@ -171,23 +170,42 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 /* a region's read is a call of the accessor that preads */
 #define REGION_SINGLE(bits, type, k, reg, wreg, id, access)			\
 	IOMAP_REGION_AT_##access(bits, SINGLE(REGION, pread, pwrite, id, bits, call))
+#define STRATEGY_KERNELS(id, access, order)					\
+	IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(MMIO_SINGLE, id, access))		\
+	IOMAP_WIDTHS(PIO_SINGLE, id, access)					\
+	IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(REGION_SINGLE, id, access))
+IOMAP_STRATEGIES(STRATEGY_KERNELS)
+
+/* rep: the _rep loops of io.h on MMIO and on ports, and string's rep insX/outsX. */
 #define MMIO_REP(bits, type, k, reg, wreg, id) REP(MMIO, read, write, id, bits)
 #define PIO_REP(bits, type, k, id) REP(PIO, in, out, id, bits)
+IOMAP_WIDTHS(MMIO_REP, volatile)
+IOMAP_WIDTHS(MMIO_REP, ordered)
+IOMAP_WIDTHS(MMIO_REP, relaxed)
+IOMAP_WIDTHS(MMIO_REP, barriered)
+IOMAP_PORT_WIDTHS(PIO_REP, ordered)
+IOMAP_PORT_WIDTHS(PIO_REP, relaxed)
+IOMAP_PORT_WIDTHS(PIO_REP, barriered)
+IOMAP_PORT_WIDTHS(PIO_REP, string)
 
-/* copy: calls of one copy or set of n bytes between the window and mem. */
-#define COPY(id, copy)								\
-	IOMAP_FROMIO_##copy(BATCH(copy_fromio_##id, , iomap_copy_fromio_##id(a->mem, a->io, a->n))) \
-	IOMAP_TOIO_##copy(BATCH(copy_toio_##id, , iomap_copy_toio_##id(a->io, a->mem, a->n))) \
-	IOMAP_SET_##copy(BATCH(copy_set_##id, , iomap_set_io_##id(a->io, (int)a->value, a->n)))
-
-#define STRATEGY_KERNELS(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
-	IOMAP_HAS_##access(IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(MMIO_SINGLE, id, access))) \
-	IOMAP_HAS_##port(IOMAP_WIDTHS(PIO_SINGLE, id, access))			\
-	IOMAP_HAS_##port(IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(REGION_SINGLE, id, access))) \
-	IOMAP_LOOP_##rep(IOMAP_WIDTHS(MMIO_REP, id))				\
-	IOMAP_HAS_##port(IOMAP_HAS_##rep(IOMAP_PORT_WIDTHS(PIO_REP, id)))	\
-	IOMAP_HAS_##copy(COPY(id, copy))
-IOMAP_STRATEGIES(STRATEGY_KERNELS)
+/* copy: calls of one copy or set of n bytes between the window and mem, in each direction copy.c has. */
+#define COPY_FROMIO(id) BATCH(copy_fromio_##id, , iomap_copy_fromio_##id(a->mem, a->io, a->n))
+#define COPY_TOIO(id) BATCH(copy_toio_##id, , iomap_copy_toio_##id(a->io, a->mem, a->n))
+#define COPY_SET(id) BATCH(copy_set_##id, , iomap_set_io_##id(a->io, (int)a->value, a->n))
+#define COPIES(id) COPY_FROMIO(id) COPY_TOIO(id) COPY_SET(id)
+COPIES(volatile)
+COPIES(relaxed)
+COPIES(barriered)
+COPIES(string)
+COPIES(string_wide)
+COPIES(kernel)
+COPIES(kernel_unrolled)
+COPY_TOIO(iowrite32_copy)
+COPY_TOIO(iowrite64_copy)
+COPY_FROMIO(ioread32_copy)
+COPIES(simd)
+COPIES(simd_512)
+COPIES(simd_nt)
 
 /* The reference row: glibc's memcpy/memset on the same window, as a normal pointer. */
 BATCH(copy_fromio_libc, , memcpy(a->mem, (void __force *)a->io, a->n))
@@ -219,7 +237,9 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
 /*
  * The table, walked by the harness to register benchmarks.  K() is one
  * entry of family fam; what follows it sets the fields that differ from the
- * defaults (an accessor strategy's row of mov accesses on MMIO).
+ * defaults (an accessor strategy's row of mov accesses on MMIO).  An
+ * accessor row's strategy is its id in iomap's table (iomap_strategy_find_id);
+ * what a copy issues (its widths, and vectors) is that table's too.
  */
 #define K(fam, op_, bits_, strategy_, ...)					\
 	{ .family = &rb_families[fam], .op = op_, .bits = bits_, .strategy = strategy_, __VA_ARGS__ },
@@ -230,59 +250,51 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
  * space; access is how a read is issued (its chain's note), `issues` the
  * width of each device access (a split's 64-bit access issues 4-byte ones).
  */
-#define ENTRIES_SINGLE(sp, rd, wr, id, name, bits, access, issues)		\
-	K(RB_LAT, "read", bits, name, .bytes = bits / 8, .widths = issues, .reads = true, .space = sp, \
+#define ENTRIES_SINGLE(sp, rd, wr, id, bits, access, issues)			\
+	K(RB_LAT, "read", bits, #id, .bytes = bits / 8, .widths = issues, .reads = true, .space = sp, \
 	  .fn = lat_##rd##bits##_##id)							\
-	K(RB_LAT, "write", bits, name, .bytes = bits / 8, .widths = issues, .writes = true, .space = sp, \
+	K(RB_LAT, "write", bits, #id, .bytes = bits / 8, .widths = issues, .writes = true, .space = sp, \
 	  .fn = lat_##wr##bits##_##id)							\
-	K(RB_CHAIN, "read", bits, name, .bytes = bits / 8, .widths = issues, .reads = true, .space = sp, \
+	K(RB_CHAIN, "read", bits, #id, .bytes = bits / 8, .widths = issues, .reads = true, .space = sp, \
 	  TWINS(chain_##rd##bits##_##id), .base = chain_##rd##base##bits##_##id,	\
 	  .base_twin = chain_##rd##base##bits##_##id##_2, .note = CHAIN_NOTE_##access(bits)) \
-	K(RB_THRPT, "read", bits, name, .bytes = bits / 8, .widths = issues, .reads = true, .space = sp, \
+	K(RB_THRPT, "read", bits, #id, .bytes = bits / 8, .widths = issues, .reads = true, .space = sp, \
 	  TWINS(thrpt_##rd##bits##_##id))						\
-	K(RB_THRPT, "write", bits, name, .bytes = bits / 8, .widths = issues, .writes = true, .space = sp, \
+	K(RB_THRPT, "write", bits, #id, .bytes = bits / 8, .widths = issues, .writes = true, .space = sp, \
 	  TWINS(thrpt_##wr##bits##_##id))						\
-	K(RB_FLUSH, "write", bits, name, .bytes = bits / 8, .widths = issues, .reads = true, .writes = true, \
+	K(RB_FLUSH, "write", bits, #id, .bytes = bits / 8, .widths = issues, .reads = true, .writes = true, \
 	  .space = sp, .fn = flush_##wr##bits##_##id)
-#define ENTRIES_REP(sp, rd, wr, id, name, bits)					\
-	K(RB_REP, "read", bits, name, .bytes = bits / 8, .widths = bits / 8, .reads = true, .space = sp, \
+#define ENTRIES_REP(sp, rd, wr, id, bits)					\
+	K(RB_REP, "read", bits, #id, .bytes = bits / 8, .widths = bits / 8, .reads = true, .space = sp, \
 	  .fn = rep_##rd##bits##_##id)							\
-	K(RB_REP, "write", bits, name, .bytes = bits / 8, .widths = bits / 8, .writes = true, .space = sp, \
+	K(RB_REP, "write", bits, #id, .bytes = bits / 8, .widths = bits / 8, .writes = true, .space = sp, \
 	  .fn = rep_##wr##bits##_##id)
-#define ENTRIES_COPY(id, name, copy, ...)					\
-	IOMAP_FROMIO_##copy(K(RB_COPY, "fromio", 0, name, .bytes = 1, .reads = true, .fn = copy_fromio_##id, \
-			      __VA_ARGS__))						\
-	IOMAP_TOIO_##copy(K(RB_COPY, "toio", 0, name, .bytes = 1, .writes = true, .fn = copy_toio_##id, \
-			    __VA_ARGS__))						\
-	IOMAP_SET_##copy(K(RB_COPY, "set", 0, name, .bytes = 1, .writes = true, .fn = copy_set_##id, __VA_ARGS__))
+#define ENTRY_FROMIO(id, name, ...) K(RB_COPY, "fromio", 0, name, .bytes = 1, .reads = true, .fn = copy_fromio_##id, \
+				      __VA_ARGS__)
+#define ENTRY_TOIO(id, name, ...) K(RB_COPY, "toio", 0, name, .bytes = 1, .writes = true, .fn = copy_toio_##id, \
+				    __VA_ARGS__)
+#define ENTRY_SET(id, name, ...) K(RB_COPY, "set", 0, name, .bytes = 1, .writes = true, .fn = copy_set_##id, __VA_ARGS__)
+#define ENTRIES_COPY(id, name, ...)						\
+	ENTRY_FROMIO(id, name, __VA_ARGS__) ENTRY_TOIO(id, name, __VA_ARGS__) ENTRY_SET(id, name, __VA_ARGS__)
 
 #define MMIO IOMAP_SPACE_MMIO
 #define PIO IOMAP_SPACE_PIO
 #define REGION IOMAP_SPACE_REGION
-#define E_MMIO_SINGLE(bits, type, k, reg, wreg, id, name, access)		\
-	IOMAP_AT_##access(bits, ENTRIES_SINGLE(MMIO, read, write, id, name, bits, access, IOMAP_ISSUES_##access(bits)))
-#define E_PIO_SINGLE(bits, type, k, reg, wreg, id, name, access)		\
-	IOMAP_PORT_AT_##access(bits, ENTRIES_SINGLE(PIO, in, out, id, name, bits, access, IOMAP_ISSUES_##access(bits)))
-#define E_REGION_SINGLE(bits, type, k, reg, wreg, id, name, access)		\
-	IOMAP_REGION_AT_##access(bits, ENTRIES_SINGLE(REGION, pread, pwrite, id, name, bits, call, (bits) / 8))
-#define E_MMIO_REP(bits, type, k, reg, wreg, id, name) ENTRIES_REP(MMIO, read, write, id, name, bits)
-#define E_PIO_REP(bits, type, k, id, name) ENTRIES_REP(PIO, in, out, id, name, bits)
+#define E_MMIO_SINGLE(bits, type, k, reg, wreg, id, access)			\
+	IOMAP_AT_##access(bits, ENTRIES_SINGLE(MMIO, read, write, id, bits, access, IOMAP_ISSUES_##access(bits)))
+#define E_PIO_SINGLE(bits, type, k, reg, wreg, id, access)			\
+	IOMAP_PORT_AT_##access(bits, ENTRIES_SINGLE(PIO, in, out, id, bits, access, IOMAP_ISSUES_##access(bits)))
+#define E_REGION_SINGLE(bits, type, k, reg, wreg, id, access)			\
+	IOMAP_REGION_AT_##access(bits, ENTRIES_SINGLE(REGION, pread, pwrite, id, bits, call, (bits) / 8))
+#define E_MMIO_REP(bits, type, k, reg, wreg, id) ENTRIES_REP(MMIO, read, write, id, bits)
+#define E_PIO_REP(bits, type, k, id) ENTRIES_REP(PIO, in, out, id, bits)
 
 /* Each section walks the strategies, so the table lists a family's benchmarks together. */
-#define SECTION_MMIO_SINGLE(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
-	IOMAP_HAS_##access(IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(E_MMIO_SINGLE, id, name, access)))
-#define SECTION_PIO_SINGLE(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
-	IOMAP_HAS_##port(IOMAP_WIDTHS(E_PIO_SINGLE, id, name, access))
-#define SECTION_REGION_SINGLE(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
-	IOMAP_HAS_##port(IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(E_REGION_SINGLE, id, name, access)))
-#define SECTION_MMIO_REP(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
-	IOMAP_LOOP_##rep(IOMAP_WIDTHS(E_MMIO_REP, id, name))
-#define SECTION_PIO_REP(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
-	IOMAP_HAS_##port(IOMAP_HAS_##rep(IOMAP_PORT_WIDTHS(E_PIO_REP, id, name)))
-#define SECTION_COPY(id, name, access, order, port, rep, copy, w, feature, help, lacks) \
-	IOMAP_HAS_##copy(ENTRIES_COPY(id, name, copy, .widths = (w) & 15,	\
-				      .insn = IOMAP_WIDEST(w) > 8 ? IOMAP_INSN_VECTOR : IOMAP_INSN_MOV, \
-				      .insn_bytes = IOMAP_WIDEST(w)))
+#define SECTION_MMIO_SINGLE(id, access, order)					\
+	IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(E_MMIO_SINGLE, id, access))
+#define SECTION_PIO_SINGLE(id, access, order) IOMAP_WIDTHS(E_PIO_SINGLE, id, access)
+#define SECTION_REGION_SINGLE(id, access, order)				\
+	IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(E_REGION_SINGLE, id, access))
 #define ENTRY_BARRIER(name, insn) K(RB_BARRIER, #name, 0, "", .row = RB_VARIANT, TWINS(barrier_##name))
 #define DISPATCH(name, sp, f, help_, ...)					\
 	K(RB_DISPATCH, "read", 32, name, .row = RB_VARIANT, .help = help_, .bytes = 4, .widths = 4, \
@@ -292,11 +304,29 @@ const struct rb_kernel rb_kernels[] = {
 	IOMAP_STRATEGIES(SECTION_MMIO_SINGLE)
 	IOMAP_STRATEGIES(SECTION_PIO_SINGLE)
 	IOMAP_STRATEGIES(SECTION_REGION_SINGLE)
-	IOMAP_STRATEGIES(SECTION_MMIO_REP)
-	IOMAP_STRATEGIES(SECTION_PIO_REP)
-	ENTRIES_COPY(libc, "libc", own, .row = RB_REFERENCE, .widths = 1 | 2 | 4 | 8, .insn = IOMAP_INSN_ANY,
+	IOMAP_WIDTHS(E_MMIO_REP, volatile)
+	IOMAP_WIDTHS(E_MMIO_REP, ordered)
+	IOMAP_WIDTHS(E_MMIO_REP, relaxed)
+	IOMAP_WIDTHS(E_MMIO_REP, barriered)
+	IOMAP_PORT_WIDTHS(E_PIO_REP, ordered)
+	IOMAP_PORT_WIDTHS(E_PIO_REP, relaxed)
+	IOMAP_PORT_WIDTHS(E_PIO_REP, barriered)
+	IOMAP_PORT_WIDTHS(E_PIO_REP, string)
+	ENTRIES_COPY(libc, "libc", .row = RB_REFERENCE, .widths = 1 | 2 | 4 | 8, .insn = IOMAP_INSN_ANY,
 		     .help = "glibc's memcpy/memset on the same window through a normal pointer: the reference")
-	IOMAP_STRATEGIES(SECTION_COPY)
+	ENTRIES_COPY(volatile, "volatile")
+	ENTRIES_COPY(relaxed, "relaxed")
+	ENTRIES_COPY(barriered, "barriered")
+	ENTRIES_COPY(string, "string")
+	ENTRIES_COPY(string_wide, "string_wide")
+	ENTRIES_COPY(kernel, "kernel")
+	ENTRIES_COPY(kernel_unrolled, "kernel_unrolled")
+	ENTRY_TOIO(iowrite32_copy, "iowrite32_copy")
+	ENTRY_TOIO(iowrite64_copy, "iowrite64_copy")
+	ENTRY_FROMIO(ioread32_copy, "ioread32_copy")
+	ENTRIES_COPY(simd, "simd")
+	ENTRIES_COPY(simd_512, "simd_512")
+	ENTRIES_COPY(simd_nt, "simd_nt")
 	BARRIERS(ENTRY_BARRIER)
 	DISPATCH("direct", MMIO, dispatch_direct, "readl, inline: one mov")
 	DISPATCH("direct", PIO, dispatch_direct_pio, "inl, inline: one in")
@@ -312,3 +342,10 @@ const struct rb_kernel rb_kernels[] = {
 };
 
 const size_t rb_nr_kernels = sizeof(rb_kernels) / sizeof(rb_kernels[0]);
+
+const char *rb_kernel_strategy(const struct rb_kernel *k)
+{
+	const struct iomap_strategy *s = k->row == RB_ACCESSOR ? iomap_strategy_find_id(k->strategy) : NULL;
+
+	return s ? s->name : k->strategy;
+}

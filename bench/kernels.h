@@ -42,14 +42,16 @@ struct rb_kernel {
 	const struct rb_family *family;
 	const char *op;			/* read, write, fromio, toio, set, mfence, ... */
 	unsigned int bits;		/* the access width the name carries (read32), 0 for none */
-	const char *strategy;		/* relaxed, libc, cookie-mmio, ... ("" for barrier) */
+	const char *strategy;		/* an accessor row: the strategy's id (lo_hi); else the row's name: libc,
+					   cookie-mmio, ... ("" for barrier) */
 	enum rb_row row;
 	const char *help;		/* what a variant or reference row issues (accessors: the strategy's help) */
 	unsigned int bytes;		/* bytes per access (0 when nothing moves) */
-	unsigned int widths;		/* the widths of its device accesses, as a sum of byte counts (strategies.h) */
+	unsigned int widths;		/* the widths of its device accesses, as a sum of byte counts (an accessor's
+					   copy: its strategy's copy_widths) */
 	bool reads, writes;		/* what it does to the target */
 	enum iomap_space space;		/* the target space it runs on */
-	enum iomap_insn insn;		/* what its accesses are made of */
+	enum iomap_insn insn;		/* what its accesses are made of (an accessor's copy: its strategy's) */
 	unsigned int insn_bytes;	/* for vectors, their width */
 	const char *pair;		/* a port kernel beside MMIO: the MMIO strategy it compares with (NULL: the kernel's) */
 	unsigned int unroll;
@@ -60,6 +62,9 @@ struct rb_kernel {
 
 extern const struct rb_kernel rb_kernels[];
 extern const size_t rb_nr_kernels;
+
+/* The strategy k's benchmark names carry: an accessor row's strategy's name (lo-hi), else the row's own. */
+const char *rb_kernel_strategy(const struct rb_kernel *k);
 
 /* What one kernel call took: TSC ticks (serialized) and core cycles (0 without a counter). */
 struct rb_span {

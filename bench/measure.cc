@@ -1,4 +1,4 @@
-// measure.cc: runs one benchmark: its kernel timed in its family's shape, the estimators applied, counters reported
+// measure.cc: runs one benchmark: its kernel timed in its family's shape, the estimators applied, counters reported, how it ended recorded
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -9,11 +9,11 @@
 #include <likwid-marker.h>
 #endif
 
-#include "contract.h"
 #include "env.h"
-#include "output.h"
+#include "measure.h"
 #include "primitives.h"
-#include "regbench.h"
+#include "session.h"
+#include "signals.h"
 
 namespace {
 
@@ -23,10 +23,42 @@ constexpr uint64_t kMinTicksPerCall = 20000;	// kernels run long enough for the 
 constexpr unsigned int kMinRounds = 12;		// rounds of fastest calls, however soon they settle
 constexpr uint64_t kWriteValue = 0x5a5a5a5a5a5a5a5aull;
 
-double g_budget;				// seconds one repetition measures at most (rb_measure_init)
-const rb_clock *g_clock;			// the clock (rb_measure_init)
-std::vector<double> g_core_per_tick;		// the core clock beside each repetition (core cycles per TSC tick)
-rb_control_history g_control;			// every reading of the control so far
+/*
+ * Every counter a measured benchmark may carry, in the order the JSON lists
+ * them: which families have it (the RB_REPORT_* they need, 0: all; bytes:
+ * only where bytes move), and what it is (the context's "counters").  The
+ * percentiles follow, for the families with RB_REPORT_PERCENTILES.
+ */
+struct Counter {
+	const char *name;
+	unsigned int reports;
+	bool bytes;
+	const char *what;
+};
+const Counter kCounters[] = {
+	{"cycles", 0, false, "TSC ticks per access, element or copy, timer and loop cost removed"},
+	{"core_cycles", 0, false, "the same in core clock cycles (see core_cycles_source)"},
+	{"ns", 0, false, nullptr},
+	{"bytes_per_second", 0, true, nullptr},
+	{"outliers", RB_REPORT_OUTLIERS, false, "samples beyond Q3 + 3 IQR"},
+	{"below_overhead", RB_REPORT_OUTLIERS, false, "samples under the timer's own median cost, kept as 0"},
+};
+
+bool carries(const Counter &c, const rb_family &f)
+{
+	return (f.reports & c.reports) == c.reports && (!c.bytes || f.where != RB_AT_NOTHING);
+}
+
+// "lat/ and flush/": the families that report all of the RB_REPORT_* in mask.
+std::string families_with(unsigned int mask)
+{
+	std::string out;
+
+	for (const rb_family &f : rb_families)
+		if ((f.reports & mask) == mask)
+			out += (out.empty() ? "" : " and ") + std::string(f.name) + "/";
+	return out;
+}
 
 struct Buffer {
 	std::unique_ptr<unsigned char[]> raw;
@@ -37,20 +69,26 @@ struct Buffer {
 	}
 };
 
-bool fail(benchmark::State &st, const char *why)
-{
-	st.SkipWithError((std::string("error: ") + why).c_str());
-	return false;
-}
+// What one benchmark's runner works with.
+struct Bench {
+	const rb_kernel &k;
+	const rb_clock &clk;
+	rb_measure_state &m;
+	void __iomem *io;
+	size_t n;			// rep elements or copy bytes, else 0
+	rb_result &r;
+	std::string fault;		// why a kernel faulted, once one did
+};
 
-// Runs f under the fault guard; on a fault marks the benchmark failed.
-bool run(benchmark::State &st, const rb_bench &b, rb_kernel_fn f, const rb_kernel_arg &a, uint64_t iters,
-	 rb_span *span)
+// Runs f under the fault guard; false on a fault, whose reason b keeps.
+bool run(Bench &b, rb_kernel_fn f, const rb_kernel_arg &a, uint64_t iters, rb_span *span)
 {
 	char why[200];
 
-	if (rb_guarded_run(f, &a, iters, b.clk, span, why, sizeof(why)))
-		return fail(st, why);
+	if (rb_guarded_run(f, &a, iters, &b.clk, span, why, sizeof(why))) {
+		b.fault = why;
+		return false;
+	}
 	return true;
 }
 
@@ -61,12 +99,12 @@ bool run(benchmark::State &st, const rb_bench &b, rb_kernel_fn f, const rb_kerne
  * on a VM), and a length taken from it alone can be one iteration, whose
  * few accesses no timer resolves.
  */
-bool calibrate(benchmark::State &st, const rb_bench &b, rb_kernel_fn f, const rb_kernel_arg &a, uint64_t *iters)
+bool calibrate(Bench &b, rb_kernel_fn f, const rb_kernel_arg &a, uint64_t *iters)
 {
 	rb_span first = {}, second = {};
 
 	for (*iters = 1; *iters < (1ull << 30); *iters *= 2) {
-		if (!run(st, b, f, a, *iters, &first) || !run(st, b, f, a, *iters, &second))
+		if (!run(b, f, a, *iters, &first) || !run(b, f, a, *iters, &second))
 			return false;
 		if (std::min(first.ticks, second.ticks) >= kMinTicksPerCall)
 			break;
@@ -85,10 +123,10 @@ bool calibrate(benchmark::State &st, const rb_bench &b, rb_kernel_fn f, const rb
  */
 class Watch {
 public:
-	// the repetition's time budget ends g_budget seconds from now
-	explicit Watch(const rb_bench &b) : b_(b)
+	// the repetition's time budget ends budget seconds from now
+	explicit Watch(Bench &b) : b_(b)
 	{
-		end_ = rb_tsc_start() + (uint64_t)(g_budget * b.clk->tsc_hz);
+		end_ = rb_tsc_start() + (uint64_t)(b.m.budget * b.clk.tsc_hz);
 		rb_contention_read(&shared_);
 	}
 
@@ -99,13 +137,13 @@ public:
 		rb_control c;
 		rb_contention now;
 
-		rb_control_read(&c, b_.clk);
+		rb_control_read(&c, &b_.clk);
 		core_per_tick = c.tick_per_add > 0 ? 1 / c.tick_per_add : 0;
-		rb_control_add(&g_control, &c);
+		rb_control_add(&b_.m.control, &c);
 		rb_contention_read(&now);
 		bool shared = rb_contended(&shared_, &now);
 		shared_ = now;
-		return !rb_control_disturbed(&g_control, &c) && !shared;
+		return !rb_control_disturbed(&b_.m.control, &c) && !shared;
 	}
 
 	bool time_left() const { return rb_tsc_start() < end_; }
@@ -142,21 +180,21 @@ public:
 	double core_per_tick = 0;
 
 private:
-	const rb_bench &b_;
+	Bench &b_;
 	uint64_t end_;
 	rb_contention shared_;		// at the last reading
 };
 
 // What one repetition measured: a cost per unit (ticks, and core cycles where counted), or the bound
 // it lies below, or nothing (a fault).  The sampled runner sets its percentiles on the state itself.
-struct Result {
+struct Cost {
 	bool ok = false, below = false;
 	double ticks = 0, core = 0, bound = 0;
 };
 
-Result cost(const rb_cost &c)
+Cost cost(const rb_cost &c)
 {
-	Result r;
+	Cost r;
 
 	r.ok = true;
 	r.below = c.below;
@@ -172,18 +210,18 @@ Result cost(const rb_cost &c)
  * they settle (again while the control reads a disturbed machine) or the
  * budget ends.
  */
-Result run_unrolled(benchmark::State &st, const rb_bench &b, Watch &w)
+Cost run_unrolled(Bench &b, Watch &w)
 {
-	const rb_kernel &k = *b.k;
-	rb_kernel_arg a = {b.io, nullptr, 0, kWriteValue, 0, b.clk->timer};
+	const rb_kernel &k = b.k;
+	rb_kernel_arg a = {b.io, nullptr, 0, kWriteValue, 0, b.clk.timer};
 	rb_fastest once = rb_fastest_none(), twice = once, base_once = once, base_twice = once;
 	uint64_t iters;
 	auto round = [&](bool *gain) {
 		rb_span s1, s2, b1, b2;
 
-		if (!run(st, b, k.fn, a, iters, &s1) || !run(st, b, k.twin, a, iters, &s2))
+		if (!run(b, k.fn, a, iters, &s1) || !run(b, k.twin, a, iters, &s2))
 			return false;
-		if (k.base && (!run(st, b, k.base, a, iters, &b1) || !run(st, b, k.base_twin, a, iters, &b2)))
+		if (k.base && (!run(b, k.base, a, iters, &b1) || !run(b, k.base_twin, a, iters, &b2)))
 			return false;
 		*gain = rb_fastest_gain(&once, s1.ticks, s1.core) | rb_fastest_gain(&twice, s2.ticks, s2.core);
 		if (k.base)
@@ -192,10 +230,10 @@ Result run_unrolled(benchmark::State &st, const rb_bench &b, Watch &w)
 		return true;
 	};
 
-	if (!calibrate(st, b, k.fn, a, &iters) || !w.rounds(round))
+	if (!calibrate(b, k.fn, a, &iters) || !w.rounds(round))
 		return {};
 	return cost(rb_unrolled_cost(&once, &twice, k.base ? &base_once : nullptr, k.base ? &base_twice : nullptr,
-				     (double)(iters * k.unroll), b.clk->resolution));
+				     (double)(iters * k.unroll), b.clk.resolution));
 }
 
 /*
@@ -208,12 +246,12 @@ Result run_unrolled(benchmark::State &st, const rb_bench &b, Watch &w)
  * the far-out fence are interrupts, migrations or host preemption: counted
  * as outliers, kept in the percentiles and the histogram, never dropped.
  */
-Result run_sampled(benchmark::State &st, const rb_bench &b, Watch &w)
+Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 {
-	const rb_family &f = *b.k->family;
+	const rb_family &f = *b.k.family;
 	std::vector<uint64_t> chunk(kSamplesPerCall), raw, empty;
 	std::vector<double> s, ratio;
-	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0, b.clk->timer};
+	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0, b.clk.timer};
 	size_t under = 0;
 	bool calm = w.calm();
 
@@ -223,13 +261,13 @@ Result run_sampled(benchmark::State &st, const rb_bench &b, Watch &w)
 	do {
 		rb_span span;
 
-		if (!run(st, b, b.k->fn, a, kSamplesPerCall, &span))
+		if (!run(b, b.k.fn, a, kSamplesPerCall, &span))
 			return {};
 		if (span.ticks)
 			ratio.push_back((double)span.core / (double)span.ticks);
 		raw.insert(raw.end(), chunk.begin(), chunk.end());
 		empty.resize(raw.size());
-		rb_timer_empty(b.clk->timer, &empty[raw.size() - kSamplesPerCall], kSamplesPerCall);
+		rb_timer_empty(b.clk.timer, &empty[raw.size() - kSamplesPerCall], kSamplesPerCall);
 	} while (raw.size() < kSamples && w.time_left());
 	w.disturbed = !(w.calm() && calm);
 	double overhead = rb_median_u64(empty.data(), empty.size());
@@ -241,14 +279,15 @@ Result run_sampled(benchmark::State &st, const rb_bench &b, Watch &w)
 	}
 	std::sort(s.begin(), s.end());
 	auto pct = [&](double p) { return rb_percentile(s.data(), s.size(), p); };
-	double step = b.clk->resolution;
+	double step = b.clk.resolution;
 	size_t outliers = rb_count_above(s.data(), s.size(), rb_outlier_fence(s.data(), s.size(), step));
-	Result r;
+	Cost r;
 
 	if (f.reports & RB_REPORT_HISTOGRAM) {
 		rb_histogram h;
 		rb_bin_samples(s.data(), s.size(), pct(0.999), step, &h);
-		rb_contract_histogram(b.name, h);
+		b.r.edges.assign(h.edges, h.edges + h.nbins + 1);
+		b.r.counts.assign(h.counts, h.counts + h.nbins);
 	}
 	r.ok = true;
 	if (pct(0.5) < step) {
@@ -272,308 +311,185 @@ Result run_sampled(benchmark::State &st, const rb_bench &b, Watch &w)
 
 // RB_BATCH: calls of n elements (a count: cost per element) or n bytes (a size: cost per call), timed as
 // RB_UNROLLED's are.
-Result run_batch(benchmark::State &st, const rb_bench &b, Watch &w)
+Cost run_batch(Bench &b, Watch &w)
 {
-	const rb_kernel &k = *b.k;
+	const rb_kernel &k = b.k;
 	bool count = k.family->param == RB_PARAM_COUNT;
 	Buffer mem(b.n * k.bytes);
-	rb_kernel_arg a = {b.io, mem.p, b.n, 0xa5, 0, b.clk->timer};
+	rb_kernel_arg a = {b.io, mem.p, b.n, 0xa5, 0, b.clk.timer};
 	rb_fastest f = rb_fastest_none();
 	uint64_t iters;
 
 	auto round = [&](bool *gain) {
 		rb_span span;
 
-		if (!run(st, b, k.fn, a, iters, &span))
+		if (!run(b, k.fn, a, iters, &span))
 			return false;
 		*gain = rb_fastest_gain(&f, span.ticks, span.core);
 		return true;
 	};
 
 	memset(mem.p, 0x3c, b.n * k.bytes);
-	if (!calibrate(st, b, k.fn, a, &iters) || !w.rounds(round))
+	if (!calibrate(b, k.fn, a, &iters) || !w.rounds(round))
 		return {};
-	return cost(rb_batch_cost(&f, b.clk->overhead, (double)iters * (count ? (double)b.n : 1), b.clk->resolution));
+	return cost(rb_batch_cost(&f, b.clk.overhead, (double)iters * (count ? (double)b.n : 1), b.clk.resolution));
 }
 
 // One repetition: the family's runner beside the control; Google Benchmark's time is the cost.
-void measure(benchmark::State &st, const rb_bench &b)
+rb_repetition measure(benchmark::State &st, Bench &b)
 {
-	const rb_kernel &k = *b.k;
+	const rb_kernel &k = b.k;
 	double bytes = k.family->param == RB_PARAM_SIZE ? (double)b.n : k.bytes;
 	Watch w(b);
-	Result r;
+	Cost r;
 
 	switch (k.family->shape) {
-	case RB_UNROLLED: r = run_unrolled(st, b, w); break;
+	case RB_UNROLLED: r = run_unrolled(b, w); break;
 	case RB_SAMPLED: r = run_sampled(st, b, w); break;
-	case RB_BATCH: r = run_batch(st, b, w); break;
+	case RB_BATCH: r = run_batch(b, w); break;
 	}
 	if (!r.ok)
-		return;
+		return {rb_state::error, 0, b.fault, false};
 	if (w.core_per_tick > 0)
-		g_core_per_tick.push_back(w.core_per_tick);
-	if (w.disturbed)
-		rb_contract_disturbed(b.name);
+		b.m.core_per_tick.push_back(w.core_per_tick);
 	if (r.below) {
-		char label[96];
-
-		snprintf(label, sizeof(label), "below timer resolution (< %.3g cycles)", r.bound);
-		st.SetLabel(label);
-		rb_contract_below(b.name, label, r.bound);
-		// no figure: the time is the bound it lies under, as the label says
-		st.SetIterationTime(r.bound / b.clk->tsc_hz);
-		return;
+		// no figure: the time is the bound it lies under
+		st.SetIterationTime(r.bound / b.clk.tsc_hz);
+		return {rb_state::below_resolution, r.bound, "", w.disturbed};
 	}
-	double core = b.clk->core_fd >= 0 ? r.core : r.ticks * w.core_per_tick, ns = r.ticks / b.clk->tsc_hz * 1e9;
+	double core = b.clk.core_fd >= 0 ? r.core : r.ticks * w.core_per_tick, ns = r.ticks / b.clk.tsc_hz * 1e9;
 
 	st.counters["cycles"] = r.ticks;
 	st.counters["core_cycles"] = core;
 	st.counters["ns"] = ns;
 	if (bytes > 0)
-		st.counters["bytes_per_second"] = bytes * b.clk->tsc_hz / r.ticks;
+		st.counters["bytes_per_second"] = bytes * b.clk.tsc_hz / r.ticks;
 	st.SetIterationTime(ns * 1e-9);
+	return {rb_state::measured, 0, "", w.disturbed};
 }
 
-/*
- * The device behind a hardware target.  One that is absent or not decoding
- * reads as all-ones.  The first benchmark that reads makes one guarded read
- * of the target's register, of the widest allowed width up to 32 bits: its
- * value goes into the context (target_first_read), and all-ones there fails
- * every reading benchmark; narrower reads then tell a register that answers
- * only them (ne2k's, pcnet's), whose widths the reason names.  Nothing is
- * read before a benchmark asks to read.
- * Before the first benchmark and after each one the device must still
- * answer (nothing touches it in between; a benchmark that failed is checked
- * again before the next): still decoding its space and, once it has been
- * read, its register not all-ones; when it stops, the run stops.
- */
-struct Device {
-	int state = 0;			// 0 not read yet, 1 answers, 2 did not answer at the first read
-	unsigned int bytes = 4;		// the width of those reads
-	std::string why;		// state 2: why not
-	std::string lost;		// why it stopped answering during the run ("" while it answers)
-	bool checked = false;		// it answered after the last benchmark, which ended well
-} g_device;
-
-struct RegisterRead {
-	const iomap_target *t;
-	unsigned int bytes;
-	uint64_t value;
-};
-
-uint64_t read_register(const rb_kernel_arg *a, uint64_t iters)
+// A repetition that does not measure: Google Benchmark is told with the reason alone (the reporters
+// write its text from the record).
+void stop(benchmark::State &st, rb_result &r, const rb_repetition &rep)
 {
-	auto *r = static_cast<RegisterRead *>(a->mem);
-
-	(void)iters;
-	r->value = iomap_target_read(r->t, r->t->reg_off, r->bytes);
-	return 0;
-}
-
-// One guarded read of the register, bytes wide: 0, or -1 with the fault in *why.
-int read_guarded(const iomap_target &t, const rb_clock &clk, unsigned int bytes, uint64_t *value, std::string *why)
-{
-	RegisterRead r = {&t, bytes, 0};
-	rb_kernel_arg a = {t.base, &r, 0, 0, 0, clk.timer};
-	rb_span span;
-	char fault[160];
-
-	if (rb_guarded_run(read_register, &a, 1, &clk, &span, fault, sizeof(fault))) {
-		*why = fault;
-		return -1;
+	st.SkipWithError(rep.reason.c_str());
+	for (auto _ : st) {
 	}
-	*value = r.value;
-	return 0;
+	r.add(rep);
 }
-
-bool all_ones(uint64_t v, unsigned int bytes)
-{
-	return v == ~0ull >> (64 - 8 * bytes);
-}
-
-// After an all-ones first read: the allowed narrower widths whose reads answer, as widths= takes
-// them ("8+16"), and what the widest one read in *read; "" when none does.
-std::string narrower_answers(const iomap_target &t, const rb_clock &clk, std::string *read)
-{
-	std::string widths, fault;
-	uint64_t v;
-	char hex[24];
-
-	for (unsigned int bytes = 1; bytes < g_device.bytes; bytes *= 2)
-		if (iomap_target_allows_width(&t, bytes) && !read_guarded(t, clk, bytes, &v, &fault) &&
-		    !all_ones(v, bytes)) {
-			widths += (widths.empty() ? "" : "+") + std::to_string(bytes * 8);
-			snprintf(hex, sizeof(hex), "0x%0*llx", (int)bytes * 2, (unsigned long long)v);
-			*read = (bytes == 1 ? "an 8" : "a " + std::to_string(bytes * 8)) + "-bit read returned " + hex;
-		}
-	return widths;
-}
-
-const char *device_not_responding(const iomap_target &t, const rb_clock &clk)
-{
-	if (g_device.state == 0) {
-		uint64_t value = 0;
-		std::string fault;
-		char hex[24];
-
-		while (g_device.bytes > 1 && (!iomap_target_allows_width(&t, g_device.bytes) || g_device.bytes > t.len))
-			g_device.bytes /= 2;
-		if (read_guarded(t, clk, g_device.bytes, &value, &fault)) {
-			g_device.why = "the first read faulted: " + fault;
-			g_device.state = 2;
-			return g_device.why.c_str();
-		}
-		snprintf(hex, sizeof(hex), "0x%0*llx", (int)g_device.bytes * 2, (unsigned long long)value);
-		benchmark::AddCustomContext("target_first_read", hex);
-		g_device.state = all_ones(value, g_device.bytes) ? 2 : 1;
-		if (g_device.state == 2) {
-			std::string narrow, widths = narrower_answers(t, clk, &narrow);
-
-			g_device.why = "device not responding: the first " + std::to_string(g_device.bytes * 8) +
-				       "-bit read returned all-ones" +
-				       (widths.empty() ? " (is it present, powered and decoding?)"
-						       : ", but " + narrow + " (does the register take only narrower "
-							 "accesses? give the target widths=" + widths + ")");
-		}
-	}
-	return g_device.state == 2 ? g_device.why.c_str() : nullptr;
-}
-
-// Why the device behind a hardware target no longer answers, or "": its decoding switched off, or
-// its register (once it answered) reading all-ones or faulting.
-std::string device_gone(const rb_bench &b)
-{
-	char why[300];
-	uint64_t value;
-	std::string fault;
-
-	if (iomap_target_decoding(b.t, why, sizeof(why)))
-		return why;
-	if (g_device.state != 1)
-		return "";
-	if (read_guarded(*b.t, *b.clk, g_device.bytes, &value, &fault))
-		return "a read of its register faulted: " + fault;
-	if (all_ones(value, g_device.bytes))
-		return "its register reads all-ones (" + std::to_string(g_device.bytes * 8) + "-bit) where it first "
-		       "read a value";
-	return "";
-}
-
-// The device stopped answering: this benchmark fails, the rest are not run, the run ends (rb_device_lost).
-void device_lost(benchmark::State &st, const rb_bench &b, const std::string &why)
-{
-	g_device.lost = why;
-	benchmark::AddCustomContext("target_lost", why);
-	fail(st, ("the device stopped answering: " + why).c_str());
-}
-
-#ifdef LIKWID_PERFMON
-bool g_markers = false;
-#endif
 
 }  // namespace
 
 // Each benchmark is one likwid marker region named after it, when likwid-perfctr -m runs us.
-void rb_run(benchmark::State &st, const rb_bench &b)
+void rb_run(benchmark::State &st, rb_session &s, rb_result &r)
 {
-	if (rb_interrupted() || !g_device.lost.empty()) {
-		// asked to stop, or the device is gone: what ran is kept, the rest is not started
-		std::string why = rb_interrupted() ? "not run: the run was interrupted"
-						   : "not run: the device stopped answering";
-		rb_contract_skipped(b.name, why);
-		return rb_skip(st, why);
-	}
-	std::string gone = b.t->hardware && !g_device.checked ? device_gone(b) : "";
-	const char *dead = b.t->hardware && b.k->reads ? device_not_responding(*b.t, *b.clk) : nullptr;
+	const rb_kernel &k = *r.kernel;
+	Bench b{k, s.clock, s.measure, r.io, r.param, r, ""};
+	rb_repetition rep;
 
-	if (!gone.empty() || dead) {
-		if (!gone.empty())
-			device_lost(st, b, gone);
-		else
-			fail(st, dead);
-		for (auto _ : st) {
-		}
-		return;
+	if (rb_interrupted() || !s.device.lost().empty()) {
+		// asked to stop, or the device is gone: what ran is kept, the rest is not started
+		return stop(st, r, {rb_state::not_run, 0, rb_interrupted() ? "the run was interrupted"
+								: "the device stopped answering", false});
 	}
+	std::string dead = s.device.before(k.reads);
+	if (!dead.empty())
+		return stop(st, r, {rb_state::error, 0, dead, false});
 #ifdef LIKWID_PERFMON
-	if (g_markers)
-		LIKWID_MARKER_START(b.name.c_str());
+	if (s.measure.markers)
+		LIKWID_MARKER_START(r.name.c_str());
 #endif
 	for (auto _ : st)
-		measure(st, b);
+		rep = measure(st, b);
 #ifdef LIKWID_PERFMON
-	if (g_markers)
-		LIKWID_MARKER_STOP(b.name.c_str());
+	if (s.measure.markers)
+		LIKWID_MARKER_STOP(r.name.c_str());
 #endif
-	// a device that stopped during the benchmark makes its figures meaningless
-	if (b.t->hardware && !st.error_occurred() && !(gone = device_gone(b)).empty())
-		device_lost(st, b, gone);
-	g_device.checked = b.t->hardware && !st.error_occurred();
+	if (rep.state == rb_state::error)
+		st.SkipWithError(rep.reason.c_str());
+	std::string lost = s.device.after(rep.state != rb_state::error);
+	if (!lost.empty()) {
+		st.SkipWithError(lost.c_str());
+		rep = {rb_state::error, 0, lost, false};
+	}
+	r.add(rep);
 }
 
-bool rb_measure_context_key(const std::string &key)
+void rb_skip(benchmark::State &st, rb_result &r)
 {
-	return key == "target_first_read" || key == "target_lost" || key == "core_hz_estimate" ||
-	       key == "core_hz_source";
+	stop(st, r, {rb_state::skipped, 0, r.reason, false});
 }
 
-void rb_measure_context()
+std::vector<std::string> rb_counters(const rb_family &f)
+{
+	std::vector<std::string> out;
+
+	for (const Counter &c : kCounters)
+		if (carries(c, f))
+			out.push_back(c.name);
+	if (f.reports & RB_REPORT_PERCENTILES)
+		for (const rb_percentile_counter &p : rb_percentile_counters)
+			out.push_back(p.counter);
+	return out;
+}
+
+std::string rb_counters_text()
+{
+	std::string out, percentiles;
+
+	for (const Counter &c : kCounters)
+		out += (out.empty() ? "" : "; ") + (c.reports ? families_with(c.reports) + " " : "") + c.name +
+		       (c.what ? std::string(": ") + c.what : "") + (c.bytes ? " (where bytes move)" : "");
+	for (const rb_percentile_counter &p : rb_percentile_counters)
+		percentiles += std::string(percentiles.empty() ? "" : " ") + p.counter;
+	return out + "; " + families_with(RB_REPORT_PERCENTILES) + " " + percentiles + ": TSC ticks";
+}
+
+void rb_measure_context(rb_session &s)
 {
 	char hz[32], source[200];
-	std::vector<double> &v = g_core_per_tick;
+	std::vector<double> &v = s.measure.core_per_tick;
 
 	if (v.empty()) {
-		snprintf(hz, sizeof(hz), "%.0f", g_clock->core_hz);
-		snprintf(source, sizeof(source), "%s, at start-up (no repetition ran)", g_clock->core_hz_source);
+		snprintf(hz, sizeof(hz), "%.0f", s.clock.core_hz);
+		snprintf(source, sizeof(source), "%s, at start-up (no repetition ran)", s.clock.core_hz_source);
 	} else {
 		std::nth_element(v.begin(), v.begin() + (long)(v.size() / 2), v.end());
-		snprintf(hz, sizeof(hz), "%.0f", g_clock->tsc_hz * v[v.size() / 2]);
+		snprintf(hz, sizeof(hz), "%.0f", s.clock.tsc_hz * v[v.size() / 2]);
 		snprintf(source, sizeof(source), "median of the %zu repetitions' dependent-add control (1 add per core "
 			 "cycle, timed on the TSC beside each)", v.size());
 	}
-	benchmark::AddCustomContext("core_hz_estimate", hz);
-	benchmark::AddCustomContext("core_hz_source", source);
-}
-
-const char *rb_device_lost()
-{
-	return g_device.lost.empty() ? nullptr : g_device.lost.c_str();
-}
-
-void rb_measure_init(const rb_clock &clk, double budget)
-{
-	g_budget = budget;
-	g_clock = &clk;
-	rb_control_prime(&g_control, &clk);
-}
-
-void rb_skip(benchmark::State &st, const std::string &why)
-{
-	st.SkipWithError(("skipped: " + why).c_str());
-	for (auto _ : st) {
-	}
+	s.context.set("core_hz_estimate", hz);
+	s.context.set("core_hz_source", source);
 }
 
 /*
  * likwid-perfctr -m sets LIKWID_MODE and LIKWID_EVENTS for the program it
  * runs; without them the marker API would only print that it is inactive.
  */
-void rb_markers_init()
+void rb_measure_describe(rb_context &c)
 {
+	c.claim("core_hz_estimate");
+	c.claim("core_hz_source");
+	c.set("counters", rb_counters_text());
+}
+
+void rb_measure_init(rb_session &s)
+{
+	rb_control_prime(&s.measure.control, &s.clock);
 #ifdef LIKWID_PERFMON
 	if (getenv("LIKWID_MODE") && getenv("LIKWID_EVENTS")) {
 		LIKWID_MARKER_INIT;
 		LIKWID_MARKER_THREADINIT;
-		g_markers = true;
+		s.measure.markers = true;
 	}
 #endif
 }
 
-void rb_markers_close()
+void rb_measure_close(rb_session &s)
 {
 #ifdef LIKWID_PERFMON
-	if (g_markers)
+	if (s.measure.markers)
 		LIKWID_MARKER_CLOSE;
 #endif
 }

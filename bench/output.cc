@@ -1,17 +1,14 @@
-// output.cc: the reporters (console and result file), and the result file written to a temporary file and renamed
+// output.cc: the reporters (console and result file) fed side by side, and the result file written to a temporary file and renamed
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <iostream>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -20,63 +17,38 @@
 
 #include "console.h"
 #include "contract.h"
-#include "flags.h"
+#include "error.h"
 #include "output.h"
-#include "regbench.h"
+#include "session.h"
+#include "signals.h"
 
 namespace {
 
-volatile sig_atomic_t g_signal = 0;
-char g_tmp[4096];		// the temporary result file while it is written, for the signal handler to remove
-std::string g_final;		// where the result file goes (a regular file's real path), "" when written directly
-int g_direct = -1;		// a descriptor of this process the result goes to as it is (stdout, stderr), or -1
-
-[[noreturn]] void die(const std::string &what, const std::string &why, const std::string &hint, int status = 2)
-{
-	fprintf(stderr, "regbench: %s: %s (%s)\n", what.c_str(), why.c_str(), hint.c_str());
-	exit(status);
-}
-
 /*
- * Google Benchmark's JSON, held back until the run ends: then the context
- * can say whether it was interrupted, and the "regbench" object follows the
- * benchmarks.  Counters that are not numbers (the coefficient of variation
- * of a counter that is 0 in every repetition) are left out, and so is an
- * aggregate whose time is not a number (the same of a time): JSON has no
- * NaN, and Google Benchmark would write one.
+ * regbench's JSON, held back until the run ends: then the context can say
+ * whether it was interrupted, and the whole document is written at once
+ * (contract.cc).
  */
-class ResultJSON : public benchmark::JSONReporter {
+class ResultJSON : public benchmark::BenchmarkReporter {
 public:
+	explicit ResultJSON(const rb_session &s) : s_(s) {}
+
 	bool ReportContext(const Context &context) override
 	{
 		context_ = &context;
 		return true;
 	}
 
-	void ReportRuns(const std::vector<Run> &runs) override
-	{
-		for (Run r : runs) {
-			if (!std::isfinite(r.real_accumulated_time) || !std::isfinite(r.cpu_accumulated_time))
-				continue;
-			for (auto it = r.counters.begin(); it != r.counters.end();)
-				it = std::isfinite(it->second.value) ? std::next(it) : r.counters.erase(it);
-			runs_.push_back(r);
-		}
-	}
+	void ReportRuns(const std::vector<Run> &runs) override { runs_.insert(runs_.end(), runs.begin(), runs.end()); }
 
 	void Finalize() override
 	{
-		if (g_signal)
-			benchmark::AddCustomContext("interrupted", g_signal == SIGINT ? "SIGINT" : "SIGTERM");
-		benchmark::AddCustomContext("disturbed_benchmarks", std::to_string(rb_contract_disturbed_benchmarks()));
-		rb_measure_context();
 		if (context_)
-			JSONReporter::ReportContext(*context_);
-		JSONReporter::ReportRuns(runs_);
-		GetOutputStream() << "\n  ],\n  \"regbench\": " << rb_contract_json() << "\n}\n";
+			GetOutputStream() << rb_contract_json(s_, *context_, runs_);
 	}
 
 private:
+	const rb_session &s_;
 	const Context *context_ = nullptr;
 	std::vector<Run> runs_;
 };
@@ -90,13 +62,15 @@ private:
  */
 class Tee : public benchmark::BenchmarkReporter {
 public:
-	Tee(rb_console *console, BenchmarkReporter *display, BenchmarkReporter *file, bool aggregates_only)
-		: console_(console), display_(display), file_(file), aggregates_only_(aggregates_only) {}
+	Tee(const rb_session &s, rb_console *console, BenchmarkReporter *display, BenchmarkReporter *file,
+	    const std::function<void()> &finish)
+		: s_(s), console_(console), display_(display), file_(file), finish_(finish), progress_(s) {}
 
 	bool ReportContext(const Context &context) override
 	{
 		bool ok = true;
 
+		rb_console_header(s_, context);
 		if (console_)
 			console_->context(context);
 		else
@@ -110,13 +84,13 @@ public:
 
 		for (Run &r : runs) {
 			r.run_name.time_type.clear();	// the names regbench registered
-			rb_contract_reported(r);
+			told(r);
 		}
 		if (display_) {
 			std::vector<Run> shown;
 			for (const Run &r : runs)
-				if (!aggregates_only_ || r.run_type == Run::RT_Aggregate || r.repetitions <= 1 ||
-				    r.error_occurred)
+				if (!s_.command.output.aggregates_only || r.run_type == Run::RT_Aggregate ||
+				    r.repetitions <= 1 || r.error_occurred)
 					shown.push_back(r);
 			if (!shown.empty())
 				display_->ReportRuns(shown);
@@ -134,6 +108,7 @@ public:
 		if (console_)
 			console_->finish();
 		progress_.finish();
+		finish_();
 		if (display_)
 			display_->Finalize();
 		if (file_)
@@ -141,9 +116,10 @@ public:
 	}
 
 private:
+	const rb_session &s_;
 	rb_console *console_;
 	BenchmarkReporter *display_, *file_;
-	bool aggregates_only_;
+	std::function<void()> finish_;
 	rb_gather gather_;
 	rb_progress progress_;
 
@@ -153,12 +129,26 @@ private:
 			console_->benchmark(b, &progress_);
 		progress_.done(b[0].run_name.str());
 	}
+
+	// The text Google Benchmark's fields carry for a repetition without a figure, from its record.
+	void told(Run &run) const
+	{
+		const rb_result *r = s_.registry.find(run.run_name.str());
+		const rb_repetition *rep = r ? r->repetition(run.repetition_index) : nullptr;
+
+		if (!rep || run.run_type != Run::RT_Iteration)
+			return;
+		if (run.error_occurred)
+			run.error_message = rb_repetition_message(*rep);
+		else
+			run.report_label = rb_repetition_label(*rep);
+	}
 };
 
-std::unique_ptr<benchmark::BenchmarkReporter> reporter(const std::string &format)
+std::unique_ptr<benchmark::BenchmarkReporter> reporter(const rb_session &s, const std::string &format)
 {
 	if (format == "json")
-		return std::make_unique<ResultJSON>();
+		return std::make_unique<ResultJSON>(s);
 	if (format == "csv") {
 		// deprecated in Google Benchmark 1.7, still what --benchmark_format=csv asks for
 #pragma GCC diagnostic push
@@ -216,18 +206,6 @@ void list(const std::string &names)
 	}
 }
 
-void on_signal(int sig)
-{
-	if (g_signal) {
-		// asked twice: stop now, leaving nothing half-written behind
-		if (g_tmp[0])
-			unlink(g_tmp);
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-	g_signal = sig;
-}
-
 // Writes all of s to fd: 0, or the errno of the failure.
 int write_all(int fd, const std::string &s)
 {
@@ -244,73 +222,6 @@ int write_all(int fd, const std::string &s)
 
 }  // namespace
 
-int rb_interrupted()
-{
-	return g_signal;
-}
-
-void rb_output_catch_signals()
-{
-	struct sigaction sa = {};
-
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, nullptr);
-	sigaction(SIGTERM, &sa, nullptr);
-}
-
-bool rb_output_flag(const char *arg, rb_output *o)
-{
-	struct {
-		const char *flag;
-		std::string *value;
-		std::vector<std::string> allowed;
-	} const values[] = {
-		{"--benchmark_out=", &o->out, {}},
-		{"--benchmark_out_format=", &o->out_format, {"json", "console", "csv"}},
-		{"--benchmark_format=", &o->format, {"console", "json", "csv"}},
-		{"--benchmark_color=", &o->color, {"auto", "true", "false", "yes", "no", "1", "0"}},
-	};
-	std::string a = arg;
-
-	for (const auto &v : values) {
-		if (a.rfind(v.flag, 0))
-			continue;
-		std::string value = a.substr(strlen(v.flag)), flag(v.flag, strlen(v.flag) - 1);
-		if (value.empty())
-			die(flag, "needs a value", std::string("e.g. ") + v.flag + (v.allowed.empty() ? "FILE" : v.allowed[0]));
-		if (!v.allowed.empty() && std::find(v.allowed.begin(), v.allowed.end(), value) == v.allowed.end()) {
-			std::string all;
-			for (const std::string &x : v.allowed)
-				all += (all.empty() ? "" : ", ") + x;
-			die(flag, "unknown value '" + value + "'", "one of " + all);
-		}
-		*v.value = value;
-		return true;
-	}
-	struct {
-		const char *flag;
-		bool *value;
-	} const flags[] = {
-		{"--benchmark_counters_tabular=", &o->tabular},
-		{"--benchmark_display_aggregates_only=", &o->aggregates_only},
-	};
-	for (const auto &f : flags) {
-		if (a.rfind(f.flag, 0))
-			continue;
-		if (!rb_flag_boolean(a.substr(strlen(f.flag)), f.value))
-			die(std::string(f.flag, strlen(f.flag) - 1), "not true or false: '" + a.substr(strlen(f.flag)) + "'",
-			    "true or false");
-		return true;
-	}
-	return false;
-}
-
-bool rb_output_context_key(const std::string &key)
-{
-	return key == "interrupted" || key == "disturbed_benchmarks";
-}
-
 /*
  * Where the result file goes, decided before anything runs, so that a path
  * that cannot work is refused at once; nothing is created yet: a run that
@@ -322,8 +233,10 @@ bool rb_output_context_key(const std::string &key)
  * even when redirected to a file) and anything that is not a regular file
  * (a pipe, a terminal, /dev/full) are written as they are, at the end.
  */
-void rb_output_open(const rb_output &o)
+void rb_output::open()
 {
+	const rb_output_options &o = s_.command.output;
+	char *tmp = rb_temporary();
 	struct stat st, fd_st;
 	const char *what = "--benchmark_out";
 
@@ -331,75 +244,75 @@ void rb_output_open(const rb_output &o)
 		return;
 	if (!stat(o.out.c_str(), &st)) {
 		if (S_ISDIR(st.st_mode))
-			die(what, "'" + o.out + "' is a folder",
+			throw rb_error(what, "'" + o.out + "' is a folder",
 			    "give a file name, e.g. " + o.out + (o.out.back() == '/' ? "" : "/") + "result.json");
 		for (int fd : {STDOUT_FILENO, STDERR_FILENO})
 			if (!fstat(fd, &fd_st) && fd_st.st_dev == st.st_dev && fd_st.st_ino == st.st_ino) {
-				g_direct = fd;
+				direct_ = fd;
 				return;
 			}
 		if (!S_ISREG(st.st_mode)) {
 			if (access(o.out.c_str(), W_OK))
-				die(what, "cannot write to '" + o.out + "': " + strerror(errno), "check the path");
+				throw rb_error(what, "cannot write to '" + o.out + "': " + strerror(errno), "check the path");
 			return;
 		}
 		char *real = realpath(o.out.c_str(), nullptr);
 		if (!real)
-			die(what, "cannot resolve '" + o.out + "': " + strerror(errno), "check the path");
-		g_final = real;
+			throw rb_error(what, "cannot resolve '" + o.out + "': " + strerror(errno), "check the path");
+		final_ = real;
 		free(real);
 	} else if (errno != ENOENT) {
-		die(what, "cannot reach '" + o.out + "': " + strerror(errno), "check the path");
+		throw rb_error(what, "cannot reach '" + o.out + "': " + strerror(errno), "check the path");
 	} else if (!lstat(o.out.c_str(), &st)) {
-		die(what, "'" + o.out + "' is a symbolic link to nothing", "give the file's own path");
+		throw rb_error(what, "'" + o.out + "' is a symbolic link to nothing", "give the file's own path");
 	} else {
-		g_final = o.out;
+		final_ = o.out;
 	}
 	// the folder takes a new file: try one now
-	std::vector<char> path(g_final.begin(), g_final.end());
+	std::vector<char> path(final_.begin(), final_.end());
 	path.push_back('\0');
 	std::string dir = dirname(path.data());
-	snprintf(g_tmp, sizeof(g_tmp), "%s/.regbench-probe-XXXXXX", dir.c_str());
-	int fd = mkostemp(g_tmp, O_CLOEXEC);
+	snprintf(tmp, rb_temporary_size, "%s/.regbench-probe-XXXXXX", dir.c_str());
+	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
-		g_tmp[0] = '\0';
-		die(what, "cannot create a file in '" + dir + "': " + strerror(e),
-		    e == ENOENT ? "create the folder first" : "choose a folder you can write to");
+		tmp[0] = '\0';
+		throw rb_error(what, "cannot create a file in '" + dir + "': " + strerror(e),
+			       e == ENOENT ? "create the folder first" : "choose a folder you can write to");
 	}
-	unlink(g_tmp);
+	unlink(tmp);
 	close(fd);
-	g_tmp[0] = '\0';
+	tmp[0] = '\0';
 }
 
-namespace {
-
-// Writes text whole into the result file as rb_output_open decided; 0, or the errno of the failure
-// with *stage saying what failed.
-int put_in_place(const rb_output &o, const std::string &text, const char **stage)
+// Writes text whole into the result file as open() decided; 0, or the errno of the failure with
+// *stage saying what failed.
+int rb_output::put_in_place(const std::string &text, const char **stage)
 {
+	const rb_output_options &o = s_.command.output;
+	char *tmp = rb_temporary();
 	int fd, e = 0;
 
 	*stage = "cannot write the results";
-	if (g_direct >= 0) {
+	if (direct_ >= 0) {
 		fflush(nullptr);
 		std::cout.flush();
-		return write_all(g_direct, text);
+		return write_all(direct_, text);
 	}
-	if (g_final.empty()) {
-		fd = open(o.out.c_str(), O_WRONLY | O_CLOEXEC);
+	if (final_.empty()) {
+		fd = ::open(o.out.c_str(), O_WRONLY | O_CLOEXEC);
 		if (fd < 0)
 			return errno;
 		e = write_all(fd, text);
 		return close(fd) && !e ? errno : e;
 	}
-	std::vector<char> path(g_final.begin(), g_final.end());
+	std::vector<char> path(final_.begin(), final_.end());
 	path.push_back('\0');
-	std::string dir = dirname(path.data()), base = g_final.substr(g_final.find_last_of('/') + 1);
-	snprintf(g_tmp, sizeof(g_tmp), "%s/.%s.tmp-XXXXXX", dir.c_str(), base.c_str());
-	fd = mkostemp(g_tmp, O_CLOEXEC);
+	std::string dir = dirname(path.data()), base = final_.substr(final_.find_last_of('/') + 1);
+	snprintf(tmp, rb_temporary_size, "%s/.%s.tmp-XXXXXX", dir.c_str(), base.c_str());
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
-		g_tmp[0] = '\0';
+		tmp[0] = '\0';
 		*stage = "cannot create the result file";
 		return errno;
 	}
@@ -411,36 +324,33 @@ int put_in_place(const rb_output &o, const std::string &text, const char **stage
 		e = errno;
 	if (close(fd) && !e)
 		e = errno;
-	if (!e && rename(g_tmp, g_final.c_str())) {
+	if (!e && rename(tmp, final_.c_str())) {
 		e = errno;
 		*stage = "cannot put the results in place";
 	}
 	if (e)
-		unlink(g_tmp);
-	g_tmp[0] = '\0';
+		unlink(tmp);
+	tmp[0] = '\0';
 	return e;
 }
 
-}  // namespace
-
-int rb_output_run(const rb_output &o)
+int rb_output::run(const std::function<void()> &finish)
 {
-	bool color = false;
-
-	if (o.color == "auto" || !rb_flag_boolean(o.color, &color))
-		color = rb_fancy_terminal(STDOUT_FILENO);
-	rb_console console(color, o.tabular, o.aggregates_only);
-	auto display = o.format == "console" ? nullptr : reporter(o.format);
-	auto file = o.out.empty() ? nullptr : reporter(o.out_format);
+	const rb_output_options &o = s_.command.output;
+	bool color = o.color < 0 ? rb_fancy_terminal(STDOUT_FILENO) : o.color;
+	rb_console console(s_, color);
+	auto display = o.format == "console" ? nullptr : reporter(s_, o.format);
+	auto file = o.out.empty() ? nullptr : reporter(s_, o.out_format);
 	std::ostringstream text;
 	const char *stage;
 	int e;
 
+	rb_catch_signals();
 	if (file) {
 		file->SetOutputStream(&text);
 		file->SetErrorStream(&text);
 	}
-	Tee tee(display ? nullptr : &console, display.get(), file.get(), o.aggregates_only);
+	Tee tee(s_, display ? nullptr : &console, display.get(), file.get(), finish);
 	std::ostringstream names;	// Google Benchmark lists the benchmarks on the display's stream
 	tee.SetOutputStream(&names);
 	benchmark::SetBenchmarkFilter(anchored(benchmark::GetBenchmarkFilter()));
@@ -449,7 +359,7 @@ int rb_output_run(const rb_output &o)
 	// nothing ran (a listing): no file
 	if (!file || !text.tellp())
 		return 0;
-	e = put_in_place(o, text.str(), &stage);
+	e = put_in_place(text.str(), &stage);
 	if (e) {
 		fprintf(stderr, "regbench: --benchmark_out=%s: %s: %s (%s)\n", o.out.c_str(), stage, strerror(e),
 			e == ENOSPC || e == EDQUOT ? "free some space, or write elsewhere"

@@ -108,6 +108,14 @@ for env in BENCHMARK_REPETITIONS=0:benchmark_repetitions BENCHMARK_OUT=x.json:be
 	if [ "$err" = "$want" ]; then echo "ok: ${env%:*} regbench -> $err"; else echo "FAIL: ${env%:*} regbench printed: $err"; fail=1; fi
 done
 
+# every argument is kept in the JSON, which holds UTF-8 only: bytes that are not are refused up front
+utf8="the results are JSON, which holds UTF-8 text only: give it in UTF-8"
+expect_error "regbench: --benchmark_context: 'a=\\xff': not valid UTF-8 at byte 3 ($utf8)" "--benchmark_context=a=$(printf '\377')"
+expect_error "regbench: --benchmark_context: 'a=1,b=\\xc3(': not valid UTF-8 at byte 7 ($utf8)" "--benchmark_context=a=1,b=$(printf '\303(')"
+expect_error "regbench: --benchmark_out: 'r\\xed\\xa0\\x80.json': not valid UTF-8 at byte 2 ($utf8)" "--benchmark_out=r$(printf '\355\240\200').json"
+expect_error "regbench: --target: 'ram\\xc0\\xaf': not valid UTF-8 at byte 4 ($utf8)" --target "ram$(printf '\300\257')"
+expect_error "regbench: command line: 'x\\xfe': not valid UTF-8 at byte 2 ($utf8)" "x$(printf '\376')"
+
 # each flag once; regbench's own flags where they mean nothing
 expect_error "regbench: --target: given twice: 'ram' and 'trap' (give it once)" --target=ram --target trap
 expect_error "regbench: --benchmark_filter: given twice: 'lat' and 'chain' (give it once)" --benchmark_filter=lat --benchmark_filter=chain

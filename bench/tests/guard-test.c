@@ -28,7 +28,7 @@ static void check(int ok, const char *what, const char *detail)
 /* The kernel of family fam, op and width in the strategy the kernel's readl is, on MMIO. */
 static const struct rb_kernel *kernel(enum rb_family_id fam, const char *op, unsigned int bits)
 {
-	const char *strategy = iomap_strategy_kernel_single()->name;
+	const char *strategy = iomap_strategy_kernel_single()->id;
 
 	for (size_t i = 0; i < rb_nr_kernels; i++)
 		if (rb_kernels[i].family == &rb_families[fam] && !strcmp(rb_kernels[i].op, op) &&

@@ -40,9 +40,9 @@ except Exception as e:
     sys.exit(1)' "$1"
 }
 
-# field FILE EXPR: a Python expression over d, the JSON of FILE, printed.
+# field FILE EXPR [ARG]: a Python expression over d, the JSON of FILE (and sys.argv[3], ARG), printed.
 field() {
-	"$py" -c 'import collections, json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+	"$py" -c 'import collections, json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
 }
 
 # started CONSOLE: waits (up to 120 s) until the console shows a first result line.
@@ -75,7 +75,7 @@ for sig in INT:2 TERM:15; do
 	why=$(strict "$dir/r.json")
 	if [ "$rc" = "$want" ] && [ -z "$why" ] &&
 	   [ "$(field "$dir/r.json" 'd["context"]["interrupted"]')" = "SIG$sig" ] &&
-	   [ "$(field "$dir/r.json" 'sum(b["state"] == "skipped" and b["reason"] == "not run: the run was interrupted" for b in d["regbench"]["benchmarks"].values()) > 0')" = True ] &&
+	   [ "$(field "$dir/r.json" 'sum(b["state"] == "not_run" and b["reason"] == "the run was interrupted" for b in d["regbench"]["benchmarks"].values()) > 0')" = True ] &&
 	   [ "$(field "$dir/r.json" 'sum(b["state"] in ("measured", "below_resolution") for b in d["regbench"]["benchmarks"].values()) > 0')" = True ] &&
 	   [ "$(ls -A "$dir")" = r.json ]; then
 		ok "SIG$sig mid-run: exit $rc, strict JSON with context interrupted=SIG$sig, results from before it and not-run benchmarks, nothing else left"
@@ -187,6 +187,19 @@ for f in "$tmp/stdout.json" "$tmp/nan.json"; do
 		bad "$(basename "$f"): exit $rc, JSON: ${why:-strict}, command_line: $(field "$f" 'd["context"]["command_line"]' 2>&1)"
 	fi
 done
+
+# Control characters in a context value and in the result's name: escaped, strict, read back as given.
+ctl=$(printf 'a\001b\tc\033[1md\177')
+name="$tmp/$(printf 'r\002\nx').json"
+"$regbench" $quick "--benchmark_context=note=$ctl" --benchmark_out="$name" >/dev/null 2>&1
+rc=$?
+why=$(strict "$name")
+if [ "$rc" = 0 ] && [ -z "$why" ] && [ "$(field "$name" 'd["context"]["note"] == sys.argv[3]' "$ctl")" = True ] &&
+   [ "$(field "$name" 'sys.argv[3] in d["context"]["command_line"]' "$name")" = True ]; then
+	ok "control characters in a context value and the result's name: strict JSON, read back as given"
+else
+	bad "control characters: exit $rc, JSON: ${why:-strict}, note: $(field "$name" 'repr(d["context"].get("note"))' 2>&1)"
+fi
 
 # The metadata speaks of the benchmarks the run had, not of those the filter left out.
 names=$(field "$tmp/nan.json" '" ".join(sorted(d["regbench"]["benchmarks"]))')

@@ -39,7 +39,7 @@ check "each name is made of its fields: family/op+width/strategy[/param]" '
                     | map(select(. != "")) | join("/"))) | .key'
 check "every field of the contract has a value of its kind" '
   .regbench.order as $o | .regbench.benchmarks | to_entries[] | .value as $m
-  | select(($m.state | IN("measured", "below_resolution", "skipped", "error") | not)
+  | select(($m.state | IN("measured", "below_resolution", "skipped", "error", "not_run") | not)
            or ($m.space | IN("mmio", "pio") | not) or ($m.family | IN($o.families[]) | not)
            or ($m.strategy != "" and ($m.strategy | IN($o.strategies[]) | not))
            or (($m.state == "measured") != ($m.reason == ""))
@@ -53,7 +53,7 @@ check "the context describes $target" '
                     or (.tsc_hz | tonumber) < 1e8 or (.timer_overhead_cycles | tonumber) <= 0) | tostring'
 check "the state says how each benchmark ended, as Google Benchmark reported its repetitions" '
   .regbench.benchmarks as $m | [its] | group_by(.run_name)[] | $m[.[0].run_name] as $b
-  | select(any(.[]; .error_occurred // false) != ($b.state | IN("skipped", "error"))
+  | select(any(.[]; .error_occurred // false) != ($b.state | IN("skipped", "error", "not_run"))
            or ($b.state == "skipped" and any(.[]; .error_message | startswith("skipped: ") | not))
            or (any(.[]; (.label // "") | startswith("below timer resolution")) != ($b.state == "below_resolution")))
   | "\(.[0].run_name): \($b.state) \(map(.error_message // .label // "") | unique)"'

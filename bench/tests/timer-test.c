@@ -22,7 +22,7 @@ static void check(int ok, const char *what)
 /* The lat/read32 kernel of the strategy the kernel's readl is, on MMIO: the samples regbench takes. */
 static const struct rb_kernel *lat_read32(void)
 {
-	const char *strategy = iomap_strategy_kernel_single()->name;
+	const char *strategy = iomap_strategy_kernel_single()->id;
 
 	for (size_t i = 0; i < rb_nr_kernels; i++)
 		if (rb_kernels[i].family == &rb_families[RB_LAT] && !strcmp(rb_kernels[i].op, "read") &&

@@ -6,7 +6,7 @@
 /*
  * What each strategy issues on the device side (the trap target's access log
  * proves it):
- *   copy column loop              naturally aligned accesses of 1, 2, 4 and 8
+ *   a loop of single accesses     naturally aligned accesses of 1, 2, 4 and 8
  *   (volatile, relaxed,           bytes, each the strategy's single access:
  *   barriered)                    the widest that the device address and the
  *                                 remaining length allow, so 8-byte accesses
@@ -99,10 +99,9 @@ void iomap_set_io_##s(volatile void __iomem *dst, int c, size_t n)	\
 		}							\
 	}								\
 }
-#define IOMAP_COPY_LOOPS(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
-	IOMAP_LOOP_##copy(IOMAP_BUILD_COPY_LOOP(id))
-IOMAP_STRATEGIES(IOMAP_COPY_LOOPS)
-#undef IOMAP_COPY_LOOPS
+IOMAP_BUILD_COPY_LOOP(volatile)
+IOMAP_BUILD_COPY_LOOP(relaxed)
+IOMAP_BUILD_COPY_LOOP(barriered)
 #undef IOMAP_BUILD_COPY_LOOP
 
 /* String instructions; the ABI guarantees the direction flag is clear on entry. */

@@ -218,8 +218,8 @@ static const struct shape *claim(const char *name)
 }
 
 /*
- * The widths a claim issues over every size and offset run, as the widths
- * column of strategies.h sums them: the column must say exactly these.
+ * The widths a claim issues over every size and offset run, as the
+ * copy_widths of its row in the table (strategy.c) sums them: the row must say exactly these.
  */
 static unsigned int claimed_widths(const struct shape *s, int ops)
 {

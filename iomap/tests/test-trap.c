@@ -102,11 +102,11 @@ static enum split split_of(const struct iomap_strategy *s)
 	return WHOLE;
 }
 
-#define INLINE_STRATEGY(s, bits, name)						\
+#define INLINE_STRATEGY(s, bits)						\
 	static uint64_t rd_##s##bits(const volatile void __iomem *a) { return iomap_read##bits##_##s(a); } \
 	static void wr_##s##bits(uint64_t v, volatile void __iomem *a) { iomap_write##bits##_##s((uint##bits##_t)v, a); }
-#define EACH_SINGLE(id, name, access, order, port, rep, copy, widths, feature, help, lacks, X, bits) \
-	IOMAP_HAS_##access(IOMAP_ORDER_MMIO_##order(IOMAP_AT_##access(bits, X(id, bits, name))))
+#define EACH_SINGLE(id, access, order, X, bits)					\
+	IOMAP_ORDER_MMIO_##order(IOMAP_AT_##access(bits, X(id, bits)))
 #define WRAP(tag, rd, wr, type)							\
 	static uint64_t rd_##tag(const volatile void __iomem *a) { return rd(a); } \
 	static void wr_##tag(uint64_t v, volatile void __iomem *a) { wr((type)v, a); }
@@ -131,8 +131,8 @@ WRAP(lo_hi_readq_relaxed, lo_hi_readq_relaxed, lo_hi_writeq_relaxed, uint64_t)
 WRAP(hi_lo_readq, hi_lo_readq, hi_lo_writeq, uint64_t)
 WRAP(hi_lo_readq_relaxed, hi_lo_readq_relaxed, hi_lo_writeq_relaxed, uint64_t)
 
-/* a strategy's entry carries its name: test_singles gives it the split the strategy claims */
-#define S(s, bits, name) { name, bits / 8, rd_##s##bits, wr_##s##bits, 0, WHOLE, MMIO },
+/* a strategy's entry carries its id: test_singles gives it the split the strategy claims */
+#define S(s, bits) { #s, bits / 8, rd_##s##bits, wr_##s##bits, 0, WHOLE, MMIO },
 #define E(fn, bytes, swap, split, sp) { #fn, bytes, rd_##fn, wr_##fn, swap, split, sp },
 #define K(k, bits) E(read##k, bits / 8, 0, WHOLE, MMIO) E(read##k##_relaxed, bits / 8, 0, WHOLE, MMIO) \
 	E(__raw_read##k, bits / 8, 0, WHOLE, MMIO)				\
@@ -212,7 +212,7 @@ static void check_single(const struct single *s)
 static void test_singles(void)
 {
 	for (size_t i = 0; i < sizeof(singles) / sizeof(singles[0]); i++) {
-		const struct iomap_strategy *st = iomap_strategy_find(singles[i].name);
+		const struct iomap_strategy *st = iomap_strategy_find_id(singles[i].name);
 
 		if (st && singles[i].bytes == 8)
 			singles[i].split = split_of(st);
@@ -292,8 +292,7 @@ struct port_single {
 	IOMAP_PORT_AT_##access(bits,						\
 	static uint64_t in_##id##bits(uint16_t p) { return iomap_in##bits##_##id(p); } \
 	static void out_##id##bits(uint64_t v, uint16_t p) { iomap_out##bits##_##id((type)v, p); })
-#define PORT_FORMS(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
-	IOMAP_HAS_##port(IOMAP_WIDTHS(PORT_FORM, id, access))
+#define PORT_FORMS(id, access, order) IOMAP_WIDTHS(PORT_FORM, id, access)
 IOMAP_STRATEGIES(PORT_FORMS)
 #define KERNEL_PORT(bits, type, k)						\
 	static uint64_t in_in##k(uint16_t p) { return in##k(p); }		\
@@ -302,10 +301,9 @@ IOMAP_STRATEGIES(PORT_FORMS)
 	static void out_in##k##_p(uint64_t v, uint16_t p) { out##k##_p((type)v, p); }
 IOMAP_PORT_WIDTHS(KERNEL_PORT)
 
-#define PORT_ENTRY(bits, type, k, reg, wreg, id, access, name)			\
-	IOMAP_PORT_AT_##access(bits, { name, bits / 8, in_##id##bits, out_##id##bits, WHOLE, 0 },)
-#define PORT_ENTRIES(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
-	IOMAP_HAS_##port(IOMAP_WIDTHS(PORT_ENTRY, id, access, name))
+#define PORT_ENTRY(bits, type, k, reg, wreg, id, access)			\
+	IOMAP_PORT_AT_##access(bits, { #id, bits / 8, in_##id##bits, out_##id##bits, WHOLE, 0 },)
+#define PORT_ENTRIES(id, access, order) IOMAP_WIDTHS(PORT_ENTRY, id, access)
 #define KERNEL_PORT_ENTRY(bits, type, k)					\
 	{ "in" #k "/out" #k, bits / 8, in_in##k, out_in##k, WHOLE, 0 },	\
 	{ "in" #k "_p/out" #k "_p", bits / 8, in_in##k##_p, out_in##k##_p, WHOLE, 1 },
@@ -353,9 +351,9 @@ static void test_port_singles(void)
 	iomap_trap_reset(&t);
 	for (size_t i = 0; i < sizeof(port_singles) / sizeof(port_singles[0]); i++) {
 		struct port_single *s = &port_singles[i];
-		const struct iomap_strategy *st = iomap_strategy_find(s->name);
+		const struct iomap_strategy *st = iomap_strategy_find_id(s->name);
 
-		/* the strategies' forms claim what their line says: a split, the I/O delay */
+		/* the strategies' forms claim what their row says: a split, the I/O delay */
 		if (st) {
 			s->split = s->bytes == 8 ? split_of(st) : WHOLE;
 			s->delay = st->delay_port == 0x80;

@@ -75,7 +75,7 @@ static __always_inline void iomap_locked_mb(void)
 #define IOMAP_HALF_hi(addr) ((addr) + 4)
 
 /*
- * How a strategy issues one access (the access column of strategies.h):
+ * How a strategy issues one access (its access in strategies.h):
  * IOMAP_READ_<access>(type, k, reg, addr) is the value read,
  * IOMAP_WRITE_<access>(type, k, wreg, v, addr) the store.  The splits read
  * and write their halves with readl/writel, as lo_hi_readq does; each half
@@ -151,7 +151,7 @@ static __always_inline void iomap_io_delay(void)
 }
 
 /*
- * What a strategy puts around its access (the order column), the same for
+ * What a strategy puts around its access (its order), the same for
  * MMIO and ports: IOMAP_ORDER_R_<order>(type, access) is the value read,
  * IOMAP_ORDER_W_<order>(access) the write as a statement.
  *   none     the access alone
@@ -173,6 +173,51 @@ static __always_inline void iomap_io_delay(void)
 #define IOMAP_ORDER_R_io_delay(type, acc) ({ type __iomap_v = (acc); iomap_io_delay(); __iomap_v; })
 #define IOMAP_ORDER_W_io_delay(acc) do { acc; iomap_io_delay(); } while (0)
 
+/*
+ * What an access form has (the access and order of strategies.h):
+ * IOMAP_AT_<access>(bits, ...) keeps its arguments when an MMIO access of
+ * `bits` exists (a split has only 64), IOMAP_PORT_AT_<access>(bits, ...)
+ * when a port one does (x86 has no 64-bit port instruction, so only a split
+ * has 64 there; C cannot dereference a port), IOMAP_REGION_AT_<access>(bits,
+ * ...) when one through a region does (one pread/pwrite of the width), and
+ * IOMAP_ISSUES_<access>(bits) is the width in bytes of each device access
+ * that one access of `bits` issues.  IOMAP_ORDER_MMIO_<order>(...) keeps
+ * its arguments when the ordering has an MMIO form.
+ */
+#define IOMAP_AT_mov(bits, ...) __VA_ARGS__
+#define IOMAP_AT_raw(bits, ...) __VA_ARGS__
+#define IOMAP_AT_deref(bits, ...) __VA_ARGS__
+#define IOMAP_AT_lohi(bits, ...) IOMAP_ONLY64_##bits(__VA_ARGS__)
+#define IOMAP_AT_hilo(bits, ...) IOMAP_ONLY64_##bits(__VA_ARGS__)
+#define IOMAP_PORT_AT_mov(bits, ...) IOMAP_NOT64_##bits(__VA_ARGS__)
+#define IOMAP_PORT_AT_raw(bits, ...) IOMAP_NOT64_##bits(__VA_ARGS__)
+#define IOMAP_PORT_AT_deref(bits, ...)
+#define IOMAP_PORT_AT_lohi(bits, ...) IOMAP_ONLY64_##bits(__VA_ARGS__)
+#define IOMAP_PORT_AT_hilo(bits, ...) IOMAP_ONLY64_##bits(__VA_ARGS__)
+#define IOMAP_REGION_AT_mov(bits, ...) __VA_ARGS__
+#define IOMAP_REGION_AT_raw(bits, ...) __VA_ARGS__
+#define IOMAP_REGION_AT_deref(bits, ...)
+#define IOMAP_REGION_AT_lohi(bits, ...)
+#define IOMAP_REGION_AT_hilo(bits, ...)
+#define IOMAP_ONLY64_8(...)
+#define IOMAP_ONLY64_16(...)
+#define IOMAP_ONLY64_32(...)
+#define IOMAP_ONLY64_64(...) __VA_ARGS__
+#define IOMAP_NOT64_8(...) __VA_ARGS__
+#define IOMAP_NOT64_16(...) __VA_ARGS__
+#define IOMAP_NOT64_32(...) __VA_ARGS__
+#define IOMAP_NOT64_64(...)
+#define IOMAP_ISSUES_mov(bits) ((bits) / 8)
+#define IOMAP_ISSUES_raw(bits) ((bits) / 8)
+#define IOMAP_ISSUES_deref(bits) ((bits) / 8)
+#define IOMAP_ISSUES_lohi(bits) 4
+#define IOMAP_ISSUES_hilo(bits) 4
+#define IOMAP_ORDER_MMIO_none(...) __VA_ARGS__
+#define IOMAP_ORDER_MMIO_rmb_wmb(...) __VA_ARGS__
+#define IOMAP_ORDER_MMIO_mb(...) __VA_ARGS__
+#define IOMAP_ORDER_MMIO_locked(...) __VA_ARGS__
+#define IOMAP_ORDER_MMIO_io_delay(...)
+
 /* iomap_readN_<id>/iomap_writeN_<id> of every strategy with an MMIO single access, at its widths. */
 #define IOMAP_BUILD_SINGLE(bits, type, k, reg, wreg, id, access, order)	\
 	IOMAP_AT_##access(bits,							\
@@ -180,18 +225,20 @@ static __always_inline type iomap_read##bits##_##id(const volatile void __iomem 
 { return IOMAP_ORDER_R_##order(type, IOMAP_READ_##access(type, k, reg, addr)); } \
 static __always_inline void iomap_write##bits##_##id(type v, volatile void __iomem *addr) \
 { IOMAP_ORDER_W_##order(IOMAP_WRITE_##access(type, k, wreg, v, addr)); })
-#define IOMAP_SINGLES(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
-	IOMAP_HAS_##access(IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(IOMAP_BUILD_SINGLE, id, access, order)))
+#define IOMAP_SINGLES(id, access, order)					\
+	IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(IOMAP_BUILD_SINGLE, id, access, order))
 IOMAP_STRATEGIES(IOMAP_SINGLES)
 #undef IOMAP_SINGLES
 #undef IOMAP_BUILD_SINGLE
 
 /*
  * _rep: the same register, count times (a FIFO), never a range.  x86 has no
- * string instruction that repeats one memory address, so on MMIO every loop
- * strategy is a loop of its single access.  The buffer may be unaligned.
- * One macro serves both spaces: rd/wr name the single accessors
- * (read/write for MMIO, in/out for ports), rtype/wtype their address type.
+ * string instruction that repeats one memory address, so on MMIO _rep is a
+ * loop of a strategy's single access: volatile, ordered, relaxed and
+ * barriered have one (fenced and locked order single accesses: a loop with
+ * barriers is barriered's).  The buffer may be unaligned.  One macro serves
+ * both spaces: rd/wr name the single accessors (read/write for MMIO, in/out
+ * for ports), rtype/wtype their address type.
  */
 #define IOMAP_BUILD_REP_LOOP(rd, wr, rtype, wtype, s, bits, type)		\
 static __always_inline void iomap_##rd##bits##_rep_##s(rtype addr, void *buf, unsigned long count) \
@@ -213,10 +260,10 @@ static __always_inline void iomap_##wr##bits##_rep_##s(wtype addr, const void *b
 }
 #define IOMAP_BUILD_MMIO_REP(bits, type, k, reg, wreg, id)			\
 	IOMAP_BUILD_REP_LOOP(read, write, const volatile void __iomem *, volatile void __iomem *, id, bits, type)
-#define IOMAP_MMIO_REPS(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
-	IOMAP_LOOP_##rep(IOMAP_WIDTHS(IOMAP_BUILD_MMIO_REP, id))
-IOMAP_STRATEGIES(IOMAP_MMIO_REPS)
-#undef IOMAP_MMIO_REPS
+IOMAP_WIDTHS(IOMAP_BUILD_MMIO_REP, volatile)
+IOMAP_WIDTHS(IOMAP_BUILD_MMIO_REP, ordered)
+IOMAP_WIDTHS(IOMAP_BUILD_MMIO_REP, relaxed)
+IOMAP_WIDTHS(IOMAP_BUILD_MMIO_REP, barriered)
 #undef IOMAP_BUILD_MMIO_REP
 
 /*
@@ -228,25 +275,58 @@ IOMAP_STRATEGIES(IOMAP_MMIO_REPS)
  * writesl() (asm-generic's, which x86 uses) repeat __raw_readl on the one
  * register count times.
  */
-#define IOMAP_BUILD_KERNEL_NAMES(bits, type, k, reg, wreg)			\
-static __always_inline type read##k(const volatile void __iomem *addr)	\
-{ return IOMAP_CAT(iomap_read##bits##_, IOMAP_KERNEL_SINGLE)(addr); }	\
-static __always_inline type read##k##_relaxed(const volatile void __iomem *addr) \
-{ return IOMAP_CAT(iomap_read##bits##_, IOMAP_KERNEL_RELAXED)(addr); }	\
-static __always_inline type __raw_read##k(const volatile void __iomem *addr) \
-{ return IOMAP_CAT(iomap_read##bits##_, IOMAP_KERNEL_RELAXED)(addr); }	\
-static __always_inline void write##k(type v, volatile void __iomem *addr) \
-{ IOMAP_CAT(iomap_write##bits##_, IOMAP_KERNEL_SINGLE)(v, addr); }	\
-static __always_inline void write##k##_relaxed(type v, volatile void __iomem *addr) \
-{ IOMAP_CAT(iomap_write##bits##_, IOMAP_KERNEL_RELAXED)(v, addr); }	\
-static __always_inline void __raw_write##k(type v, volatile void __iomem *addr) \
-{ IOMAP_CAT(iomap_write##bits##_, IOMAP_KERNEL_RELAXED)(v, addr); }	\
-static __always_inline void reads##k(const volatile void __iomem *addr, void *buffer, unsigned int count) \
-{ IOMAP_CAT(iomap_read##bits##_rep_, IOMAP_KERNEL_RELAXED)(addr, buffer, count); } \
-static __always_inline void writes##k(volatile void __iomem *addr, const void *buffer, unsigned int count) \
-{ IOMAP_CAT(iomap_write##bits##_rep_, IOMAP_KERNEL_RELAXED)(addr, buffer, count); }
-IOMAP_WIDTHS(IOMAP_BUILD_KERNEL_NAMES)
-#undef IOMAP_BUILD_KERNEL_NAMES
+#define IOMAP_BUILD_KERNEL_READ(name, bits, strategy)				\
+static __always_inline uint##bits##_t name(const volatile void __iomem *addr) \
+{ return IOMAP_CAT(iomap_read##bits##_, strategy)(addr); }
+#define IOMAP_BUILD_KERNEL_WRITE(name, bits, strategy)				\
+static __always_inline void name(uint##bits##_t v, volatile void __iomem *addr) \
+{ IOMAP_CAT(iomap_write##bits##_, strategy)(v, addr); }
+#define IOMAP_BUILD_KERNEL_READS(name, bits, strategy)				\
+static __always_inline void name(const volatile void __iomem *addr, void *buffer, unsigned int count) \
+{ IOMAP_CAT(iomap_read##bits##_rep_, strategy)(addr, buffer, count); }
+#define IOMAP_BUILD_KERNEL_WRITES(name, bits, strategy)			\
+static __always_inline void name(volatile void __iomem *addr, const void *buffer, unsigned int count) \
+{ IOMAP_CAT(iomap_write##bits##_rep_, strategy)(addr, buffer, count); }
+/* {read,write}{b,w,l,q}() */
+IOMAP_BUILD_KERNEL_READ(readb, 8, IOMAP_KERNEL_SINGLE)
+IOMAP_BUILD_KERNEL_READ(readw, 16, IOMAP_KERNEL_SINGLE)
+IOMAP_BUILD_KERNEL_READ(readl, 32, IOMAP_KERNEL_SINGLE)
+IOMAP_BUILD_KERNEL_READ(readq, 64, IOMAP_KERNEL_SINGLE)
+IOMAP_BUILD_KERNEL_WRITE(writeb, 8, IOMAP_KERNEL_SINGLE)
+IOMAP_BUILD_KERNEL_WRITE(writew, 16, IOMAP_KERNEL_SINGLE)
+IOMAP_BUILD_KERNEL_WRITE(writel, 32, IOMAP_KERNEL_SINGLE)
+IOMAP_BUILD_KERNEL_WRITE(writeq, 64, IOMAP_KERNEL_SINGLE)
+/* {read,write}{b,w,l,q}_relaxed() */
+IOMAP_BUILD_KERNEL_READ(readb_relaxed, 8, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_READ(readw_relaxed, 16, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_READ(readl_relaxed, 32, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_READ(readq_relaxed, 64, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_WRITE(writeb_relaxed, 8, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_WRITE(writew_relaxed, 16, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_WRITE(writel_relaxed, 32, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_WRITE(writeq_relaxed, 64, IOMAP_KERNEL_RELAXED)
+/* __raw_{read,write}{b,w,l,q}() */
+IOMAP_BUILD_KERNEL_READ(__raw_readb, 8, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_READ(__raw_readw, 16, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_READ(__raw_readl, 32, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_READ(__raw_readq, 64, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_WRITE(__raw_writeb, 8, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_WRITE(__raw_writew, 16, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_WRITE(__raw_writel, 32, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_WRITE(__raw_writeq, 64, IOMAP_KERNEL_RELAXED)
+/* {read,write}s{b,w,l,q}() */
+IOMAP_BUILD_KERNEL_READS(readsb, 8, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_READS(readsw, 16, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_READS(readsl, 32, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_READS(readsq, 64, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_WRITES(writesb, 8, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_WRITES(writesw, 16, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_WRITES(writesl, 32, IOMAP_KERNEL_RELAXED)
+IOMAP_BUILD_KERNEL_WRITES(writesq, 64, IOMAP_KERNEL_RELAXED)
+#undef IOMAP_BUILD_KERNEL_READ
+#undef IOMAP_BUILD_KERNEL_WRITE
+#undef IOMAP_BUILD_KERNEL_READS
+#undef IOMAP_BUILD_KERNEL_WRITES
 
 /*
  * 64-bit registers on devices that take only 32-bit accesses, as
@@ -278,35 +358,34 @@ IOMAP_BUILD_SPLIT_NAMES(hi_lo, hi, lo, _relaxed, raw)
  * buffer), inb_p/outb_p followed by the I/O delay, and insb_p/outsb_p the
  * plain string forms (asm-generic's, which x86 does not override).
  */
-#define IOMAP_PORT_WIDTHS(X, ...)				\
-	X(8,  uint8_t,  b, ##__VA_ARGS__)			\
-	X(16, uint16_t, w, ##__VA_ARGS__)			\
-	X(32, uint32_t, l, ##__VA_ARGS__)
-
-#define IOMAP_BUILD_PORT(bits, type, k)						\
-static __always_inline type in##k(uint16_t port) { return IOMAP_IN_raw(type, k, port); } \
-static __always_inline void out##k(type v, uint16_t port) { IOMAP_OUT_raw(type, k, v, port); } \
-static __always_inline type in##k##_p(uint16_t port)			\
-{ return IOMAP_ORDER_R_io_delay(type, in##k(port)); }			\
-static __always_inline void out##k##_p(type v, uint16_t port)		\
-{ IOMAP_ORDER_W_io_delay(out##k(v, port)); }				\
-static __always_inline void ins##k(uint16_t port, void *buf, unsigned long count) \
+/* in/out{b,w,l}(), their _p forms and the string forms, for each width: its type and mnemonic suffix */
+#define IOMAP_BUILD_PORT(type, k, in, out, in_p, out_p, ins, outs, ins_p, outs_p) \
+static __always_inline type in(uint16_t port) { return IOMAP_IN_raw(type, k, port); } \
+static __always_inline void out(type v, uint16_t port) { IOMAP_OUT_raw(type, k, v, port); } \
+static __always_inline type in_p(uint16_t port)				\
+{ return IOMAP_ORDER_R_io_delay(type, in(port)); }			\
+static __always_inline void out_p(type v, uint16_t port)			\
+{ IOMAP_ORDER_W_io_delay(out(v, port)); }				\
+static __always_inline void ins(uint16_t port, void *buf, unsigned long count) \
 { __asm__ __volatile__("rep ins" #k : "+D" (buf), "+c" (count) : "d" (port) : "memory"); } \
-static __always_inline void outs##k(uint16_t port, const void *buf, unsigned long count) \
+static __always_inline void outs(uint16_t port, const void *buf, unsigned long count) \
 { __asm__ __volatile__("rep outs" #k : "+S" (buf), "+c" (count) : "d" (port) : "memory"); } \
-static __always_inline void ins##k##_p(uint16_t port, void *buf, unsigned long count) \
-{ ins##k(port, buf, count); }						\
-static __always_inline void outs##k##_p(uint16_t port, const void *buf, unsigned long count) \
-{ outs##k(port, buf, count); }
-IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT)
+static __always_inline void ins_p(uint16_t port, void *buf, unsigned long count) \
+{ ins(port, buf, count); }						\
+static __always_inline void outs_p(uint16_t port, const void *buf, unsigned long count) \
+{ outs(port, buf, count); }
+IOMAP_BUILD_PORT(uint8_t, b, inb, outb, inb_p, outb_p, insb, outsb, insb_p, outsb_p)
+IOMAP_BUILD_PORT(uint16_t, w, inw, outw, inw_p, outw_p, insw, outsw, insw_p, outsw_p)
+IOMAP_BUILD_PORT(uint32_t, l, inl, outl, inl_p, outl_p, insl, outsl, insl_p, outsl_p)
 #undef IOMAP_BUILD_PORT
 
 /*
- * Port forms of the strategies that have them (port column 1), so that the
- * same families run on port targets: one in/out of the exact width under the
- * strategy's ordering (a split: two 32-bit ones for 64 bits); their _rep as a
- * loop of it, or rep insX/outsX for the string strategy.  A strategy without
- * them is absent here, not substituted.
+ * Port forms of the strategies with a single access that has one (every
+ * access but deref), so that the same families run on port targets: one
+ * in/out of the exact width under the strategy's ordering (a split: two
+ * 32-bit ones for 64 bits).  Their _rep: a loop of it for the strategies
+ * whose MMIO _rep is a loop and that have port forms, rep insX/outsX for
+ * string.  A strategy without them is absent here, not substituted.
  */
 #define IOMAP_BUILD_PORT_SINGLE(bits, type, k, reg, wreg, id, access, order)	\
 	IOMAP_PORT_AT_##access(bits,						\
@@ -314,22 +393,31 @@ static __always_inline type iomap_in##bits##_##id(uint16_t port)		\
 { return IOMAP_ORDER_R_##order(type, IOMAP_IN_##access(type, k, port)); } \
 static __always_inline void iomap_out##bits##_##id(type v, uint16_t port)	\
 { IOMAP_ORDER_W_##order(IOMAP_OUT_##access(type, k, v, port)); })
-#define IOMAP_BUILD_PORT_REP_loop(bits, type, k, id)				\
-	IOMAP_BUILD_REP_LOOP(in, out, uint16_t, uint16_t, id, bits, type)
-#define IOMAP_BUILD_PORT_REP_string(bits, type, k, id)				\
-static __always_inline void iomap_in##bits##_rep_##id(uint16_t port, void *buf, unsigned long count) \
-{ ins##k(port, buf, count); }						\
-static __always_inline void iomap_out##bits##_rep_##id(uint16_t port, const void *buf, unsigned long count) \
-{ outs##k(port, buf, count); }
-#define IOMAP_PORTS(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
-	IOMAP_HAS_##port(IOMAP_WIDTHS(IOMAP_BUILD_PORT_SINGLE, id, access, order) \
-			 IOMAP_HAS_##rep(IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT_REP_##rep, id)))
+#define IOMAP_PORTS(id, access, order) IOMAP_WIDTHS(IOMAP_BUILD_PORT_SINGLE, id, access, order)
 IOMAP_STRATEGIES(IOMAP_PORTS)
 #undef IOMAP_PORTS
 #undef IOMAP_BUILD_PORT_SINGLE
-#undef IOMAP_BUILD_PORT_REP_loop
-#undef IOMAP_BUILD_PORT_REP_string
+#define IOMAP_PORT_WIDTHS(X, ...)				\
+	X(8,  uint8_t,  b, ##__VA_ARGS__)			\
+	X(16, uint16_t, w, ##__VA_ARGS__)			\
+	X(32, uint32_t, l, ##__VA_ARGS__)
+#define IOMAP_BUILD_PORT_REP_LOOP(bits, type, k, id)				\
+	IOMAP_BUILD_REP_LOOP(in, out, uint16_t, uint16_t, id, bits, type)
+IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT_REP_LOOP, ordered)
+IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT_REP_LOOP, relaxed)
+IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT_REP_LOOP, barriered)
+#undef IOMAP_BUILD_PORT_REP_LOOP
 #undef IOMAP_BUILD_REP_LOOP
+/* string's port _rep: rep insX/outsX */
+static __always_inline void iomap_in8_rep_string(uint16_t port, void *buf, unsigned long count) { insb(port, buf, count); }
+static __always_inline void iomap_in16_rep_string(uint16_t port, void *buf, unsigned long count) { insw(port, buf, count); }
+static __always_inline void iomap_in32_rep_string(uint16_t port, void *buf, unsigned long count) { insl(port, buf, count); }
+static __always_inline void iomap_out8_rep_string(uint16_t port, const void *buf, unsigned long count)
+{ outsb(port, buf, count); }
+static __always_inline void iomap_out16_rep_string(uint16_t port, const void *buf, unsigned long count)
+{ outsw(port, buf, count); }
+static __always_inline void iomap_out32_rep_string(uint16_t port, const void *buf, unsigned long count)
+{ outsl(port, buf, count); }
 
 /*
  * Cookies, exactly as the kernel's lib/iomap.c (IO_COND): ioport_map()
@@ -379,36 +467,40 @@ void iomap_bad_cookie(const volatile void __iomem *cookie, const char *access);
  * kernel keeps ioread32() out of line.  64-bit port I/O is two 32-bit
  * accesses, the low half first, as ioread64() of lib/iomap.c does.
  */
-#define IOMAP_BUILD_INLINE_COOKIE(bits, type, k, in, out)			\
-static __always_inline type iomap_ioread##bits##_inline(const volatile void __iomem *addr) \
+#define IOMAP_BUILD_INLINE_COOKIE(rname, wname, type, k, read, write, in, out)	\
+static __always_inline type rname(const volatile void __iomem *addr)	\
 {									\
 	switch (iomap_cookie_kind(addr)) {				\
 	case IOMAP_COOKIE_MMIO:						\
-		return read##k(addr);					\
+		return read(addr);					\
 	case IOMAP_COOKIE_PIO:						\
 		return in(type, k, iomap_cookie_port(addr));		\
 	default:							\
-		iomap_bad_cookie(addr, "iomap_ioread" #bits "_inline");			\
+		iomap_bad_cookie(addr, #rname);				\
 		return (type)~(type)0;					\
 	}								\
 }									\
-static __always_inline void iomap_iowrite##bits##_inline(type v, volatile void __iomem *addr) \
+static __always_inline void wname(type v, volatile void __iomem *addr)	\
 {									\
 	switch (iomap_cookie_kind(addr)) {				\
 	case IOMAP_COOKIE_MMIO:						\
-		write##k(v, addr);					\
+		write(v, addr);						\
 		break;							\
 	case IOMAP_COOKIE_PIO:						\
 		out(type, k, v, iomap_cookie_port(addr));		\
 		break;							\
 	default:							\
-		iomap_bad_cookie(addr, "iomap_iowrite" #bits "_inline");		\
+		iomap_bad_cookie(addr, #wname);				\
 	}								\
 }
-IOMAP_BUILD_INLINE_COOKIE(8, uint8_t, b, IOMAP_IN_raw, IOMAP_OUT_raw)
-IOMAP_BUILD_INLINE_COOKIE(16, uint16_t, w, IOMAP_IN_raw, IOMAP_OUT_raw)
-IOMAP_BUILD_INLINE_COOKIE(32, uint32_t, l, IOMAP_IN_raw, IOMAP_OUT_raw)
-IOMAP_BUILD_INLINE_COOKIE(64, uint64_t, q, IOMAP_IN_lohi, IOMAP_OUT_lohi)
+IOMAP_BUILD_INLINE_COOKIE(iomap_ioread8_inline, iomap_iowrite8_inline, uint8_t, b, readb, writeb,
+			  IOMAP_IN_raw, IOMAP_OUT_raw)
+IOMAP_BUILD_INLINE_COOKIE(iomap_ioread16_inline, iomap_iowrite16_inline, uint16_t, w, readw, writew,
+			  IOMAP_IN_raw, IOMAP_OUT_raw)
+IOMAP_BUILD_INLINE_COOKIE(iomap_ioread32_inline, iomap_iowrite32_inline, uint32_t, l, readl, writel,
+			  IOMAP_IN_raw, IOMAP_OUT_raw)
+IOMAP_BUILD_INLINE_COOKIE(iomap_ioread64_inline, iomap_iowrite64_inline, uint64_t, q, readq, writeq,
+			  IOMAP_IN_lohi, IOMAP_OUT_lohi)
 #undef IOMAP_BUILD_INLINE_COOKIE
 
 /*
@@ -458,18 +550,29 @@ typedef void (*iomap_warn_fn)(const char *msg);
 iomap_warn_fn iomap_set_warn_handler(iomap_warn_fn fn);
 
 /*
- * Range copies of every strategy with a copy column, in the directions it
- * has (copy.c says what each issues).  The kernel's memcpy_fromio,
- * memcpy_toio and memset_io are IOMAP_KERNEL_COPY.  The word strategies
- * (copy column toio or fromio) take n in bytes and move n / their element
- * whole words.
+ * Range copies of every strategy that has them, in the directions it has
+ * (copy.c says what each issues).  The kernel's memcpy_fromio, memcpy_toio
+ * and memset_io are IOMAP_KERNEL_COPY.  The word strategies take n in bytes
+ * and move n / their element whole words, in one direction.
  */
-#define IOMAP_DECLARE_COPY(id, name, access, order, port, rep, copy, widths, feature, help, lacks) \
-	IOMAP_FROMIO_##copy(void iomap_copy_fromio_##id(void *dst, const volatile void __iomem *src, size_t n);) \
-	IOMAP_TOIO_##copy(void iomap_copy_toio_##id(volatile void __iomem *dst, const void *src, size_t n);) \
-	IOMAP_SET_##copy(void iomap_set_io_##id(volatile void __iomem *dst, int c, size_t n);)
-IOMAP_STRATEGIES(IOMAP_DECLARE_COPY)
-#undef IOMAP_DECLARE_COPY
+#define IOMAP_DECLARE_COPIES(id)							\
+void iomap_copy_fromio_##id(void *dst, const volatile void __iomem *src, size_t n);	\
+void iomap_copy_toio_##id(volatile void __iomem *dst, const void *src, size_t n);	\
+void iomap_set_io_##id(volatile void __iomem *dst, int c, size_t n);
+IOMAP_DECLARE_COPIES(volatile)
+IOMAP_DECLARE_COPIES(relaxed)
+IOMAP_DECLARE_COPIES(barriered)
+IOMAP_DECLARE_COPIES(string)
+IOMAP_DECLARE_COPIES(string_wide)
+IOMAP_DECLARE_COPIES(kernel)
+IOMAP_DECLARE_COPIES(kernel_unrolled)
+IOMAP_DECLARE_COPIES(simd)
+IOMAP_DECLARE_COPIES(simd_512)
+IOMAP_DECLARE_COPIES(simd_nt)
+#undef IOMAP_DECLARE_COPIES
+void iomap_copy_toio_iowrite32_copy(volatile void __iomem *dst, const void *src, size_t n);
+void iomap_copy_toio_iowrite64_copy(volatile void __iomem *dst, const void *src, size_t n);
+void iomap_copy_fromio_ioread32_copy(void *dst, const volatile void __iomem *src, size_t n);
 
 void memcpy_fromio(void *dst, const volatile void __iomem *src, size_t n);
 void memcpy_toio(volatile void __iomem *dst, const void *src, size_t n);

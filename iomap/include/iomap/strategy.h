@@ -1,4 +1,4 @@
-/* strategy.h: the strategies of strategies.h at run time: by name, with a function-pointer table each */
+/* strategy.h: every strategy at run time: what it can do, by name, with a function-pointer table each */
 #ifndef IOMAP_STRATEGY_H
 #define IOMAP_STRATEGY_H
 
@@ -12,13 +12,13 @@
 extern "C" {
 #endif
 
-/* What a strategy's instructions need of the CPU (the feature column). */
+/* What a strategy's instructions need of the CPU. */
 enum iomap_cpu_feature { IOMAP_FEATURE_none, IOMAP_FEATURE_avx2, IOMAP_FEATURE_avx512f };
 
 /*
- * The inline accessors in io.h are the fast path.  This table, one entry per
- * line of IOMAP_STRATEGIES in its order, is what a caller uses to pick a
- * strategy by name at run time; calling through it costs an indirect call,
+ * The inline accessors in io.h are the fast path.  This table, one row per
+ * strategy (strategy.c), says what each can do and is what a caller uses to
+ * pick a strategy by name at run time; calling through it costs an indirect call,
  * which regbench's dispatch family measures.  A form the strategy lacks has
  * NULL pointers and a false flag (`lacks` says why); a strategy never falls
  * back to another one.
@@ -67,6 +67,9 @@ extern const size_t iomap_nr_strategies;
 
 /* The strategy called name, or NULL. */
 const struct iomap_strategy *iomap_strategy_find(const char *name);
+
+/* The strategy whose accessors carry id (iomap_read32_<id>: lo_hi for lo-hi), or NULL. */
+const struct iomap_strategy *iomap_strategy_find_id(const char *id);
 
 /*
  * The strategies the kernel's readX/writeX, readX_relaxed/__raw_readX and
