@@ -426,15 +426,16 @@ def not_measured(run):
     """Markdown lines: skipped benchmarks grouped by reason, failed ones, and those below resolution."""
     groups = {}
     for key, res in run.results.items():
-        if res.state in ("skipped", "error", "below"):
+        if res.state in model.NO_FIGURE:
             reason = f"< {tables.number(res.bound)} TSC cycles" if res.state == "below" and res.bound is not None \
                 else res.reason
             groups.setdefault((res.state, reason), []).append(key)
     if not groups:
         return ["Every benchmark in the file has numbers."]
-    heads = {"skipped": "Skipped", "error": "Failed", "below": "Below the timer's resolution"}
+    heads = {"skipped": "Skipped", "error": "Failed", "below": "Below the timer's resolution",
+             "not_run": "Not run (the run stopped before them)"}
     out = []
-    for state in ("error", "skipped", "below"):
+    for state in ("error", "not_run", "skipped", "below"):
         items = sorted((reason, keys) for (s, reason), keys in groups.items() if s == state)
         if not items:
             continue
