@@ -274,8 +274,8 @@ def from_document(path, doc):
         raise ReportError(path, "Google Benchmark JSON, but not from regbench (no 'regbench' object)",
                           "give a file written by regbench or scripts/run")
     if isinstance(rb, dict) and rb.get("contract") != CONTRACT:
-        raise ReportError(path, f"written for metadata contract {json.dumps(rb.get('contract'))}; this report reads "
-                          f"contract {CONTRACT}", "render it with the scripts/report of the regbench that wrote it")
+        raise ReportError(path, f"written for metadata contract {json.dumps(rb.get('contract'))}; these scripts read "
+                          f"contract {CONTRACT}", "use the scripts of the regbench that wrote it")
     why = contract.problem(doc)
     if why:
         raise ReportError(path, why, _DAMAGED)

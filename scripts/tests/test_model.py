@@ -280,7 +280,7 @@ class BadFiles(unittest.TestCase):
     def test_another_contract(self):
         doc = document("single.json")
         doc["regbench"]["contract"] = 2
-        self.check_doc(doc, "written for metadata contract 2; this report reads contract 1")
+        self.check_doc(doc, "written for metadata contract 2; these scripts read contract 1")
 
     def test_two_names_for_one_benchmark(self):
         doc = document("single.json")
