@@ -486,9 +486,12 @@ def port_mmio_rows(runs, labels):
             row = names.opw(res.op, res.width) + param
             sort = (res.op, res.width or 0, res.param or 0, meta.strategy_key(res.strategy))
             counter = _port_counter(runs, res.family)
+            port, mmio = res.measure(counter), other.measure(counter)
+            if port.state != "ok" or mmio.state != "ok":
+                continue        # measured, but without this counter (regbench leaves out one that is not a number)
             cell = cells.setdefault((res.family, sort, row), {})
-            cell[f"port I/O: {res.strategy}{tag}"] = ("port", res.measure(counter))
-            cell[f"MMIO: {other.strategy}{tag}"] = ("mmio", other.measure(counter))
+            cell[f"port I/O: {res.strategy}{tag}"] = ("port", port)
+            cell[f"MMIO: {other.strategy}{tag}"] = ("mmio", mmio)
     singles = set(tables.access_families(runs, "read")) | set(tables.access_families(runs, "write"))
     keys = {}           # Key -> [(series, kind, Measure)] in run order
     for run, label in zip(runs, labels):
