@@ -45,21 +45,24 @@ def parser():
     return p
 
 
-def _num(v):
-    """A figure as the table prints it: one decimal from 100 up, three below, no trailing zeros."""
+def _num(v, decimals=None):
+    """A figure as the table prints it: one decimal from 100 up, three below (or decimals), no trailing zeros."""
     if v is None:
         return "-"
-    scale = 10 if abs(v) >= 100 else 1000
-    r = math.floor(v * scale + 0.5) / scale       # half away from zero, as people round
+    if not math.isfinite(v) or abs(v) >= 1e15:
+        return f"{v:.6g}"       # beyond the whole digits a reader counts; rounding it could overflow
+    if decimals is None:
+        decimals = 1 if abs(v) >= 100 else 3
+    r = math.floor(v * 10 ** decimals + 0.5) / 10 ** decimals       # half away from zero, as people round
     return str(int(r)) if r == int(r) else repr(r)
 
 
 def _percent(cv):
-    return "-" if cv is None else f"{_num(math.floor(cv * 1000 + 0.5) / 10)}%"
+    return "-" if cv is None else f"{_num(cv * 100, 1)}%"
 
 
 def _ghz(hz, digits):
-    return "?" if hz is None else _num(math.floor(hz / 1e9 * 10 ** digits + 0.5) / 10 ** digits)
+    return "?" if hz is None else _num(hz / 1e9, digits)
 
 
 def _row(cells):

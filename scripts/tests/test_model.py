@@ -224,8 +224,8 @@ class BadFiles(unittest.TestCase):
         self.check_doc(doc, f"{where}.reason: expected text, found nothing")
         doc = document("single.json")
         del doc["regbench"]["benchmarks"]["lat/read32/relaxed"]["bound"]
-        self.check_doc(doc, "regbench.benchmarks['lat/read32/relaxed'].bound: expected a number of at least 0 or null, "
-                            "found nothing")
+        self.check_doc(doc, "regbench.benchmarks['lat/read32/relaxed'].bound: expected a number from 0 to "
+                            "9007199254740992 or null, found nothing")
 
     def test_malformed_descriptions(self):
         doc = document("single.json")
@@ -247,8 +247,8 @@ class BadFiles(unittest.TestCase):
                            "context.accelerator: expected text, got an object"),
                           (lambda d: d["context"].update(num_cpus="2"), "context.num_cpus: expected a whole number, "
                                                                          "got \"2\""),
-                          (lambda d: d["benchmarks"][0].update(cycles="3"), "benchmarks[0].cycles: expected a number, "
-                                                                             "got \"3\""),
+                          (lambda d: d["benchmarks"][0].update(cycles="3"), "benchmarks[0].cycles: expected a number from "
+                                                                             "-9007199254740992 to 9007199254740992, got \"3\""),
                           (lambda d: d["benchmarks"][0].update(label=7), "benchmarks[0].label: expected text, got 7"),
                           (lambda d: d["regbench"]["families"]["lat"].update(what=None),
                            "regbench.families['lat'].what: expected text, got null"),
