@@ -9,8 +9,7 @@ import os
 import re
 import statistics
 
-from . import headlines
-from . import model, names, stats, tables, verdicts
+from . import headlines, model, names, stats, tables, verdicts
 from .model import Key
 
 MAPPINGS = {"wb": "WB (write-back, cached)", "uc": "UC (uncached)", "wc": "WC (write-combining)",

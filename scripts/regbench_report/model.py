@@ -348,8 +348,8 @@ def _histograms(path, obj):
         where = contract.field(["regbench", "histograms", name])
         edges, counts = [float(x) for x in h["edges"]], [float(x) for x in h["counts"]]
         if len(edges) != len(counts) + 1:
-            raise ReportError(path, f"histogram '{name}' has {len(edges)} edges for {len(counts)} counts "
-                              "(needs one more edge than counts)", _DAMAGED)
+            raise ReportError(path, f"{where}.edges: expected one more edge than counts, got {len(edges)} edges for "
+                              f"{len(counts)} counts", _DAMAGED)
         if any(b <= a for a, b in zip(edges, edges[1:])):
             raise ReportError(path, f"{where}.edges: expected ascending bin edges, got {contract.shown(h['edges'])}",
                               _DAMAGED)
@@ -360,7 +360,7 @@ def _histograms(path, obj):
 # --- Google Benchmark's entries -----------------------------------------------------------
 
 def _counters(entry):
-    return {k: float(v) for k, v in entry.items() if k not in _GB_FIELDS and not isinstance(v, bool)}
+    return {k: float(v) for k, v in entry.items() if k not in _GB_FIELDS}     # the schema: every other field a number
 
 
 def _result(name, entries, described):

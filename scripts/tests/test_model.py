@@ -182,7 +182,7 @@ class BadFiles(unittest.TestCase):
         self.check("notgb.json", "not Google Benchmark JSON")
 
     def test_histogram_edges_must_outnumber_counts(self):
-        self.check("badhist.json", "2 edges for 2 counts")
+        self.check("badhist.json", "expected one more edge than counts, got 2 edges for 2 counts")
 
     def test_missing_file(self):
         self.check("absent.json", "No such file")
