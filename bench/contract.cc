@@ -157,6 +157,20 @@ json benchmark(const rb_result &r)
 	return e;
 }
 
+// A sampled benchmark's histogram from its first to its last non-empty bucket, with the grid it lies on.
+json histogram(const rb_result &r, size_t first, size_t end)
+{
+	json edges = json::array(), counts = json::array();
+
+	for (size_t i = first; i < end; i++) {
+		edges.push_back(rb_hist_edge(i, r.histogram_step));
+		counts.push_back(r.histogram[i]);
+	}
+	edges.push_back(rb_hist_edge(end, r.histogram_step));
+	return {{"unit", "cycles"}, {"grid", {{"step", r.histogram_step}, {"sub_buckets", RB_HIST_SUB}}},
+		{"edges", edges}, {"counts", counts}};
+}
+
 json regbench(const rb_session &s)
 {
 	json order_families = json::array(), order_strategies = json::array(), strategies, benchmarks = json::object(),
@@ -169,17 +183,20 @@ json regbench(const rb_session &s)
 		strategies[r.name] = {{"help", r.help}, {"kind", r.kind}};
 	}
 	for (const rb_result &r : s.registry.all()) {
+		size_t first, end;
+
 		if (!r.ran())
 			continue;	// left out by --benchmark_filter: not part of this run
 		benchmarks[r.name] = benchmark(r);
-		if (!r.edges.empty())
-			histograms[r.name] = {{"unit", "cycles"}, {"edges", r.edges}, {"counts", r.counts}};
+		if (!r.histogram.empty() && rb_hist_span(r.histogram.data(), &first, &end))
+			histograms[r.name] = histogram(r, first, end);
 	}
 	return {{"contract", kContractVersion},
 		{"order", {{"families", order_families}, {"strategies", order_strategies}}},
 		{"families", families()},
 		{"strategies", strategies},
 		{"kernel_strategies", {{"single", iomap_strategy_kernel_single()->name},
+				       {"relaxed", iomap_strategy_kernel_relaxed()->name},
 				       {"copy", iomap_strategy_kernel_copy()->name}}},
 		{"benchmarks", benchmarks},
 		{"histograms", histograms}};

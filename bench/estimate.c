@@ -150,39 +150,50 @@ size_t rb_count_above(const double *sorted, size_t n, double x)
 	return n - lo;
 }
 
-void rb_bin_samples(const double *sorted, size_t n, double p999, double step, struct rb_histogram *h)
+size_t rb_hist_bucket(double x, double step)
 {
-	double lo, width, last;
-	size_t linear;
+	double steps = x / (step > 0 ? step : 1);
+	uint64_t v;
+	int m;
 
-	memset(h, 0, sizeof(*h));
-	if (!n)
-		return;
+	if (!(steps >= 1))
+		return 0;	/* 0, and what is not a number */
+	v = steps < 18446744073709551616.0 ? (uint64_t)steps : UINT64_MAX;
+	if (v < 2 * RB_HIST_SUB)
+		return (size_t)v;
+	m = 63 - __builtin_clzll(v) - RB_HIST_SUB_BITS;
+	return (size_t)m * RB_HIST_SUB + (size_t)(v >> m);
+}
+
+double rb_hist_edge(size_t i, double step)
+{
+	size_t m;
+
 	if (!(step > 0))
 		step = 1;
-	lo = floor(sorted[0] / step) * step;
-	/* whole steps per bin, enough that RB_HIST_BINS reach above p99.9 */
-	width = step * fmax(1, ceil((p999 - lo) / step / RB_HIST_BINS));
-	/*
-	 * The last linear bin ends above p99.9: a sample equal to p99.9 (timer
-	 * steps make that common) is not part of the tail.
-	 */
-	linear = (size_t)floor((p999 - lo) / width) + 1;
-	if (linear > RB_HIST_BINS + 1)
-		linear = RB_HIST_BINS + 1;
-	for (size_t i = 0; i <= linear; i++)
-		h->edges[i] = lo + (double)i * width;
-	h->nbins = linear;
-	last = h->edges[linear];
-	if (sorted[n - 1] >= last) {
-		h->edges[linear + 1] = (floor(sorted[n - 1] / step) + 1) * step;
-		h->nbins++;
-	}
-	for (size_t i = 0, b = 0; i < n; i++) {
-		while (b + 1 < h->nbins && sorted[i] >= h->edges[b + 1])
-			b++;
-		h->counts[b]++;
-	}
+	if (i < 2 * RB_HIST_SUB)
+		return (double)i * step;
+	m = i / RB_HIST_SUB - 1;
+	return ldexp((double)(i - m * RB_HIST_SUB), (int)m) * step;
+}
+
+void rb_bin_samples(const double *samples, size_t n, double step, uint64_t *counts)
+{
+	for (size_t i = 0; i < n; i++)
+		counts[rb_hist_bucket(samples[i], step)]++;
+}
+
+bool rb_hist_span(const uint64_t *counts, size_t *first, size_t *end)
+{
+	size_t a = 0, b = RB_HIST_BUCKETS;
+
+	while (a < b && !counts[a])
+		a++;
+	while (b > a && !counts[b - 1])
+		b--;
+	*first = a;
+	*end = b;
+	return a < b;
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -144,19 +144,36 @@ double rb_outlier_fence(const double *sorted, size_t n, double step);
 size_t rb_count_above(const double *sorted, size_t n, double x);
 
 /*
- * A histogram of n sorted samples (none negative): linear bins whose width
- * is a whole number of timer steps (about RB_HIST_BINS of them), from the
- * step below the minimum to above p99.9, and, when samples lie above that,
- * one last bin up to past the maximum, so the tail is counted without
- * stretching the scale.  Every edge is a multiple of the step.
+ * Latency histograms on one grid per machine: the bucket edges follow from
+ * the timer's step alone (in ticks), never from the samples, so histograms
+ * of repetitions and of runs on one machine add up bucket by bucket into one
+ * distribution (the results store merges runs so).  A sample of x ticks is
+ * v = floor(x / step) whole steps, and falls in bucket
+ *   v                               while v < 2 * RB_HIST_SUB (a bucket per step),
+ *   m * RB_HIST_SUB + (v >> m)      above, where m = floor(log2 v) - RB_HIST_SUB_BITS:
+ * RB_HIST_SUB buckets per power of two, each 2^m steps wide.  Every bucket is
+ * a whole number of steps, and none is wider than 1/RB_HIST_SUB (3%) of its
+ * lower edge, so a percentile read off merged histograms is that close.
+ * RB_HIST_BUCKETS buckets hold every 64-bit count of steps.
  */
-#define RB_HIST_BINS 64
-struct rb_histogram {
-	size_t nbins;
-	double edges[RB_HIST_BINS + 3];		/* nbins + 1 of them */
-	uint64_t counts[RB_HIST_BINS + 2];
-};
-void rb_bin_samples(const double *sorted, size_t n, double p999, double step, struct rb_histogram *h);
+#define RB_HIST_SUB_BITS 5
+#define RB_HIST_SUB (1u << RB_HIST_SUB_BITS)
+#define RB_HIST_BUCKETS ((65 - RB_HIST_SUB_BITS) * RB_HIST_SUB)
+
+/* The bucket of a sample of x ticks (none negative; a step of 0 or less counts as 1). */
+size_t rb_hist_bucket(double x, double step);
+
+/* The lower edge of bucket i in ticks; i = RB_HIST_BUCKETS gives the end of the last. */
+double rb_hist_edge(size_t i, double step);
+
+/* Adds n samples (ticks, any order) to counts, a histogram of RB_HIST_BUCKETS buckets. */
+void rb_bin_samples(const double *samples, size_t n, double step, uint64_t *counts);
+
+/*
+ * The buckets a histogram is written with: from the first to the last
+ * non-empty one, [*first, *end); false when every bucket is empty.
+ */
+bool rb_hist_span(const uint64_t *counts, size_t *first, size_t *end);
 
 /*
  * The step a clock's readings move in, from n durations of timed work of

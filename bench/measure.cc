@@ -284,10 +284,11 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 	Cost r;
 
 	if (f.reports & RB_REPORT_HISTOGRAM) {
-		rb_histogram h;
-		rb_bin_samples(s.data(), s.size(), pct(0.999), step, &h);
-		b.r.edges.assign(h.edges, h.edges + h.nbins + 1);
-		b.r.counts.assign(h.counts, h.counts + h.nbins);
+		// every repetition's samples on the machine's one grid: they add up, as runs of the machine do
+		if (b.r.histogram.empty())
+			b.r.histogram.assign(RB_HIST_BUCKETS, 0);
+		rb_bin_samples(s.data(), s.size(), step, b.r.histogram.data());
+		b.r.histogram_step = step;
 	}
 	r.ok = true;
 	if (pct(0.5) < step) {

@@ -2,6 +2,7 @@
 #ifndef REGBENCH_RESULT_H
 #define REGBENCH_RESULT_H
 
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <string>
@@ -46,7 +47,8 @@ struct rb_result {
 	double bound = 0;		// below_resolution: the highest bound of its repetitions below it
 	int disturbed = 0;		// repetitions measured on a disturbed machine
 	std::vector<rb_repetition> repetitions;	// in the order Google Benchmark called them
-	std::vector<double> edges, counts;	// a sampled family's samples binned (the last repetition's)
+	std::vector<uint64_t> histogram;	// a sampled family's samples of every repetition, binned on the grid of
+	double histogram_step = 0;		// this step (estimate.h: rb_bin_samples); empty before the first
 
 	// Registration found it cannot run here.
 	void skip(const std::string &why);

@@ -142,50 +142,65 @@ static void test_percentiles(void)
 	check(rb_count_above(v, 100, 25.5) == 100 && rb_count_above(v, 100, 26) == 5, "count_above is strict");
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
+/*
+ * Histograms: the grid follows from the step alone, a bucket per step up to
+ * 2 * RB_HIST_SUB steps, then RB_HIST_SUB buckets per power of two, each a
+ * whole number of steps; histograms binned apart add up to the histogram of
+ * all their samples binned at once.
+ */
 static void test_histogram(void)
 {
 	enum { N = 10000 };
 	static double s[N];
-	struct rb_histogram h;
+	static uint64_t all[RB_HIST_BUCKETS], one[RB_HIST_BUCKETS], two[RB_HIST_BUCKETS];
+	const double step = 21;
 	uint64_t total = 0;
-	double p999;
-	size_t tail;
+	size_t first, end, i;
+	int same = 1;
 
-	/* samples on a 26-tick lattice from 0, a few far out */
-	for (int i = 0; i < N; i++)
-		s[i] = 26.0 * (double)(next() % 8) + (i % 1112 == 0 ? 26.0 * 4000 : 0);
-	qsort(s, N, sizeof(s[0]), cmp_double);
-	p999 = rb_percentile(s, N, 0.999);
-	rb_bin_samples(s, N, p999, 26, &h);
-	for (size_t i = 0; i < h.nbins; i++)
-		total += h.counts[i];
-	check(total == N, "histogram: the counts add up to the samples");
-	check(h.edges[0] == 0, "histogram: the first bin starts at the step below the minimum, here 0");
-	for (size_t i = 0; i <= h.nbins; i++)
-		check(fmod(h.edges[i], 26) == 0 && (i == 0 || h.edges[i] > h.edges[i - 1]),
-		      "histogram: every edge is a whole number of steps, and they rise");
-	tail = h.nbins - 1;
-	check(h.edges[tail] > p999, "histogram: the linear bins reach above p99.9");
-	check(h.counts[tail] == 9 && h.edges[tail + 1] > s[N - 1],
-	      "histogram: the last bin holds the 9 samples far out (under 0.1%), up to past the maximum");
-	for (size_t i = 0; i < tail; i++)
-		check(h.edges[i + 1] - h.edges[i] == h.edges[1] - h.edges[0], "histogram: the linear bins are equal");
-	for (size_t i = 0; i < tail; i++)
-		check(h.edges[i] > 7 * 26 || h.counts[i] > 0, "histogram: every step of the lattice has its own bin");
+	for (i = 0; i <= 2 * RB_HIST_SUB; i++)
+		check(rb_hist_edge(i, step) == (double)i * step, "histogram: a bucket per step below 2 * RB_HIST_SUB steps");
+	for (i = 0; i < RB_HIST_BUCKETS; i++) {
+		double lo = rb_hist_edge(i, step), hi = rb_hist_edge(i + 1, step);
 
-	/* a wide spread: about RB_HIST_BINS bins, each several steps */
-	for (int i = 0; i < N; i++)
-		s[i] = 2.0 * i;
-	rb_bin_samples(s, N, rb_percentile(s, N, 0.999), 2, &h);
-	check(h.nbins <= RB_HIST_BINS + 2 && h.nbins >= RB_HIST_BINS / 2, "histogram: about RB_HIST_BINS bins");
-	check(fmod(h.edges[1] - h.edges[0], 2) == 0, "histogram: a bin is a whole number of steps wide");
+		if (!(hi > lo && fmod(lo, step) == 0 && fmod(hi - lo, step) == 0 &&
+		      (i < 2 * RB_HIST_SUB || hi - lo <= lo / RB_HIST_SUB) && rb_hist_bucket(lo, step) == i &&
+		      (hi >= 0x1p53 || rb_hist_bucket(hi - step, step) == i) && (i + 1 == RB_HIST_BUCKETS || rb_hist_bucket(hi, step) == i + 1)))
+			same = 0;
+	}
+	check(same, "histogram: every bucket rises, is whole steps wide, at most 1/RB_HIST_SUB of its lower edge, "
+	      "and holds exactly the samples from its edge to the next (a step below the next edge: where doubles "
+	      "still count single ticks, under 2^53)");
+	check(rb_hist_edge(RB_HIST_BUCKETS, 1) == ldexp(1, 64), "histogram: the last bucket ends at 2^64 steps");
+	check(rb_hist_bucket(0, step) == 0 && rb_hist_bucket(20.9, step) == 0 && rb_hist_bucket(-1, step) == 0 &&
+	      rb_hist_bucket(NAN, step) == 0, "histogram: 0, under one step and what is not a number go in the first");
+	check(rb_hist_bucket(1e30, step) == RB_HIST_BUCKETS - 1, "histogram: beyond 2^64 steps goes in the last");
+	check(rb_hist_bucket(5, 0) == 5 && rb_hist_edge(5, 0) == 5, "histogram: a step of 0 counts as one tick");
+
+	/* a trapped access (thousands of ticks) on a 21-tick timer: 4800 ticks lie in [4788, 4872), 4 steps */
+	i = rb_hist_bucket(4800, step);
+	check(rb_hist_edge(i, step) == 4788 && rb_hist_edge(i + 1, step) == 4872, "histogram: 4800 ticks in [4788, 4872)");
+
+	/* samples around 5000 ticks, a few far out; two repetitions binned apart add up to both binned at once */
+	for (i = 0; i < N; i++)
+		s[i] = step * (double)(200 + next() % 60) + (i % 1112 == 0 ? step * 40000 : 0);
+	rb_bin_samples(s, N / 2, step, one);
+	rb_bin_samples(s + N / 2, N - N / 2, step, two);
+	rb_bin_samples(s, N, step, all);
+	same = 1;
+	for (i = 0; i < RB_HIST_BUCKETS; i++) {
+		same &= one[i] + two[i] == all[i];
+		total += all[i];
+	}
+	check(same && total == N, "histogram: repetitions binned apart add up, and every sample is counted");
+	rb_bin_samples(s, N / 2, step, one);
+	check(one[rb_hist_bucket(s[0], step)] == 2 * (all[rb_hist_bucket(s[0], step)] - two[rb_hist_bucket(s[0], step)]),
+	      "histogram: binning adds to what the histogram holds");
+	check(rb_hist_span(all, &first, &end) && first == rb_hist_bucket(step * 200, step) &&
+	      end == rb_hist_bucket(step * 40259, step) + 1 && all[first] && all[end - 1],
+	      "histogram: the span runs from the first to the last non-empty bucket");
+	memset(one, 0, sizeof(one));
+	check(!rb_hist_span(one, &first, &end), "histogram: an empty histogram has no span");
 }
 
 static void test_step(void)
