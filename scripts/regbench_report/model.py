@@ -73,7 +73,7 @@ class Meta:
     help: Dict[str, str]         # strategy -> which instructions it issues
     family_order: List[str]
     strategy_order: List[str]
-    kernel: Dict[str, str]       # single, copy -> strategy
+    kernel: Dict[str, str]       # single, relaxed, copy -> strategy (relaxed: absent where the file has no such)
 
     def family_key(self, family):
         """Sort key putting families in the declared order, undeclared ones after it by name."""
@@ -137,10 +137,16 @@ ABSENT = Measure("absent")
 
 @dataclass
 class Histogram:
-    """A lat/ sample histogram: counts[i] samples fell in [edges[i], edges[i+1])."""
+    """A lat/ sample histogram: counts[i] samples fell in [edges[i], edges[i+1]).
+
+    grid is (timer step, buckets per power of two) where regbench binned on
+    its fixed grid: histograms with equal grids add up (distribution.merge);
+    None for files older than the grid, whose bins are their own.
+    """
     unit: str
     edges: List[float]
     counts: List[float]
+    grid: Optional[Tuple[float, int]] = None
 
 
 @dataclass
@@ -311,15 +317,23 @@ def _ref(path, where, value, known, what):
     return value
 
 
+# readl_relaxed's strategy in files written before kernel_strategies named it (see _meta).
+_RELAXED = "relaxed"
+
+
 def _meta(path, rb):
     families = {name: Family(name, f["what"], f["unit"], f["param"], f["sampled"], f.get("instead", ""))
                 for name, f in rb["families"].items()}
     strategies = rb["strategies"]
-    kernel = rb["kernel_strategies"]
-    for k in ("single", "copy"):
-        _ref(path, f"regbench.kernel_strategies.{k}", kernel[k], strategies, "a strategy of regbench.strategies")
+    kernel = {k: rb["kernel_strategies"][k] for k in ("single", "relaxed", "copy") if k in rb["kernel_strategies"]}
+    for k, v in kernel.items():
+        _ref(path, f"regbench.kernel_strategies.{k}", v, strategies, "a strategy of regbench.strategies")
+    if "relaxed" not in kernel and kernel["single"] != _RELAXED and _RELAXED in strategies:
+        # a file written before the field: where readl was another strategy, readl_relaxed was always `relaxed`
+        # (before regbench had the kernel's own readl, readl itself was `relaxed` and there is no other)
+        kernel["relaxed"] = _RELAXED
     return Meta(families, {n: s["kind"] for n, s in strategies.items()}, {n: s["help"] for n, s in strategies.items()},
-                rb["order"]["families"], rb["order"]["strategies"], {k: kernel[k] for k in ("single", "copy")})
+                rb["order"]["families"], rb["order"]["strategies"], kernel)
 
 
 def _entry(path, m, described, name):
@@ -353,7 +367,9 @@ def _histograms(path, obj):
         if any(b <= a for a, b in zip(edges, edges[1:])):
             raise ReportError(path, f"{where}.edges: expected ascending bin edges, got {contract.shown(h['edges'])}",
                               _DAMAGED)
-        out[name] = Histogram(h.get("unit", "cycles"), edges, counts)
+        grid = h.get("grid")
+        out[name] = Histogram(h.get("unit", "cycles"), edges, counts,
+                              (float(grid["step"]), int(grid["sub_buckets"])) if grid else None)
     return out
 
 
