@@ -19,14 +19,15 @@ from matplotlib.lines import Line2D                  # noqa: E402
 from matplotlib.legend import Legend                 # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
-from . import markdown, model, names, tables         # noqa: E402
+from . import distribution, headlines, markdown, model, names, tables  # noqa: E402
 from .model import Key                               # noqa: E402
 
 plt.rcParams.update({"svg.hashsalt": "regbench", "svg.fonttype": "path", "font.size": 10,
                      "axes.titlesize": 11, "axes.spines.top": False, "axes.spines.right": False,
                      "axes.grid": True, "grid.alpha": 0.3, "legend.fontsize": 9, "legend.framealpha": 0.9})
 
-_PALETTE = plt.get_cmap("tab10").colors + plt.get_cmap("Dark2").colors
+# Twenty distinct colours: tab10's, then their light twins (tab20's odd entries).
+_PALETTE = plt.get_cmap("tab10").colors + plt.get_cmap("tab20").colors[1::2]
 LINESTYLES = ["-", "--", ":", "-."]
 HATCHES = ["", "///", "...", "xxx"]
 MARKERS = ["o", "s", "^", "D"]
@@ -40,17 +41,22 @@ class Chart:
     group: str       # which table section it belongs beside: read, write, latency, rep, copy, barrier, port
 
 
-def color(meta, strategy):
-    """The colour of a strategy, the same in every chart; the reference (libc) is black.
+def strategy_colors(runs, copies=False):
+    """{strategy: colour} for one kind of chart: copies (families that sweep a size) or the others.
 
-    A declared strategy takes the colour of its place in the display order;
-    an undeclared one a colour from its name.
+    Every accessor strategy that has benchmarks of that kind in any run gets
+    a colour of its own, in display order, so no two strategies of a chart
+    share one (a copy chart has thirteen) and a strategy keeps its colour in
+    every chart of its kind; the reference (libc) is black.
     """
-    if meta.is_reference(strategy):
-        return "black"
-    if strategy in meta.strategy_order:
-        return _PALETTE[meta.strategy_order.index(strategy) % len(_PALETTE)]
-    return _PALETTE[sum(map(ord, strategy)) % len(_PALETTE)]
+    meta = model.meta(runs)
+    sized = lambda family: family in meta.families and meta.families[family].param == "size"
+    kinds = {res.strategy: meta.kinds.get(res.strategy) for r in runs for res in r.results.values()
+             if sized(res.family) == copies}
+    mine = sorted((s for s, kind in kinds.items() if kind == "accessor"), key=meta.strategy_key)
+    out = {s: _PALETTE[i % len(_PALETTE)] for i, s in enumerate(mine)}
+    out.update({s: "black" for s, kind in kinds.items() if kind == "reference"})
+    return out
 
 
 def where(run):
@@ -92,8 +98,9 @@ def _log_ticks(axis):
     axis.set_minor_formatter(NullFormatter())
 
 
-def _run_legend(ax, labels, kind, loc="upper left", anchor=None):
-    """A second legend naming the runs by line style or hatch (comparisons only).
+def _run_legend(ax, labels, kind, loc="upper left", anchor=None, marks=False):
+    """A second legend naming the runs by line style or hatch (comparisons only), and with marks what the
+    verdict marks on the bars are (_mark_legend).
 
     Added as an artist of its own so that it does not replace the strategy legend.
     """
@@ -104,8 +111,13 @@ def _run_legend(ax, labels, kind, loc="upper left", anchor=None):
                    for i in range(len(labels))]
     else:
         handles = [Patch(facecolor="white", edgecolor="0.3", hatch=HATCHES[i % 4]) for i in range(len(labels))]
+    texts = list(labels)
+    if marks:
+        extra_handles = _mark_legend(labels)
+        handles += extra_handles
+        texts += [h.get_label() for h in extra_handles]
     extra = {"bbox_to_anchor": anchor} if anchor else {}
-    legend = Legend(ax, handles, labels, title="run", loc=loc, **extra)
+    legend = Legend(ax, handles, texts, title="run", loc=loc, **extra)
     ax.add_artist(legend)
     legend.set_clip_on(False)      # add_artist clips to the axes; this legend may sit outside them
 
@@ -129,6 +141,9 @@ def _size_axis(ax, values, fmt):
 def latency_panels(runs, op):
     """[(family, {(run index, strategy, width): (height, p99 or None, how)})]: a panel per way of measuring latency.
 
+    Heights are in the family's first clock (tables.first_counter): lat/ in
+    TSC cycles, chain/ in core cycles for a single run that has them.
+
     lat/ (one serialized access: p50 with a whisker to p99, or the
     resolution bound drawn dashed when below it) and, for reads, chain/
     (dependent reads, in bulk) are different methods with different
@@ -143,7 +158,7 @@ def latency_panels(runs, op):
                 if res.family != family or res.op != op or not res.width or res.param is not None:
                     continue
                 key = (ri, res.strategy, res.width)
-                main = res.measure("p50" if family == "lat" else "cycles")
+                main = res.measure("p50" if family == "lat" else tables.first_counter(runs, family))
                 if main.state == "ok":
                     p99 = res.measure("p99") if family == "lat" else None
                     vals[key] = (main.value, p99.value if p99 and p99.state == "ok" else None, "measured")
@@ -160,9 +175,13 @@ def latency_chart(runs, labels, out_dir, op):
     panels = latency_panels(runs, op)
     if not panels:
         return None
-    fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels) + 2.5, 4.8), squeeze=False)
     strategies = sorted({s for _, vals in panels for _, s, _ in vals}, key=meta.strategy_key)
-    below = False
+    # tall enough for the strategy legend above the run legend (runs and verdict marks) beside the last panel
+    entries = len(strategies) + 3 + (len(runs) + 5 if len(runs) > 1 else 0)
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels) + 2.5, max(4.8, 0.21 * entries + 1.4)),
+                             squeeze=False)
+    colors = strategy_colors(runs)
+    below = marked = False
     for ax, (family, vals) in zip(axes[0], panels):
         mine = [s for s in strategies if any(k[1] == s for k in vals)]
         widths = sorted({w for _, _, w in vals})
@@ -175,8 +194,8 @@ def latency_chart(runs, labels, out_dir, op):
                         continue
                     h, p99, how = vals[(ri, s, w)]
                     x = wi - 0.4 + step * (si * len(runs) + ri + 0.5)
-                    style = dict(color=color(meta, s)) if how == "measured" else \
-                        dict(facecolor="none", edgecolor=color(meta, s), linestyle="--")
+                    style = dict(color=colors[s]) if how == "measured" else \
+                        dict(facecolor="none", edgecolor=colors[s], linestyle="--")
                     below |= how == "below"
                     ax.bar(x, h, step * 0.92, hatch=HATCHES[ri % 4] or None, linewidth=1, **style)
                     if n * len(widths) <= 24 and how == "measured":
@@ -185,6 +204,8 @@ def latency_chart(runs, labels, out_dir, op):
                     if p99 and p99 > h:
                         ax.plot([x, x], [h, p99], color="black", linewidth=1)
                         ax.plot([x - step * 0.3, x + step * 0.3], [p99, p99], color="black", linewidth=1)
+                    key = Key(family, op, w, s)
+                    marked |= _mark(ax, runs, ri, key, tables.first_counter(runs, family), x, max(h, p99 or 0))
         ax.set_yscale("log")
         # bars on a log axis grow from the bottom edge: keep it well below the smallest bar
         ax.set_ylim(bottom=min(h for h, _, _ in vals.values()) / 4)
@@ -200,20 +221,21 @@ def latency_chart(runs, labels, out_dir, op):
         else:
             how = "in bulk: not limited by the timer's step"
         ax.set_title(f"{family}/: {f.what}\n({how})", fontsize=9, loc="left")
-        ax.set_ylabel(f"{TSC} per {f.unit} (log scale)")
-    handles = [Patch(color=color(meta, s), label=s) for s in strategies]
+        ax.set_ylabel(f"{_clock(runs, family)} per {f.unit} (log scale)")
+    handles = [Patch(color=colors[s], label=s) for s in strategies]
     if below:
         handles.append(Patch(facecolor="none", edgecolor="0.4", linestyle="--",
                              label="dashed: below timer resolution (the value is under the bar)"))
     axes[0][-1].legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    _run_legend(axes[0][-1], labels, "bar", loc="lower left", anchor=(1.0, 0.0))
+    _run_legend(axes[0][-1], labels, "bar", loc="lower left", anchor=(1.0, 0.0), marks=marked)
     file = f"latency-{op}.svg"
     verb = "Read" if op == "read" else "Write"
     methods = " and ".join(f"{fam}/" for fam, _ in panels)
     _finish(fig, out_dir, file, f"{verb} latency by width and strategy" +
             (f": {methods} apart, each on its own axis" if len(panels) > 1 else ""), runs, labels)
-    return Chart(file, f"{verb} latency: one bar per strategy at each width, a panel per method ({methods}; {TSC}, "
-                 "log scale); compare bars within a panel only.", op)
+    clocks = ", ".join(f"{fam}/ in {_clock(runs, fam)}" for fam, _ in panels)
+    return Chart(file, f"{verb} latency: one bar per strategy at each width, a panel per method ({clocks}; "
+                 "log scale); compare bars within a panel only." + _mark_caption(runs, labels, marked), op)
 
 
 def throughput_chart(runs, labels, out_dir):
@@ -223,8 +245,10 @@ def throughput_chart(runs, labels, out_dir):
     if not ops:
         return None
     widths = sorted({res.width for r in runs for res in r.results.values() if res.family == "thrpt" and res.width})
+    counter = tables.first_counter(runs, "thrpt")
     fig, axes = plt.subplots(1, len(ops), figsize=(10, 4.6), sharey=True, squeeze=False)
     shades = plt.get_cmap("viridis")
+    marked = False
     for ax, op in zip(axes[0], ops):
         strategies = _strategies(runs, lambda res: res.family == "thrpt" and res.op == op)
         n = len(widths) * len(runs)
@@ -232,44 +256,68 @@ def throughput_chart(runs, labels, out_dir):
         for wi, w in enumerate(widths):
             for ri, run in enumerate(runs):
                 for si, s in enumerate(strategies):
-                    m = run.measure(Key("thrpt", op, w, s))
+                    m = run.measure(Key("thrpt", op, w, s), counter)
                     if m.state != "ok":
                         continue
                     x = si - 0.4 + step * (wi * len(runs) + ri + 0.5)
                     ax.bar(x, m.value, step * 0.92, color=shades(wi / max(1, len(widths) - 1) * 0.85),
                            hatch=HATCHES[ri % 4] or None, edgecolor="white" if ri == 0 else "0.2", linewidth=0.5)
+                    marked |= _mark(ax, runs, ri, Key("thrpt", op, w, s), counter, x, m.value)
         ax.set_xticks(range(len(strategies)))
         ax.set_xticklabels(strategies, rotation=20)
         ax.set_title(f"{op}s")
         ax.set_yscale("log")
         _log_ticks(ax.yaxis)
-    axes[0][0].set_ylabel(f"{TSC} per access (log scale)")
+    axes[0][0].set_ylabel(f"{_clock(runs, 'thrpt')} per access (log scale)")
     # both legends outside the last panel: inside, they cover bars (and each other with one panel)
     axes[0][-1].legend(handles=[Patch(color=shades(i / max(1, len(widths) - 1) * 0.85), label=f"{w}-bit")
                                 for i, w in enumerate(widths)], title="width", loc="upper left",
                        bbox_to_anchor=(1.02, 1.0))
-    _run_legend(axes[0][-1], labels, "bar", loc="lower left", anchor=(1.02, 0.0))
+    _run_legend(axes[0][-1], labels, "bar", loc="lower left", anchor=(1.02, 0.0), marks=marked)
     _finish(fig, out_dir, "throughput.svg", "Back-to-back accesses (thrpt/): what each ordering strategy costs",
             runs, labels)
-    return Chart("throughput.svg", f"Cost per access in a stream of independent accesses, by strategy ({TSC}, "
-                 "log scale).", "write")
+    return Chart("throughput.svg", f"Cost per access in a stream of independent accesses, by strategy "
+                 f"({_clock(runs, 'thrpt')}, log scale)." + _mark_caption(runs, labels, marked), "write")
+
+
+# --- verdicts on the bars of a comparison ---------------------------------------------
+
+# How a later run's bar shows its verdict against the first run's: the tables' verdict (tables.compare_in).
+MARKS = {"slower": ("▲", "#c0392b"), "faster": ("▼", "#1e8449"), "same": ("≈", "0.35")}
+
+
+def _mark(ax, runs, ri, key, counter, x, top):
+    """Writes the verdict of run ri against the first above a vertical bar (comparisons, later runs only);
+    True when it wrote one."""
+    if ri == 0:
+        return False
+    v = tables.compare_in(runs[0], runs[ri], key, counter)
+    if v.verdict not in MARKS:
+        return False
+    glyph, shade = MARKS[v.verdict]
+    ax.text(x, top * 1.08, glyph, ha="center", va="bottom", fontsize=7, color=shade, clip_on=False)
+    return True
+
+
+def _mark_legend(labels):
+    """Legend entries saying what the marks on the bars are."""
+    shapes = {"slower": "^", "faster": "v", "same": r"$\approx$"}
+    return [Line2D([], [], linestyle="none", marker=shapes[verdict], color=shade, markersize=7,
+                   label=f"{verdict} than {labels[0]}" if verdict != "same" else f"the same as {labels[0]}")
+            for verdict, (_, shade) in MARKS.items()]
+
+
+def _mark_caption(runs, labels, marked):
+    return (f" Above each bar of a later run, its verdict against {labels[0]} (▲ slower, ▼ faster, ≈ the same, as "
+            "the tables decide it; none where it cannot be told)." if marked else "")
+
+
+def _clock(runs, family):
+    """The words of the clock a family's chart is in (its first counter)."""
+    return tables.CLOCKS[tables.first_counter(runs, family)]
 
 
 # --- distributions and curves ------------------------------------------------------------
-
-def split_tail(h):
-    """(edges, counts, tail) of a lat/ histogram: its linear bins, and the last bin apart when it is the tail.
-
-    regbench bins linearly from the minimum to just above p99.9 and adds one
-    last bin up to the maximum; that bin can be thousands of times wider than
-    the others.  tail is (samples, from, to) or None when the last bin is as
-    wide as the rest.
-    """
-    e, c = h.edges, h.counts
-    if len(c) >= 2 and e[-1] - e[-2] > 1.5 * (e[1] - e[0]):
-        return e[:-1], c[:-1], (c[-1], e[-2], e[-1])
-    return e, c, None
-
 
 def _axis_ticks(axis, lo, hi, log):
     """Readable ticks: plain numbers; on a log axis 1-2-5 steps over up to three decades, else decades."""
@@ -281,26 +329,32 @@ def _axis_ticks(axis, lo, hi, log):
 
 
 def histogram_charts(runs, labels, out_dir):
-    """One chart per op+width: the lat/ sample histograms of every strategy, a panel per run, counts on a log scale.
+    """One chart per op+width: the lat/ sample histograms of every strategy, a panel per run, on log scales.
 
-    The x axis spans the linear bins (minimum to p99.9); the tail above p99.9
-    is a marker at the right edge at the height of its count, and the legend
-    says how many samples it holds and how far it reaches, so one preempted
-    sample does not stretch the axis over six decades.
+    Buckets are of unequal width (a timer step each at first, then 32 per
+    power of two), so the height is samples per timer step: a bucket one step
+    wide shows its count, a wider one its count spread over its steps.  The
+    x axis spans the buckets up to the one holding p99.9; the tail above it
+    is a marker at the right edge, and the legend says how many samples it
+    holds and how far it reaches, so one preempted sample does not stretch
+    the axis over six decades.
     """
     meta = model.meta(runs)
     by_opw = {}
     for ri, r in enumerate(runs):
         for res in r.results.values():
-            if res.histogram:
+            if res.histogram and distribution.total(res.histogram) > 0:
                 by_opw.setdefault((res.op, res.width or 0), []).append((ri, res.strategy, res.histogram))
     out = []
     for (op, width), items in sorted(by_opw.items()):
         opw = names.opw(op, width)
         panels = sorted({ri for ri, _, _ in items})
         fig, axes = plt.subplots(1, len(panels), figsize=(4.2 + 4.2 * len(panels), 4.4), sharey=True, squeeze=False)
+        colors = strategy_colors(runs)
+        tops, lows = [], []
         for ax, ri in zip(axes[0], panels):
-            mine = sorted(((s, split_tail(h), h.unit) for r, s, h in items if r == ri),
+            step = _hist_step(runs[ri], [h for r, _, h in items if r == ri])
+            mine = sorted(((s, distribution.split_tail(h), h.unit) for r, s, h in items if r == ri),
                           key=lambda it: meta.strategy_key(it[0]))
             lo = min(e[0] for _, (e, _, _), _ in mine)
             hi = max(e[-1] for _, (e, _, _), _ in mine)
@@ -309,15 +363,18 @@ def histogram_charts(runs, labels, out_dir):
             if res and lo < res:
                 ax.axvspan(lo, min(res, hi), color="0.85", alpha=0.6, linewidth=0,
                            label=f"below timer resolution (< {tables.number(res)})")
-            for s, (edges, counts, tail), _ in mine:
+            for k, (s, (edges, counts, tail), _) in enumerate(mine):
                 label = s
                 if tail:
-                    # regbench closes the last bin at the maximum + 1
-                    label += f" (+{tables.number(tail[0])} above p99.9, max {tables.number(tail[2] - 1)})"
-                ax.stairs([max(c, 0) for c in counts], edges, color=color(meta, s), linewidth=1.4, label=label)
-                if tail and tail[0] > 0:
-                    ax.plot([1.0], [tail[0]], marker=">", markersize=7, color=color(meta, s), linestyle="none",
-                            transform=ax.get_yaxis_transform(), clip_on=False)
+                    label += f" (+{tables.number(tail[0])} above p99.9, up to {tables.number(tail[2])})"
+                density = [max(c, 0) / ((b - a) / step) for c, a, b in zip(counts, edges, edges[1:])]
+                tops.append(max(density))
+                lows.append(min((d for d in density if d > 0), default=1))
+                ax.stairs(density, edges, color=colors[s], linewidth=1.4, label=label)
+                if tail:
+                    # at the right edge, one above the other: the tail's count is in the legend, not on this axis
+                    ax.plot([1.0], [0.06 + 0.07 * k], marker=">", markersize=7, color=colors[s], linestyle="none",
+                            transform=ax.transAxes, clip_on=False)
             ax.set_yscale("log")
             if log:
                 ax.set_xscale("log")
@@ -328,19 +385,29 @@ def histogram_charts(runs, labels, out_dir):
             if len(panels) > 1:
                 ax.set_title(labels[ri])
             ax.legend(title="strategy (▸ tail above p99.9)", loc="upper right", fontsize=8, title_fontsize=8)
-        axes[0][0].set_ylabel("samples (log scale)")
-        # set, not autoscaled (the right-edge markers confuse it): two decades of headroom keep the legend clear
-        top = max(max(h.counts) for _, _, h in items)
-        axes[0][0].set_ylim(0.6, max(top, 1) * 100)
+        axes[0][0].set_ylabel("samples per timer step (log scale)")
+        # set, not autoscaled: down to the sparsest bucket (one sample spread over a wide one), two decades of
+        # headroom above to keep the legend clear of the steps
+        axes[0][0].set_ylim(min(0.6, min(lows) / 2), max(max(tops), 1) * 100)
         file = f"histogram-{opw}.svg"
         _finish(fig, out_dir, file, f"lat/{opw}: distribution of single-access latency", runs, labels)
-        out.append(Chart(file, f"Every lat/{opw} sample, binned up to p99.9; ▸ at the right edge counts the tail "
-                         "above p99.9: the shape the percentiles summarise.", "latency"))
+        out.append(Chart(file, f"Every lat/{opw} sample, binned up to p99.9 (samples per timer step: the buckets "
+                         "widen with the latency); ▸ at the right edge marks the tail above p99.9, counted in the "
+                         "legend: the shape the percentiles summarise.", "latency"))
     return out
 
 
-def _curves(ax, runs, pick, strategies):
-    """Lines of pick(run, strategy) -> [(x, y)] per strategy and run; returns the x values drawn."""
+def _hist_step(run, hists):
+    """The width the histograms' heights are per: the grid's timer step, else the run's, else one TSC cycle."""
+    steps = {h.grid[0] for h in hists if h.grid}
+    if len(steps) == 1:
+        return steps.pop()
+    return run.ctx_float("timer_resolution_cycles") or 1.0
+
+
+def _curves(ax, runs, pick, strategies, colors):
+    """Lines of pick(run, strategy) -> [(x, y)] per strategy and run, each strategy in colors[strategy]; returns the
+    x values drawn."""
     meta = model.meta(runs)
     xs = set()
     for s in strategies:
@@ -351,7 +418,7 @@ def _curves(ax, runs, pick, strategies):
                 continue
             xs.update(x for x, _ in pts)
             # the legend names each strategy once, from whichever run has it first
-            ax.plot([x for x, _ in pts], [y for _, y in pts], color=color(meta, s), linestyle=LINESTYLES[ri % 4],
+            ax.plot([x for x, _ in pts], [y for _, y in pts], color=colors[s], linestyle=LINESTYLES[ri % 4],
                     marker=MARKERS[ri % 4], markersize=4, linewidth=2.2 if meta.is_reference(s) else 1.6,
                     label=None if labelled else s)
             labelled = True
@@ -367,13 +434,14 @@ def rep_chart(runs, labels, out_dir, op):
     strategies = sorted({res.strategy for res in items}, key=model.meta(runs).strategy_key)
     cols = min(2, len(widths))
     rows = math.ceil(len(widths) / cols)
+    counter, colors = tables.first_counter(runs, "rep"), strategy_colors(runs)
     fig, axes = plt.subplots(rows, cols, figsize=(9, 3.0 * rows + 0.8), sharex=True, sharey=True, squeeze=False)
     for ax, w in zip(axes.flat, widths):
         def pick(run, s, w=w):
-            return [(res.param, res.counters["cycles"]) for res in run.results.values()
+            return [(res.param, res.counters[counter]) for res in run.results.values()
                     if res.family == "rep" and res.op == op and res.width == w and res.strategy == s
-                    and res.state == "ok" and math.isfinite(res.counters.get("cycles", math.nan))]
-        xs = _curves(ax, runs, pick, strategies)
+                    and res.state == "ok" and math.isfinite(res.counters.get(counter, math.nan))]
+        xs = _curves(ax, runs, pick, strategies, colors)
         ax.set_title(f"{op}{w}_rep")
         _size_axis(ax, xs, str)         # counts: plain numbers on the axis
         ax.set_yscale("log")
@@ -383,13 +451,14 @@ def rep_chart(runs, labels, out_dir, op):
     for ax in axes[-1]:
         ax.set_xlabel("elements per call (log scale)")
     for ax in axes[:, 0]:
-        ax.set_ylabel(f"{TSC} per element")
+        ax.set_ylabel(f"{_clock(runs, 'rep')} per element")
     axes[0][-1].legend(title="strategy", loc="upper left", bbox_to_anchor=(1.02, 1.0))
     # on the last panel drawn: with an odd number of widths the grid's last cell is hidden
     _run_legend(axes.flat[len(widths) - 1], labels, "line", loc="lower left", anchor=(1.02, 0.0))
     file = f"rep-{op}.svg"
     _finish(fig, out_dir, file, f"{op}_rep on one register: cost per element against count", runs, labels)
-    return Chart(file, f"How the per-element cost of {op}_rep falls with the count ({TSC}, log scales).", "rep")
+    return Chart(file, f"How the per-element cost of {op}_rep falls with the count ({_clock(runs, 'rep')}, log "
+                 "scales).", "rep")
 
 
 def copy_chart(runs, labels, out_dir, direction):
@@ -402,7 +471,7 @@ def copy_chart(runs, labels, out_dir, direction):
     if not any(pick(r, s) for r in runs for s in strategies):
         return None
     fig, ax = plt.subplots(figsize=(9, 4.8))
-    xs = _curves(ax, runs, pick, strategies)
+    xs = _curves(ax, runs, pick, strategies, strategy_colors(runs, copies=True))
     _size_axis(ax, xs, tables.param_text(model.meta(runs).families["copy"]))
     ax.set_yscale("log")
     _log_ticks(ax.yaxis)
@@ -410,7 +479,7 @@ def copy_chart(runs, labels, out_dir, direction):
     ax.set_ylabel("GB/s (10^9 bytes/s, log scale)")
     ax.legend(title="strategy", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     _run_legend(ax, labels, "line", loc="lower left", anchor=(1.0, 0.0))
-    what = {"fromio": "memcpy_fromio", "toio": "memcpy_toio", "set": "memset_io"}.get(direction, direction)
+    what = headlines.COPY_OPS.get(direction, direction)
     file = f"copy-{direction}.svg"
     _finish(fig, out_dir, file, f"{what}: bandwidth against size, per strategy", runs, labels)
     meta = model.meta(runs)
@@ -420,40 +489,50 @@ def copy_chart(runs, labels, out_dir, direction):
 
 # --- costs of barriers, and port against MMIO -------------------------------------------
 
-def _hbars(ax, rows, runs, value):
-    """Horizontal bars, a group per row and a bar per run; value(run, row) -> Measure."""
+def _hbars(ax, rows, runs, key_of, counter):
+    """Horizontal bars, a group per row (key_of(row): its benchmark) and a bar per run, each later run's verdict
+    against the first after its value; True when a verdict was written."""
     step = 0.8 / len(runs)
+    marked = False
     for i, row in enumerate(rows):
         for ri, run in enumerate(runs):
-            m = value(run, row)
+            m = run.measure(key_of(row), counter)
             y = i - 0.4 + step * (ri + 0.5)
             if m.state == "ok":
                 ax.barh(y, m.value, step * 0.9, color=_PALETTE[ri % 10],
                         hatch=HATCHES[ri % 4] or None)
+                v = tables.compare_in(runs[0], run, key_of(row), counter) if ri else None
+                glyph, shade = MARKS.get(v.verdict if v else "", ("", None))
                 ax.text(m.value, y, " " + tables.number(m.value), va="center", fontsize=8)
+                if glyph:
+                    ax.annotate(glyph, (m.value, y), xytext=(6 + 5.5 * len(tables.number(m.value)), 0),
+                                textcoords="offset points", va="center", fontsize=8, color=shade)
+                    marked = True
             else:
                 ax.text(0, y, " " + tables.cell_text(m) + (" (below timer resolution)" if m.state == "below" else ""),
                         va="center", fontsize=8, color="0.35")
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels(rows)
     ax.invert_yaxis()
+    return marked
 
 
 def barrier_chart(runs, labels, out_dir):
-    """What each ordering primitive costs alone, in TSC cycles (linear: costs add up)."""
+    """What each ordering primitive costs alone, in the family's first clock (linear: costs add up)."""
     by_row = {res.strategy or res.op: res.key for r in runs for res in r.results.values() if res.family == "barrier"}
     rows = sorted(by_row, key=lambda b: min((r.measure(by_row[b]).value or 0 for r in runs)))
     if not any(r.measure(by_row[b]).state == "ok" for r in runs for b in rows):
         return None
     fig, ax = plt.subplots(figsize=(8, 0.45 * len(rows) * len(runs) + 1.6))
-    _hbars(ax, rows, runs, lambda run, b: run.measure(by_row[b]))
-    ax.set_xlabel(f"{TSC} per {model.meta(runs).families['barrier'].unit}")
+    marked = _hbars(ax, rows, runs, by_row.get, tables.first_counter(runs, "barrier"))
+    ax.set_xlabel(f"{_clock(runs, 'barrier')} per {model.meta(runs).families['barrier'].unit}")
     ax.margins(x=0.15)
     if len(runs) > 1:
-        ax.legend(handles=[Patch(color=_PALETTE[i % 10], hatch=HATCHES[i % 4], label=l) for i, l in enumerate(labels)],
-                  title="run", loc="upper right")
+        ax.legend(handles=[Patch(color=_PALETTE[i % 10], hatch=HATCHES[i % 4], label=l) for i, l in enumerate(labels)]
+                  + (_mark_legend(labels) if marked else []), title="run", loc="upper right")
     _finish(fig, out_dir, "barriers.svg", "Ordering primitives alone: cost per barrier", runs, labels)
-    return Chart("barriers.svg", f"The cost of each barrier by itself ({TSC}, linear).", "barrier")
+    return Chart("barriers.svg", f"The cost of each barrier by itself ({_clock(runs, 'barrier')}, linear)."
+                 + _mark_caption(runs, labels, marked).replace("Above each bar", "Beside each bar"), "barrier")
 
 
 def _port_counter(runs, family):

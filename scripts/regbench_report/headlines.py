@@ -9,7 +9,12 @@ kernel_strategies, never by name; the summary prints them as its table
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from . import tables
 from .model import Key
+
+
+# The kernel's name of each copy direction.
+COPY_OPS = {"toio": "memcpy_toio", "fromio": "memcpy_fromio", "set": "memset_io"}
 
 
 @dataclass
@@ -55,6 +60,35 @@ def _copy(run, direction, kernel, ref):
     at = lambda s: Key("copy", direction, None, s, size) if s and Key("copy", direction, None, s, size) in run.results \
         else None
     return Copy(direction, size, at(kernel), at(ref), at(best))
+
+
+@dataclass
+class Place:
+    """One size of a copy direction: the fastest strategy there by GB/s (the reference aside), its GB/s, and the
+    strategies the same as it as far as the repetitions show (stats), in display order."""
+    size: int
+    fastest: str
+    gbs: float
+    tied: List[str]
+
+
+def copy_places(run, direction):
+    """[Place] of every size some strategy measured, smallest first (tables.compare_results decides a tie)."""
+    key = lambda s, n: Key("copy", direction, None, s, n)
+    gbs = lambda s, n: run.measure(key(s, n), "bytes_per_second")
+    mine = [res for res in run.results.values() if res.family == "copy" and res.op == direction and res.param
+            and res.state == "ok" and not run.meta.is_reference(res.strategy)]
+    out = []
+    for n in sorted({res.param for res in mine}):
+        ok = sorted((res.strategy for res in mine if res.param == n and gbs(res.strategy, n).state == "ok"),
+                    key=run.meta.strategy_key)
+        if not ok:
+            continue
+        best = max(ok, key=lambda s: gbs(s, n).value)
+        tied = [s for s in ok if s != best and tables.compare_results(run, key(best, n), key(s, n), "bytes_per_second",
+                                                                      higher_is_better=True).verdict == "same"]
+        out.append(Place(n, best, gbs(best, n).value, tied))
+    return out
 
 
 def _in_table(key, readl):

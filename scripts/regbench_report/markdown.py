@@ -223,29 +223,38 @@ def coarse_timer(run, family, results, tag=""):
             f"below one step" + (f"; {f.instead}" if f.instead else "")]
 
 
-def render_table(t, runs, labels):
-    """A headline table: rows x columns for one run; one row per cell and a column per run otherwise."""
-    out = [f"### {t.title}", "", f"`{t.family}/`: {t.what}." + (f" Unit: {t.unit}." if t.unit else "")]
+def _cells(t, runs, labels):
+    """A headline table's Markdown table: rows x columns for one run; one row per cell and a column per run
+    otherwise, with each later run's ratio to the first and its verdict."""
     if len(runs) == 1:
         rows = [[t.row_text(row), *(_cell(runs[0], *t.cell(row, c), t.scale) if t.cell(row, c) else "—"
                                     for c in t.cols)] for row in t.rows]
-        out += ["", md_table([t.row_head, *map(t.col_text, t.cols)], rows)]
-    else:
-        head = [t.row_head, t.col_head, *labels, *(f"{l} / {labels[0]}" for l in labels[1:])]
-        rows = []
-        for row in t.rows:
-            for c in t.cols:
-                if not t.cell(row, c):
-                    continue
-                ratios = [tables.verdict_text(tables.compare_in(runs[0], r, *t.cell(row, c), t.higher_is_better))
-                          for r in runs[1:]]
-                rows.append([t.row_text(row), t.col_text(c), *(_cell(r, *t.cell(row, c), t.scale) for r in runs),
-                             *ratios])
-        out += ["", md_table(head, rows)]
+        return md_table([t.row_head, *map(t.col_text, t.cols)], rows)
+    head = [t.row_head, t.col_head, *labels, *(f"{l} / {labels[0]}" for l in labels[1:])]
+    rows = []
+    for row in t.rows:
+        for c in t.cols:
+            if not t.cell(row, c):
+                continue
+            ratios = [tables.verdict_text(tables.compare_in(runs[0], r, *t.cell(row, c), t.higher_is_better))
+                      for r in runs[1:]]
+            rows.append([t.row_text(row), t.col_text(c), *(_cell(r, *t.cell(row, c), t.scale) for r in runs),
+                         *ratios])
+    return md_table(head, rows)
+
+
+def render_table(t, runs, labels):
+    """A headline table under its heading, its notes, and the same cells in the other clock in a <details> block
+    (open it to read them: a table per family, never the same table twice in full)."""
+    out = [f"### {t.title}", "", f"`{t.family}/`: {t.what}." + (f" Unit: {t.unit}." if t.unit else ""), "",
+           _cells(t, runs, labels)]
     out += [f"\n{n}." for n in t.notes]
     notes = table_notes(t, runs, labels)
     if notes:
         out += [""] + [f"- {n}" for n in notes]
+    if t.other:
+        out += ["", f"<details><summary>The same in {t.other.unit}</summary>", "", _cells(t.other, runs, labels),
+                "", "</details>"]
     return "\n".join(out)
 
 
@@ -340,27 +349,30 @@ def headline(runs, labels):
     ref = h.reference
     aside = f"; {ref} aside" if ref else ""
     if h.copy_only:
-        winners = [w for w in (copy_winners(run, d) for d in COPY_OPS) if w]
+        winners = [w for w in (copy_winners(run, d) for d in headlines.COPY_OPS) if w]
         if winners:
             return f"{where}: " + "; ".join(winners) + f" (fastest, or within the noise of the fastest{aside})"
     bits = [where]
-    thrpt, chain = run.measure(h.thrpt), run.measure(h.chain)
+    first = lambda key: tables.first_counter(runs, key.family)
+    thrpt, chain = run.measure(h.thrpt, first(h.thrpt)), run.measure(h.chain, first(h.chain))
     lat = run.measure(h.latency, "p50")
     if lat.state == "ok":
         bits.append(f"readl p50 {tables.number(lat.value)} TSC cycles, p99 "
                     f"{tables.cell_text(run.measure(h.latency, 'p99'))}")
     elif chain.state == "ok":
-        bits.append(f"readl {tables.number(chain.value)} TSC cycles dependent"
+        bits.append(f"readl {tables.number(chain.value)} {tables.CLOCKS[first(h.chain)]} dependent"
                     + (f", {tables.number(thrpt.value)} back-to-back" if thrpt.state == "ok" else ""))
-    mf = run.measure(h.barrier)
+    mf = run.measure(h.barrier, first(h.barrier))
     if mf.state == "ok":
-        bits.append(f"mfence {tables.number(mf.value)}")
+        bits.append(f"mfence {tables.number(mf.value)}"
+                    + (f" {tables.CLOCKS[first(h.barrier)]}" if first(h.barrier) != first(h.chain) else ""))
     toio = h.copies.get("toio")
     if toio and toio.fastest:
         gbs = lambda s: run.measure(Key("copy", "toio", None, s, toio.size), "bytes_per_second")
         best = toio.fastest.strategy
         text = f"{names.size_text(toio.size)} memcpy_toio fastest with {best} ({tables.number(gbs(best).value / 1e9)} GB/s"
-        v = tables.compare_within(gbs(ref), gbs(best), higher_is_better=True) if ref else None
+        v = tables.compare_results(run, toio.reference, toio.fastest, "bytes_per_second", higher_is_better=True) \
+            if ref and toio.reference else None
         if v and v.ratio:
             text += {"same": f", on par with {ref} (within noise)",
                      "n/a": f", {v.ratio:.2f}× {ref}, too few repetitions to tell"}.get(v.verdict, f", {v.ratio:.2f}× {ref}")
@@ -368,35 +380,23 @@ def headline(runs, labels):
     return "; ".join(bits)
 
 
-COPY_OPS = {"toio": "memcpy_toio", "fromio": "memcpy_fromio", "set": "memset_io"}
-
-
 def copy_winners(run, direction):
     """'memcpy_toio simd-512 at 64 B–64 KiB (30–111 GB/s)': which strategy to use at which size, the reference aside.
 
     At each size the winners are the fastest strategy and those within its
-    noise; neighbouring sizes that share a winner form one span, named after
-    the winners common to all its sizes.  None when nothing was measured.
+    noise (headlines.copy_places); neighbouring sizes that share a winner form
+    one span, named after the winners common to all its sizes.  None when
+    nothing was measured.
     """
-    gbs = lambda s, n: run.measure(Key("copy", direction, None, s, n), "bytes_per_second")
-    mine = [res for res in run.results.values() if res.family == "copy" and res.op == direction and res.param
-            and res.state == "ok"]
     spans = []          # [common winners, first size, last size, [GB/s of the fastest at each size]]
-    for n in sorted({res.param for res in mine}):
-        ok = [res.strategy for res in mine if res.param == n and not run.meta.is_reference(res.strategy)
-              and gbs(res.strategy, n).state == "ok"]
-        if not ok:
-            continue
-        best = max(ok, key=lambda s: gbs(s, n).value)
-        tied = {s for s in ok if s == best
-                or tables.compare_within(gbs(best, n), gbs(s, n), higher_is_better=True).verdict == "same"}
-        v = gbs(best, n).value / 1e9
+    for p in headlines.copy_places(run, direction):
+        tied = {p.fastest, *p.tied}
         if spans and spans[-1][0] & tied:
             spans[-1][0] &= tied
-            spans[-1][2] = n
-            spans[-1][3].append(v)
+            spans[-1][2] = p.size
+            spans[-1][3].append(p.gbs / 1e9)
         else:
-            spans.append([tied, n, n, [v]])
+            spans.append([tied, p.size, p.size, [p.gbs / 1e9]])
     if not spans:
         return None
 
@@ -405,7 +405,7 @@ def copy_winners(run, direction):
         lo, hi = tables.number(min(rates)), tables.number(max(rates))
         return f"{'/'.join(sorted(winners, key=run.meta.strategy_key))} at {size} " \
                f"({lo if lo == hi else lo + '–' + hi} GB/s)"
-    return f"{COPY_OPS.get(direction, direction)} " + ", ".join(span(*sp) for sp in spans)
+    return f"{headlines.COPY_OPS.get(direction, direction)} " + ", ".join(span(*sp) for sp in spans)
 
 
 # --- what was not measured ---------------------------------------------------------------

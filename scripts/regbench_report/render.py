@@ -7,7 +7,7 @@ beside it for anyone who wants other numbers than the tables quote.
 import os
 import shutil
 
-from . import charts, folder, markdown, model, tables, verdicts
+from . import answers, charts, folder, markdown, model, tables, verdicts
 
 # Where charts sit: after the tables of their group.
 _GROUP_OF_TABLE = {"read": "read", "write": "write", "latency": "latency", "rep": "rep", "copy": "copy",
@@ -78,6 +78,9 @@ def _render(runs, out_dir, staging, labels, title, command):
         md += [f"Measured {head.ctx('date', 'on an unrecorded date')} with regbench "
                f"{head.ctx('regbench_version', '(version not recorded)')}; raw results: "
                + ", ".join(f"[{f}]({f})" for f in files[0]) + ".", ""]
+        short = answers.lines(head)
+        if short:
+            md += ["## In short", ""] + short + [""]
     for r, l in zip(runs, labels):
         if r.ctx("interrupted"):
             md += [f"**Interrupted** ({r.ctx('interrupted')}){f' — {l}' if compare else ''}: regbench stopped "

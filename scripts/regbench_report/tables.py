@@ -40,6 +40,7 @@ class Table:
     row_text: Callable[[object], str] = str
     col_text: Callable[[object], str] = str
     notes: List[str] = field(default_factory=list)
+    other: Optional["Table"] = None  # the same cells in the other clock, shown on demand (first_counter)
 
     def cell(self, row, col):
         return self.cells.get((row, col))
@@ -92,25 +93,55 @@ def access_families(runs, op):
     return sorted(fams, key=m.family_key)
 
 
+CLOCKS = {"cycles": "TSC cycles", "core_cycles": "core cycles"}
+
+
+def first_counter(runs, family):
+    """The clock a family's table and charts show first; the other is on demand (the table's `other`).
+
+    Core cycles, the core's own clock (what a CPU's manuals and instruction
+    tables count, whatever the TSC's rate), for a family measured in bulk in
+    a single run where every result of the family with a TSC figure has them.  TSC cycles for a family sampled between
+    timer reads (its values and its resolution bound move in TSC steps) and
+    in a comparison, whose verdicts are decided in TSC cycles with the core
+    clock's change taken out (compare_in): the ratios then match the figures.
+    """
+    measured = [res for r in runs for res in r.results.values() if res.family == family and res.state == "ok"
+                and math.isfinite(res.counters.get("cycles", math.nan))]
+    if len(runs) > 1 or model.meta(runs).sampled(family) or not measured or \
+            not all(math.isfinite(res.counters.get("core_cycles", math.nan)) for res in measured):
+        return "cycles"
+    return "core_cycles"
+
+
+def _in_clocks(runs, family, make):
+    """make(counter, clock words) for each clock the runs have, as one Table: the first clock's, the other its
+    `other`; comparisons count TSC cycles (main), never core cycles.  None when neither has numbers."""
+    made = {c: make(c, CLOCKS[c]) for c in CLOCKS if c == "cycles" or _counter_present(runs, family, c)}
+    made = {c: t for c, t in made.items() if t}
+    if not made:
+        return None
+    first = made.get(first_counter(runs, family)) or next(iter(made.values()))
+    first.other = next((t for t in made.values() if t is not first), None)
+    return first
+
+
 def access_tables(runs, op):
-    """Cycles per access by strategy x width, one table per family, for reads or writes."""
+    """Cycles per access by strategy x width, one table per family (other clock on demand), for reads or writes."""
     m = model.meta(runs)
-    fams = access_families(runs, op)
-    counters = ["cycles"] + (["core_cycles"] if any(_counter_present(runs, f, "core_cycles") for f in fams) else [])
     out = []
     bench = union(runs)
-    for counter in counters:
-        for fam in fams:
-            cells = {(k.strategy, k.width): (k, counter) for k in bench
-                     if k.family == fam and k.op == op and k.width and k.param is None}
-            f = m.families[fam]
-            clock = "core cycles (core_cycles)" if counter == "core_cycles" else "TSC cycles"
-            t = _grid(f"{op}-{fam}-{counter}", fam, f"{op.capitalize()}s, {fam}/: {clock} per {f.unit}", f.what,
-                      f"{clock} per {f.unit}" + (" (median of samples)" if f.sampled else ""),
-                      "strategy", "width (bits)", cells, runs, main="cycles" if counter == "cycles" else None,
-                      row_key=m.strategy_key, col_text=lambda w: f"{w}-bit")
-            if t:
-                out.append(t)
+    for fam in access_families(runs, op):
+        f = m.families[fam]
+        cells = lambda counter: {(k.strategy, k.width): (k, counter) for k in bench
+                                 if k.family == fam and k.op == op and k.width and k.param is None}
+        t = _in_clocks(runs, fam, lambda counter, clock: _grid(
+            f"{op}-{fam}-{counter}", fam, f"{op.capitalize()}s, {fam}/: {clock} per {f.unit}", f.what,
+            f"{clock} per {f.unit}" + (" (median of samples)" if f.sampled else ""), "strategy", "width (bits)",
+            cells(counter), runs, main="cycles" if counter == "cycles" else None, row_key=m.strategy_key,
+            col_text=lambda w: f"{w}-bit"))
+        if t:
+            out.append(t)
     return out
 
 
@@ -136,12 +167,14 @@ def rep_tables(runs):
     out = []
     for fam in sorted({k.family for k in union(runs) if m.families[k.family].param == "count"}, key=m.family_key):
         f = m.families[fam]
-        cells = {((k.op, k.width, k.strategy), k.param): (k, "cycles") for k in union(runs)
-                 if k.family == fam and k.param}
-        t = _grid(fam, fam, f"{fam}/: TSC cycles per {f.unit} by count", f.what, f"TSC cycles per {f.unit}",
-                  "op, strategy", "count", cells, runs,
-                  row_key=lambda r: (r[0], r[1] or 0, m.strategy_key(r[2])),
-                  row_text=lambda r: f"{names.opw(r[0], r[1])} {r[2]}", col_text=param_text(f))
+        cells = lambda counter: {((k.op, k.width, k.strategy), k.param): (k, counter) for k in union(runs)
+                                 if k.family == fam and k.param}
+        t = _in_clocks(runs, fam, lambda counter, clock: _grid(
+            f"{fam}-{counter}" if counter != "cycles" else fam, fam, f"{fam}/: {clock} per {f.unit} by count",
+            f.what, f"{clock} per {f.unit}", "op, strategy", "count", cells(counter), runs,
+            main="cycles" if counter == "cycles" else None,
+            row_key=lambda r: (r[0], r[1] or 0, m.strategy_key(r[2])),
+            row_text=lambda r: f"{names.opw(r[0], r[1])} {r[2]}", col_text=param_text(f)))
         if t:
             out.append(t)
     return out
@@ -258,6 +291,15 @@ def compare_within(a, b, higher_is_better=False):
     """compare() of two benchmarks of one run (strategies side by side): the run moves both, so the floor
     is the one a test over runs uses, not the run-to-run spread of one run against another."""
     return compare(a, b, higher_is_better=higher_is_better, floor=stats.MIN_EFFECT["run"])
+
+
+def compare_results(run, a, b, counter="cycles", higher_is_better=False):
+    """compare_within() of benchmark b against benchmark a (Keys) of one run; where either was measured on a
+    disturbed machine only MIN_EFFECT["repetition"] counts: a host sharing the core moves one benchmark of a run
+    and not the other, as it moves whole runs."""
+    disturbed = any(run.results[k].disturbed for k in (a, b) if k in run.results)
+    return compare(run.measure(a, counter), run.measure(b, counter), higher_is_better=higher_is_better,
+                   floor=stats.MIN_EFFECT["repetition" if disturbed else "run"])
 
 
 def sampled_families(runs):

@@ -9,10 +9,11 @@ import sys
 import unittest
 
 import fixture
-from regbench_report import folder, index, model, render, summary
+from regbench_report import folder, index, model, names, render, summary
 from regbench_report.model import Key
 
 REPORT = os.path.join(fixture.SCRIPTS, "report")
+PUBLISHED = os.path.join(os.path.dirname(fixture.SCRIPTS), "reports")
 
 
 def rendered(*files, **kw):
@@ -94,6 +95,98 @@ class SingleReport(unittest.TestCase):
         with open(os.path.join(self.dir, "latency-read.svg"), encoding="utf-8") as f:
             svg = f.read()
         self.assertIn("<svg", svg)
+
+
+class AnswersFirst(unittest.TestCase):
+    """A single-run report's first 40 lines answer a driver author's questions with the run's own figures.
+
+    answers.json is a real run (ram, --quick, three repetitions, the benchmarks the answers read); every figure
+    expected here is read from the run through model, never written into the test.
+    """
+
+    def first_screen(self, md):
+        top = md.splitlines()[:40]
+        self.assertIn("## In short", top)
+        machine = md.splitlines().index("## Machine")
+        self.assertGreater(machine, top.index("## In short"))
+        return {line.split("**")[1]: line for line in top if line.startswith("- **")}
+
+    def check(self, run, md):
+        """Every answer the run has the benchmarks for, in the first 40 lines, with its figures."""
+        from regbench_report import tables
+        got = self.first_screen(md)
+        first = lambda key: tables.first_counter([run], key.family)
+        fig = lambda key: tables.number(run.measure(key, first(key)).value)
+        readl, relaxed = run.meta.kernel["single"], run.meta.kernel["relaxed"]
+        one = got["One `readl`"]
+        for family in ("chain", "thrpt"):
+            key = Key(family, "read", 32, readl)
+            self.assertIn(f"{fig(key)} {tables.CLOCKS[first(key)]}", one)
+            self.assertIn(f"`{key.family}/read32/{readl}`", one)
+        rel = got["`readl_relaxed`"]
+        for family in ("chain", "thrpt"):
+            a, b = Key(family, "read", 32, readl), Key(family, "read", 32, relaxed)
+            v = tables.compare_results(run, a, b, first(a))
+            self.assertIn(f"{fig(b)}", rel)
+            if v.verdict == "same":
+                self.assertIn("the same within the noise", rel)
+        self.assertIn("memory model", rel)
+        cookie = got["`ioread32`'s cookie"]
+        for k in (k for k in run.results if k.family == "dispatch" and run.results[k].state == "ok"):
+            self.assertIn(f"`{k.strategy}`" if k.strategy != "direct" else "`dispatch/read32/direct`", cookie)
+            self.assertIn(fig(k), cookie)
+        order = got["What each ordering adds"]
+        for k in (k for k in run.results if k.family == "thrpt" and k.width == 32 and k.strategy != relaxed
+                  and run.results[k].state == "ok" and run.meta.kinds[k.strategy] == "accessor"):
+            self.assertIn(f"`{k.strategy}`", order)
+        toio = got["`memcpy_toio`"]
+        sizes = {k.param for k in run.results if k.family == "copy" and k.op == "toio" and run.results[k].state == "ok"}
+        for n in sizes:
+            gbs = {k.strategy: run.measure(k, "bytes_per_second").value for k in run.results
+                   if k.family == "copy" and k.op == "toio" and k.param == n and run.results[k].state == "ok"
+                   and not run.meta.is_reference(k.strategy)}
+            best = max(gbs, key=gbs.get)
+            self.assertIn(f"{names.size_text(n)} `{best}` {tables.number(gbs[best] / 1e9)} GB/s", toio)
+        return got
+
+    def test_a_fixture_run(self):
+        run = model.load(fixture.path("answers.json"))
+        _, md = rendered("answers.json")
+        got = self.check(run, md)
+        self.assertEqual(set(got), {"One `readl`", "`readl_relaxed`", "`ioread32`'s cookie", "What each ordering adds",
+                                    "`memcpy_toio`"})
+        self.assertIn("below the timer's step (< 21 TSC cycles)", got["One `readl`"])
+
+    def test_published_single_runs(self):
+        for name in ("ram-on-zen5", "ram-on-icelake", "trap"):
+            folder_ = os.path.join(PUBLISHED, name)
+            run = model.load(next(os.path.join(folder_, f) for f in os.listdir(folder_) if f.endswith(".json")))
+            with open(os.path.join(folder_, "README.md"), encoding="utf-8") as f:
+                with self.subTest(report=name):
+                    self.check(run, f.read())
+
+    def test_what_a_run_lacks_is_said_or_left_out(self):
+        with open(fixture.path("answers.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["regbench"]["benchmarks"]["dispatch/read32/cookie-mmio"].update(state="skipped", reason="no cookie here")
+        for e in doc["benchmarks"]:
+            if e["run_name"] == "dispatch/read32/cookie-mmio":
+                e.update(error_occurred=True, error_message="skipped: no cookie here")
+        kept = lambda b: not b["run_name"].startswith("copy/")
+        doc["benchmarks"] = [b for b in doc["benchmarks"] if kept(b)]
+        doc["regbench"]["benchmarks"] = {n: b for n, b in doc["regbench"]["benchmarks"].items() if b["family"] != "copy"}
+        del doc["regbench"]["kernel_strategies"]["relaxed"]
+        run = model.from_document("x.json", doc)
+        from regbench_report import answers
+        text = "\n".join(answers.lines(run))
+        self.assertIn("`cookie-mmio` (the generic ioread32 on an MMIO cookie: an out-of-line call that decodes it) "
+                      "skipped (no cookie here)", text)
+        self.assertNotIn("memcpy_toio", text)
+        # a file without kernel_strategies.relaxed whose readl is not `relaxed`: readl_relaxed was `relaxed`
+        self.assertEqual(run.meta.kernel["relaxed"], "relaxed")
+        doc["regbench"]["kernel_strategies"]["single"] = "relaxed"
+        self.assertNotIn("relaxed", model.from_document("x.json", doc).meta.kernel)
+        self.assertEqual(answers.lines(model.load(fixture.path("port.json")))[0].split("**")[1], "One `readl`")
 
 
 class OpaqueNames(unittest.TestCase):
@@ -256,17 +349,35 @@ class PortAgainstMmio(unittest.TestCase):
 
 
 class Histograms(unittest.TestCase):
-    def test_the_tail_bin_is_apart_and_does_not_stretch_the_axis(self):
-        from regbench_report import charts
-        h = model.Histogram("cycles", [52, 78, 104, 130, 155976], [10, 80, 9, 1])
-        edges, counts, tail = charts.split_tail(h)
-        self.assertEqual((edges, counts, tail), ([52, 78, 104, 130], [10, 80, 9], (1, 130, 155976)))
-        self.assertEqual(charts.split_tail(model.Histogram("cycles", [0, 26, 52], [4, 5]))[2], None)
+    # a grid of step 26: a bucket per step up to 64 steps (1664), then 32 per power of two (2 steps wide up to 3328)
+    GRID = model.Histogram("cycles", [52, 78, 104, 130, 1664, 1716, 1768, 3328, 3536], [1000, 8000, 991, 0, 3, 2, 0, 4],
+                           (26.0, 32))
+
+    def test_the_tail_above_p999_is_apart_and_does_not_stretch_the_axis(self):
+        from regbench_report import charts, distribution
+        h = self.GRID
+        # 10000 samples: p99.9 is the sample of rank 9990, in the third bucket; the 9 above it are the tail
+        self.assertEqual(distribution.percentile(h, 0.999), (104, 130))
+        edges, counts, tail = distribution.split_tail(h)
+        self.assertEqual((edges, counts, tail), ([52, 78, 104, 130], [1000, 8000, 991], (9, 130, 3536)))
+        self.assertIsNone(distribution.split_tail(model.Histogram("cycles", [0, 26, 52], [4, 5]))[2])
         run = model.load(fixture.path("single.json"))
         run.named("lat/read32/fenced").histogram = h
         figs = drawn(charts.histogram_charts, [run], ["ram"], fixture.tmpdir())
         self.assertEqual(len(figs), 1)
         self.assertLessEqual(figs[0].axes[0].get_xlim()[1], 130)
+        self.assertIn("+9 above p99.9, up to 3536", [t.get_text() for t in figs[0].axes[0].get_legend().get_texts()][0])
+
+    def test_unequal_buckets_are_drawn_per_timer_step(self):
+        from regbench_report import charts
+        h = model.Histogram("cycles", [1664, 1716, 1768, 3328], [40, 10, 2], (26.0, 32))
+        run = model.load(fixture.path("single.json"))
+        run.named("lat/read32/fenced").histogram = h
+        figs = drawn(charts.histogram_charts, [run], ["ram"], fixture.tmpdir())
+        heights = [list(p.get_data().values) for p in figs[0].axes[0].patches if hasattr(p, "get_data")]
+        # 40 and 10 samples over two steps each, 2 over sixty (p99.9 of 52 samples is the largest: no tail)
+        self.assertEqual(heights, [[20.0, 5.0, 2 / 60]])
+        self.assertEqual(figs[0].axes[0].get_ylabel(), "samples per timer step (log scale)")
 
     def test_a_panel_per_run(self):
         from regbench_report import charts
@@ -276,6 +387,83 @@ class Histograms(unittest.TestCase):
         # the count axis spans the counts with room for the legend, not twenty decades
         top = max(max(r.histogram.counts) for r in runs[0].results.values() if r.histogram)
         self.assertLessEqual(figs[0].axes[0].get_ylim()[1], top * 1000)
+
+
+class Distributions(unittest.TestCase):
+    """Histograms on regbench's grid add up run by run; percentiles are buckets."""
+
+    def test_runs_on_one_grid_add_up(self):
+        from regbench_report import distribution
+        a = model.Histogram("cycles", [52, 78, 104], [3, 1], (26.0, 32))
+        b = model.Histogram("cycles", [78, 104, 130], [2, 5], (26.0, 32))
+        c = model.Histogram("cycles", [1664, 1716], [1], (26.0, 32))
+        m = distribution.merge([a, b, c])
+        self.assertEqual((m.edges, m.counts, m.grid), ([52, 78, 104, 130, 1664, 1716], [3, 3, 5, 0, 1], (26.0, 32)))
+        self.assertEqual(distribution.percentile(m, 0.5), (104, 130))     # the sample of rank 6 of 12
+        self.assertEqual(distribution.percentile(m, 1), (1664, 1716))
+
+    def test_histograms_that_do_not_share_a_grid_do_not_merge(self):
+        from regbench_report import distribution
+        a = model.Histogram("cycles", [52, 78], [3], (26.0, 32))
+        for other, why in ((model.Histogram("cycles", [52, 78], [3]), "without a grid"),
+                           (model.Histogram("cycles", [42, 63], [3], (21.0, 32)), "different grids"),
+                           (model.Histogram("cycles", [52, 104], [3], (26.0, 32)), "disagree on the bucket from 52"),
+                           (model.Histogram("cycles", [26, 65], [3], (26.0, 32)), "overlap at 52")):
+            with self.assertRaises(distribution.MergeError) as e:
+                distribution.merge([a, other])
+            self.assertIn(why, str(e.exception))
+
+
+class Colours(unittest.TestCase):
+    def test_every_strategy_of_a_copy_chart_has_a_colour_of_its_own(self):
+        from regbench_report import charts
+        run = model.load(os.path.join(PUBLISHED, "copy-strategies", "copy.json"))
+        figs = drawn(charts.copy_chart, [run], ["ram"], fixture.tmpdir(), "toio")
+        lines = {l.get_label(): l.get_color() for l in figs[0].axes[0].get_lines() if not l.get_label().startswith("_")}
+        self.assertGreaterEqual(len(lines), 13)
+        self.assertEqual(len(set(map(str, lines.values()))), len(lines), lines)
+        self.assertEqual(lines["libc"], "black")
+        # the same strategy keeps its colour in every copy chart
+        other = drawn(charts.copy_chart, [run], ["ram"], fixture.tmpdir(), "fromio")
+        back = {l.get_label(): l.get_color() for l in other[0].axes[0].get_lines()}
+        self.assertEqual([back[s] for s in ("simd", "kernel")], [lines[s] for s in ("simd", "kernel")])
+
+
+class VerdictsOnBars(unittest.TestCase):
+    """A comparison's bars say the verdict of each later run against the first, as the tables decide it."""
+
+    def runs(self):
+        runs = [model.load(fixture.path("answers.json")) for _ in range(2)]
+        slower = runs[1].find("thrpt", "read", 32, "fenced")
+        for c in ("cycles", "core_cycles"):
+            slower.reps[c] = [v * 3 for v in slower.reps[c]]
+            slower.counters[c] *= 3
+        return runs
+
+    def marks(self, fig):
+        return [t.get_text() for ax in fig.axes for t in ax.texts if t.get_text() in ("▲", "▼", "≈")]
+
+    def test_throughput_and_latency_bars(self):
+        from regbench_report import charts, tables
+        runs = self.runs()
+        key = Key("thrpt", "read", 32, "fenced")
+        self.assertEqual(tables.compare_in(runs[0], runs[1], key, "cycles").verdict, "slower")
+        fig = drawn(charts.throughput_chart, runs, ["a", "b"], fixture.tmpdir())[0]
+        self.assertIn("▲", self.marks(fig))
+        from matplotlib.legend import Legend
+        legends = [t.get_text() for c in fig.axes[-1].get_children() if isinstance(c, Legend) for t in c.get_texts()]
+        self.assertIn("slower than a", legends)
+        self.assertEqual(self.marks(drawn(charts.throughput_chart, runs[:1], ["a"], fixture.tmpdir())[0]), [])
+        self.assertIn("≈", self.marks(drawn(charts.latency_chart, runs, ["a", "b"], fixture.tmpdir(), "read")[0]))
+
+    def test_barrier_bars(self):
+        from regbench_report import charts, tables
+        runs = [model.load(os.path.join(PUBLISHED, "ram-vs-trap", f)) for f in ("ram.json", "trap.json")]
+        fig = drawn(charts.barrier_chart, runs, ["ram", "trap"], fixture.tmpdir())[0]
+        want = [charts.MARKS[v.verdict][0] for k in runs[1].results if k.family == "barrier"
+                for v in [tables.compare_in(runs[0], runs[1], k, "cycles")] if v.verdict in charts.MARKS]
+        self.assertTrue(want)
+        self.assertEqual(sorted(self.marks(fig)), sorted(want))
 
 
 class Legends(unittest.TestCase):

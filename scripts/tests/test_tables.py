@@ -36,9 +36,26 @@ class SingleRunTables(unittest.TestCase):
         self.assertEqual(t.unit, "TSC cycles per write+read (median of samples)")
         self.assertEqual(t.what, "a write and the read-back of the same register: when a posted write has landed")
 
-    def test_core_cycles_get_their_own_table_when_present(self):
-        t = self.t["read-thrpt-core_cycles"]
-        self.assertEqual(t.cells, {("relaxed", 64): (Key("thrpt", "read", 64, "relaxed"), "core_cycles")})
+    def test_a_table_per_family_the_other_clock_on_demand(self):
+        # thrpt/read32 has no core cycles: TSC cycles first, core cycles the other
+        t = self.t["read-thrpt-cycles"]
+        self.assertEqual(t.other.cells, {("relaxed", 64): (Key("thrpt", "read", 64, "relaxed"), "core_cycles")})
+        self.assertIsNone(t.other.other)
+        self.assertNotIn("read-thrpt-core_cycles", self.t)
+
+    def test_core_cycles_first_where_every_bulk_result_has_them(self):
+        run = self.runs[0]
+        res = run.find("thrpt", "read", 32, "relaxed")
+        res.counters["core_cycles"] = 0.375
+        run.find("thrpt", "read", 32, "fenced").counters["core_cycles"] = 121.0
+        t = by_key(self.runs)
+        first = t["read-thrpt-core_cycles"]
+        self.assertEqual((first.title, first.main), ("Reads, thrpt/: core cycles per access", None))
+        self.assertEqual((first.other.key, first.other.main), ("read-thrpt-cycles", "cycles"))
+        # a sampled family stays in TSC cycles (its values and bound move in TSC steps), as does a comparison
+        self.assertEqual(tables.first_counter(self.runs, "lat"), "cycles")
+        self.assertEqual(tables.first_counter(self.runs * 2, "thrpt"), "cycles")
+        self.assertIn("read-thrpt-cycles", by_key(self.runs * 2))
 
     def test_latency_percentiles_take_the_columns_present(self):
         t = self.t["latency"]
@@ -87,14 +104,11 @@ class OrderAndKindsFromTheFile(unittest.TestCase):
 
     def test_family_order(self):
         keys = lambda runs: [t.key for t in tables.headline_tables(runs) if t.key.startswith("read-")]
-        self.assertEqual(keys(load("single.json")),
-                         ["read-lat-cycles", "read-chain-cycles", "read-thrpt-cycles", "read-lat-core_cycles",
-                          "read-thrpt-core_cycles"])
+        self.assertEqual(keys(load("single.json")), ["read-lat-cycles", "read-chain-cycles", "read-thrpt-cycles"])
         doc = self.doc()
         doc["regbench"]["order"]["families"] = ["thrpt", "chain", "lat"]
         self.assertEqual(keys([model.from_document("x.json", doc)]),
-                         ["read-thrpt-cycles", "read-chain-cycles", "read-lat-cycles", "read-thrpt-core_cycles",
-                          "read-lat-core_cycles"])
+                         ["read-thrpt-cycles", "read-chain-cycles", "read-lat-cycles"])
 
     def test_the_reference_row_is_the_declared_one(self):
         doc = self.doc()
