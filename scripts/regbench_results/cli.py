@@ -22,6 +22,8 @@ USAGES = {
     "list": ("scripts/results list [--db STORE]", "the runs in the store"),
     "table": ("scripts/results table [--db STORE] -o DIR [--title TEXT] [--force]",
               "the reference table of every run in the store (Markdown + SVG)"),
+    "latency": ("scripts/results latency [--db STORE] [--host HOST] [--target TARGET] [--json] [BENCHMARK...]",
+                "lat/ percentiles of each machine's runs merged into one distribution"),
     "export": ("scripts/results export --format bmf RUN.json...", "Bencher Metric Format on stdout"),
 }
 USAGE = "\n       ".join(f"{line}\n           {what}" for line, what in USAGES.values())
@@ -52,7 +54,17 @@ def parser():
     table.add_argument("--force", action="store_true",
                        help="write into a folder that holds files this command did not write (same-named ones are "
                             "overwritten, the rest kept)")
-    for cmd in (add, lst, table):
+    lat = command("latency", "Adds up the lat/ histograms of every run of one machine and target (same host, CPU "
+                             "and target, same timer step: regbench bins on a grid of that step alone) and gives "
+                             "percentiles of the whole, in TSC cycles: each is the bucket its sample lies in, one "
+                             "timer step wide below 64 steps, at most 1/32 of its lower edge above. Runs of a "
+                             "regbench older than the grid are listed as left out.")
+    lat.add_argument("benchmarks", nargs="*", metavar="BENCHMARK", help="lat/ benchmarks by name (default: all)")
+    lat.add_argument("--host", action="append", default=[], help="only this host (as `list` shows it; repeatable)")
+    lat.add_argument("--target", action="append", default=[],
+                     help="only this target: its spec, or a column's name in the reference table (repeatable)")
+    lat.add_argument("--json", action="store_true", help="the merged histograms and percentiles as JSON")
+    for cmd in (add, lst, table, lat):
         cmd.add_argument("--db", metavar="STORE", help=STORE_HELP)
     export = command("export", "Prints the runs (several files: parts of one run, merged) for a dashboard: bmf is "
                                "Bencher Metric Format, per benchmark the median TSC cycles per unit as value and the "
@@ -134,6 +146,35 @@ def _table(args):
     return 0
 
 
+def _latency(args):
+    from . import latency
+    s = store.open_store(args.db)
+    try:
+        s.check()
+        lat = latency.build(s, args.host, args.target, args.benchmarks)
+    finally:
+        s.close()
+    if args.json:
+        print(json.dumps(latency.document(lat), indent=2))
+        return 0
+    out = []
+    for g in lat.groups:
+        ghz = f", TSC {g.tsc_hz / 1e9:.3f} GHz" if g.tsc_hz else ""
+        out += [f"{g.host} · {g.cpu} · {g.target} (timer step {g.step:g} TSC cycles{ghz}): {len(g.runs)} runs merged"]
+        rows = [[r.name, r.runs, r.samples, *(latency.bucket_text(r.percentiles[p], g.step)
+                                              for p, _ in latency.PERCENTILES)] for r in g.rows]
+        out += ["  " + line for line in _columns(rows, ["benchmark", "runs", "samples",
+                                                         *(p for p, _ in latency.PERCENTILES)])] + [""]
+    for row, why in lat.left_out:
+        out.append(f"left out: run {row['id'][:12]} ({row['host']}, {row['target']}): {why}")
+    if not lat.groups and not lat.left_out:
+        out.append(f"{s.where}: no lat/ histograms in the runs asked for")
+    else:
+        out.append(f"{s.where}: TSC cycles; a percentile is the bucket its sample lies in (< N: under one timer step)")
+    print("\n".join(out).rstrip())
+    return 0
+
+
 def _export(args):
     from . import bmf
     runs = [runfile.read(path)[0] for path in args.files]
@@ -147,14 +188,14 @@ def _export(args):
     return 0
 
 
-COMMANDS = {"add": _add, "list": _list, "table": _table, "export": _export}
+COMMANDS = {"add": _add, "list": _list, "table": _table, "latency": _latency, "export": _export}
 
 
 def main(argv=None):
     try:
         args = parser().parse_args(argv)
         if not args.command:
-            raise UsageError("no command (give add, list, table or export; see scripts/results --help)")
+            raise UsageError("no command (give add, list, table, latency or export; see scripts/results --help)")
         return COMMANDS[args.command](args)
     except UsageError as e:
         return _fail(str(e), 2)

@@ -132,6 +132,9 @@ class PostgreSQL(Check):
                 self.assertEqual(x.read(), y.read(), name)
         with open(os.path.join(a, "README.md"), encoding="utf-8") as f:
             self.assertIn("> **Headline:** 3 runs of 2 machines in 2 machine × target columns", f.read())
+        # the merged latency reads the runs' JSON back from either engine alike
+        self.assertEqual(self.ok(results("latency", "--db", url, "--json")).replace(url, "STORE"),
+                         self.ok(results("latency", "--db", db, "--json")).replace(db, "STORE"))
 
     def test_a_database_without_the_tables_and_a_server_that_is_gone(self):
         empty = self.server.database("empty")

@@ -253,6 +253,92 @@ class Export(Check):
         self.one_line(p, 1, fixture.path("port.json") + ": target is", "export each run on its own")
 
 
+class Latency(Check):
+    """Runs of one machine add up into one lat/ distribution: two real trap runs (thousands of ticks an access, so
+    the grid's wider buckets are in use), checked against their own histograms, never against timings."""
+
+    @classmethod
+    def setUpClass(cls):
+        regbench = os.environ.get("REGBENCH") or os.path.join(os.path.dirname(fixture.SCRIPTS), "build", "bench",
+                                                               "regbench")
+        if not os.access(regbench, os.X_OK):
+            raise unittest.SkipTest(f"no regbench at {regbench} (build it: scripts/build; ctest sets REGBENCH)")
+        cls.dir = fixture.tmpdir()
+        cls.files = []
+        for i in range(2):
+            path = os.path.join(cls.dir, f"trap{i}.json")
+            p = subprocess.run([regbench, "--target", "trap", "--benchmark_filter=^lat/read32/(relaxed|ordered)$",
+                                "--benchmark_repetitions=2", "--benchmark_min_time=0.002", f"--benchmark_out={path}",
+                                "--benchmark_out_format=json"], capture_output=True, text=True)
+            if p.returncode:
+                raise AssertionError(p.stderr)
+            cls.files.append(path)
+        cls.docs = []
+        for path in cls.files:
+            with open(path, encoding="utf-8") as f:
+                cls.docs.append(json.load(f))
+
+    def store(self, *more):
+        db = os.path.join(fixture.tmpdir(), "lat.sqlite")
+        self.ok(results("add", "--db", db, *self.files, *more))
+        return db
+
+    def test_the_runs_histograms_add_up_bucket_by_bucket(self):
+        db = self.store()
+        doc = json.loads(self.ok(results("latency", "--db", db, "--json")))
+        self.assertEqual(len(doc["groups"]), 1)
+        g = doc["groups"][0]
+        self.assertEqual((len(g["runs"]), g["target"], g["grid"]["step"]),
+                         (2, "trap", float(self.docs[0]["context"]["timer_resolution_cycles"])))
+        for name, merged in g["benchmarks"].items():
+            want = {}
+            for d in self.docs:
+                h = d["regbench"]["histograms"][name]
+                for lo, c in zip(h["edges"], h["counts"]):
+                    want[lo] = want.get(lo, 0) + c
+            got = {lo: c for lo, c in zip(merged["edges"], merged["counts"]) if c}
+            self.assertEqual(got, {lo: c for lo, c in want.items() if c}, name)
+            self.assertEqual(merged["samples"], sum(want.values()))
+            # the pooled median lies between the runs' own medians (each repetition's p50), within its bucket
+            p50s = [b["p50"] for d in self.docs for b in d["benchmarks"] if b["run_name"] == name and "p50" in b
+                    and b["run_type"] == "iteration"]
+            lo, hi = merged["percentiles"]["p50"]
+            self.assertLessEqual(lo, max(p50s), name)
+            self.assertGreater(hi, min(p50s), name)
+
+    def test_the_table_and_what_is_left_out(self):
+        other = edited("single.json", lambda d: None, "older.json")
+        db = self.store(other)
+        out = self.ok(results("latency", "--db", db, "lat/read32/relaxed"))
+        lines = out.splitlines()
+        self.assertRegex(lines[0], r"^.+ · .+ · trap \(timer step \d+ TSC cycles, TSC [\d.]+ GHz\): 2 runs merged$")
+        self.assertEqual(lines[1].split(), ["benchmark", "runs", "samples", "p50", "p90", "p99", "p99.9", "max"])
+        self.assertEqual(lines[2].split()[:2], ["lat/read32/relaxed", "2"])
+        self.assertNotIn("lat/read32/ordered", out)
+        self.assertNotIn("left out", out)       # the older run has no lat/read32/relaxed histogram
+        self.assertRegex(self.ok(results("latency", "--db", db)),
+                         r"left out: run \w{12} \(fixture-host, ram\): its histograms have no grid")
+        self.one_line(results("latency", "--db", db, "lat/read32/none"), 1, "lat/read32/none: no run in the store")
+
+    def test_another_timer_step_is_another_group(self):
+        def step(d):
+            for h in d["regbench"]["histograms"].values():
+                h["grid"]["step"] *= 2
+                h["edges"] = [e * 2 for e in h["edges"]]
+        db = self.store(self.coarse(step))
+        doc = json.loads(self.ok(results("latency", "--db", db, "--json")))
+        self.assertEqual(sorted(len(g["runs"]) for g in doc["groups"]), [1, 2])
+
+    def coarse(self, edit):
+        with open(self.files[0], encoding="utf-8") as f:
+            doc = json.load(f)
+        edit(doc)
+        path = os.path.join(fixture.tmpdir(), "coarse.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        return path
+
+
 class Publish(Check):
     def publish(self, *args):
         return subprocess.run(["sh", os.path.join(fixture.SCRIPTS, "publish"), *args], capture_output=True, text=True)

@@ -1,0 +1,118 @@
+"""Latency across runs: the lat/ histograms of every run of one machine and target, added up into one distribution.
+
+regbench bins each lat/ sample on a grid that follows from the timer's step
+alone (bench/estimate.h; the histogram's `grid`), so the runs of one machine
+lie on the same bucket edges: the store adds them up bucket by bucket
+(regbench_report.distribution.merge) and reads percentiles off the whole, as
+if one run had taken every sample.  A group is one machine and target (host,
+CPU, target as the reference table names them) and one grid (the timer's
+step): a machine whose step differs between runs, or whose runs predate the
+grid, is never mixed in.  A percentile is the bucket the sample lies in: one
+timer step wide below 64 steps, at most 1/32 of its lower edge above.
+"""
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+from regbench_report import distribution, headlines, model, tables
+from regbench_report.model import Key
+
+from . import reference, runfile
+from .errors import ResultsError
+
+PERCENTILES = (("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p99.9", 0.999), ("max", 1.0))
+
+
+@dataclass
+class Row:
+    """One lat/ benchmark of a group: its runs' histograms added up, and the bucket of each percentile."""
+    name: str
+    key: Key
+    runs: int
+    histogram: model.Histogram
+    percentiles: Dict[str, Tuple[float, float]]
+
+    @property
+    def samples(self):
+        return int(distribution.total(self.histogram))
+
+
+@dataclass
+class Group:
+    """One machine and target on one grid: the runs merged, a Row per benchmark."""
+    host: str
+    cpu: str
+    target: str
+    grid: Tuple[float, int]             # (timer step in TSC ticks, buckets per power of two)
+    tsc_hz: Optional[float]
+    runs: List[str] = field(default_factory=list)      # run ids
+    rows: List[Row] = field(default_factory=list)
+
+    @property
+    def step(self):
+        return self.grid[0]
+
+
+@dataclass
+class Latency:
+    groups: List[Group]
+    left_out: List[Tuple[dict, str]]    # (run row, why its histograms were not merged)
+
+
+def build(store, hosts=(), targets=(), names=()):
+    """The Latency of the runs in an open store, those of the given hosts and targets (all when none given),
+    their benchmarks of the given names (every lat/ benchmark with a histogram when none given)."""
+    runs = [r for r in store.runs() if (not hosts or r["host"] in hosts)
+            and (not targets or r["target"] in targets or reference.target_label(r) in targets)]
+    groups, members, left_out, seen = {}, {}, [], set()
+    for row in runs:
+        run = runfile.parse(store.json(row["id"]).encode("utf-8"), f"{store.where} (run {row['id'][:12]})")
+        hists = [res for res in run.results.values() if res.histogram and (not names or res.name in names)]
+        seen.update(res.name for res in hists)
+        if any(res.histogram.grid is None for res in hists):
+            left_out.append((row, "its histograms have no grid (a regbench older than the fixed grid): they "
+                                  "cannot be added to others"))
+            continue
+        for res in hists:
+            gk = (row["host"], row["cpu"], reference.target_label(row), res.histogram.grid)
+            g = groups.setdefault(gk, Group(*gk, tsc_hz=row["tsc_hz"]))
+            if row["id"] not in g.runs:
+                g.runs.append(row["id"])
+            members.setdefault(gk, {}).setdefault(res.key, (res.name, run.meta, []))[2].append(res.histogram)
+    missing = [n for n in names if n not in seen]
+    if missing:
+        raise ResultsError(", ".join(missing), "no run in the store has a histogram of it",
+                           "give lat/ benchmarks by name, e.g. lat/read32/ordered; scripts/results latency alone "
+                           "lists every one")
+    for gk, g in groups.items():
+        for key, (name, meta, hists) in sorted(members[gk].items(), key=lambda kv: headlines.display_order(
+                kv[1][1])(kv[0])):
+            try:
+                merged = distribution.merge(hists)
+            except distribution.MergeError as e:
+                raise ResultsError(f"{g.host} {g.target} {name}", str(e), "the store holds runs whose histograms "
+                                   "regbench did not write; re-run them") from None
+            g.rows.append(Row(name, key, len(hists), merged,
+                              {p: distribution.percentile(merged, q) for p, q in PERCENTILES}))
+    return Latency(sorted(groups.values(), key=lambda g: (g.host, g.cpu, g.target, g.grid)), left_out)
+
+
+def bucket_text(bucket, step):
+    """A percentile's bucket as text: '< 21' (under one step), '4788' (one step: the value), '4788–4872'."""
+    lo, hi = bucket
+    if lo == 0 and hi <= step:
+        return f"< {tables.number(hi)}"
+    return tables.number(lo) if hi - lo <= step else f"{tables.number(lo)}–{tables.number(hi)}"
+
+
+def document(lat):
+    """The merged distributions for programs: a list of groups, each with its benchmarks' edges, counts and the
+    bucket [lo, hi) of each percentile, in TSC ticks."""
+    return {"groups": [{"host": g.host, "cpu": g.cpu, "target": g.target,
+                        "grid": {"step": g.grid[0], "sub_buckets": g.grid[1]}, "tsc_hz": g.tsc_hz, "runs": g.runs,
+                        "benchmarks": {r.name: {"runs": r.runs, "samples": r.samples,
+                                                "percentiles": {p: list(b) for p, b in r.percentiles.items()},
+                                                "edges": r.histogram.edges,
+                                                "counts": [int(c) for c in r.histogram.counts]}
+                                       for r in g.rows}} for g in lat.groups],
+            "left_out": [{"run": row["id"], "host": row["host"], "target": row["target"], "why": why}
+                         for row, why in lat.left_out]}
