@@ -71,14 +71,15 @@ class _Answers:
                                                                  else "") + self.mark(key))
 
     def against(self, base, other):
-        """The verdict of benchmark other against base and |difference| in their first clock, or None when either
-        has no figure: ('same' | 'more' | 'less' | 'n/a', '3.77')."""
+        """The verdict of benchmark other against base, |difference| in their first clock and, for no verdict,
+        why; None when either has no figure: ('same' | 'more' | 'less' | 'n/a', '3.77', why)."""
         a, b = self.value(base), self.value(other)
         if a is None or b is None:
             return None
         v = tables.compare_results(self.run, base, other, self.counter(base))
         verdict = {"slower": "more", "faster": "less"}.get(v.verdict, v.verdict)
-        return verdict, tables.number(abs(b - a))
+        why = "too few repetitions to tell" if "cannot show" in v.why else v.why
+        return verdict, tables.number(abs(b - a)), why
 
 
 def _readl(r, readl):
@@ -118,7 +119,7 @@ def _relaxed(r, readl, relaxed):
         elif d[0] == "same":
             parts.append(f"{both}, the same within the noise")
         else:
-            parts.append(f"{both}, {d[1]} apart: too few repetitions to tell")
+            parts.append(f"{both}, {d[1]} apart: {d[2]}")
     help_ = r.run.meta.help
     issue = (f"both issue one `mov` (`{readl}` is \"{help_.get(readl, '?')}\", `{relaxed}` \"{help_.get(relaxed, '?')}\"); "
              "the compiler barrier only keeps the compiler from moving other memory accesses across the read, and "
@@ -143,7 +144,7 @@ def _cookie(r):
         text = f"`{k.strategy}` ({r.run.meta.help.get(k.strategy, '')}) {r.num(k)}"
         if d:
             text += {"same": ", the same within the noise", "more": f", {d[1]} more", "less": f", {d[1]} less",
-                     "n/a": f", {d[1]} apart: too few repetitions to tell"}[d[0]]
+                     "n/a": f", {d[1]} apart: {d[2]}"}[d[0]]
         parts.append(text)
     return (f"**`ioread32`'s cookie**, in {r.unit('dispatch')} per read back to back, against a direct `readl`, "
             f"`{names.label(direct)}`, at {r.figure(direct)}: " + "; ".join(parts) + ".")
@@ -166,7 +167,7 @@ def _ordering(r, relaxed):
             d = r.against(base, k)
             adds.append(f"`{k.strategy}` " + {"same": "nothing measurable", "more": f"+{d[1]}{r.mark(k)}",
                                               "less": f"−{d[1]}{r.mark(k)}",
-                                              "n/a": f"{d[1]} apart (too few repetitions to tell)"}[d[0]])
+                                              "n/a": f"{d[1]} apart ({d[2]})"}[d[0]])
         parts.append(f"per {op}, against `{relaxed}` at {r.num(base)}: " + ", ".join(adds))
     if not parts:
         return None

@@ -149,7 +149,8 @@ def tsc_rates_differ(runs, labels):
         return ""
     each = ", ".join(f"{l} {_ghz(hz)}" for l, hz in zip(labels, rates))
     return (f"**The TSCs tick at different rates** ({each}): a ratio of TSC cycles compares two clocks as well as "
-            "two costs. Compare the core-cycle tables (each core's own cycles) or ns (wall time) instead.")
+            "two costs. Compare the core-cycle tables (each core's own cycles, folded under each table: *The same "
+            "in core cycles*) or ns (wall time) instead.")
 
 
 def command(run, override=None):
@@ -364,8 +365,7 @@ def headline(runs, labels):
                     + (f", {tables.number(thrpt.value)} back-to-back" if thrpt.state == "ok" else ""))
     mf = run.measure(h.barrier, first(h.barrier))
     if mf.state == "ok":
-        bits.append(f"mfence {tables.number(mf.value)}"
-                    + (f" {tables.CLOCKS[first(h.barrier)]}" if first(h.barrier) != first(h.chain) else ""))
+        bits.append(f"mfence {tables.number(mf.value)} {tables.CLOCKS[first(h.barrier)]}")
     toio = h.copies.get("toio")
     if toio and toio.fastest:
         gbs = lambda s: run.measure(Key("copy", "toio", None, s, toio.size), "bytes_per_second")

@@ -114,8 +114,10 @@ def _render(runs, out_dir, staging, labels, title, command):
                                   for per in fams)] for f in fam_names]
             md += [markdown.md_table(["family", *(f"{l} / {labels[0]}" for l in labels[1:])], rows), ""]
     md += ["Cells: a number is the median; `< N` is below the timer's resolution of N TSC cycles; `skipped` and "
-           "`error` are explained under *Not measured*; — means the run has no such benchmark. TSC cycles are "
-           "ticks of the fixed-rate time-stamp counter, not core cycles (see the core clock above).", ""]
+           "`error` are explained under *Not measured*; — means the run has no such benchmark. Each table's heading "
+           "names its clock: TSC cycles are ticks of the fixed-rate time-stamp counter, core cycles the core's own "
+           "(see the core clock above); the same table in the other clock is folded under it (*The same in ...*).",
+           ""]
     placed = set()
     tabs = tables.headline_tables(runs)
     for i, t in enumerate(tabs):

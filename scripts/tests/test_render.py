@@ -43,7 +43,7 @@ class SingleReport(unittest.TestCase):
 
     def test_headline_and_title(self):
         self.assertIn("# regbench on ram: Fixture CPU", self.md)
-        self.assertIn("> **Headline:** ram (WB); readl 2.75 TSC cycles dependent, 0.250 back-to-back; mfence 40.5; "
+        self.assertIn("> **Headline:** ram (WB); readl 2.75 TSC cycles dependent, 0.250 back-to-back; mfence 40.5 TSC cycles; "
                       "4 KiB memcpy_toio fastest with simd (102 GB/s)", self.md)
 
     def test_machine_and_target_tables(self):
