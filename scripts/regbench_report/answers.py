@@ -121,10 +121,11 @@ def _relaxed(r, readl, relaxed):
         else:
             parts.append(f"{both}, {d[1]} apart: {d[2]}")
     help_ = r.run.meta.help
-    issue = (f"both issue one `mov` (`{readl}` is \"{help_.get(readl, '?')}\", `{relaxed}` \"{help_.get(relaxed, '?')}\"); "
-             "the compiler barrier only keeps the compiler from moving other memory accesses across the read, and "
-             "the ordering a driver relies on comes from x86's memory model (loads are not reordered with other "
-             "loads, nor stores with other stores), not from an instruction `readl` adds")
+    issue = (f"both issue one `mov` (`{readl}` is \"{help_.get(readl, '?')}\", `{relaxed}` "
+             f"\"{help_.get(relaxed, '?')}\"); the compiler barrier only keeps the compiler from moving other "
+             "memory accesses across the read, and the ordering a driver relies on comes from x86's memory model "
+             "(loads are not reordered with other loads, nor stores with other stores), not from an instruction "
+             "`readl` adds")
     why = (f"On x86 that is what to expect: {issue}." if same else
            f"On x86 {issue}: a difference comes from the code the compiler may move around the read, not from the "
            "CPU.")

@@ -101,10 +101,11 @@ def first_counter(runs, family):
 
     Core cycles, the core's own clock (what a CPU's manuals and instruction
     tables count, whatever the TSC's rate), for a family measured in bulk in
-    a single run where every result of the family with a TSC figure has them.  TSC cycles for a family sampled between
-    timer reads (its values and its resolution bound move in TSC steps) and
-    in a comparison, whose verdicts are decided in TSC cycles with the core
-    clock's change taken out (compare_in): the ratios then match the figures.
+    a single run where every result of the family with a TSC figure has
+    them.  TSC cycles for a family sampled between timer reads (its values
+    and its resolution bound move in TSC steps) and in a comparison, whose
+    verdicts are decided in TSC cycles with the core clock's change taken
+    out (compare_in): the ratios then match the figures.
     """
     measured = [res for r in runs for res in r.results.values() if res.family == family and res.state == "ok"
                 and math.isfinite(res.counters.get("cycles", math.nan))]
