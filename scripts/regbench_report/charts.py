@@ -53,7 +53,9 @@ def strategy_colors(runs, copies=False):
     sized = lambda family: family in meta.families and meta.families[family].param == "size"
     kinds = {res.strategy: meta.kinds.get(res.strategy) for r in runs for res in r.results.values()
              if sized(res.family) == copies}
-    mine = sorted((s for s, kind in kinds.items() if kind == "accessor"), key=meta.strategy_key)
+    # accessors first: a family's own variant rows (dispatch/'s) are never drawn by colour, but a file may say so
+    mine = sorted((s for s, kind in kinds.items() if kind != "reference"),
+                  key=lambda s: (kinds[s] != "accessor", meta.strategy_key(s)))
     out = {s: _PALETTE[i % len(_PALETTE)] for i, s in enumerate(mine)}
     out.update({s: "black" for s, kind in kinds.items() if kind == "reference"})
     return out
