@@ -247,10 +247,13 @@ void add(rb_session &s, const rb_kernel &k, size_t n)
 	r.param = n;
 	r.pair = pair_of(k, t, n);
 	r.io = window(k, t);
+	r.selected = s.command.benchmark.filter.selects(r.name);
 	std::string why = why_not(k, t, n);
 	if (!why.empty())
 		r.skip(why);
 	rb_result *rec = &s.registry.add(r);
+	if (!r.selected)
+		return;
 	if (!why.empty()) {
 		benchmark::RegisterBenchmark(rec->name.c_str(), [rec](benchmark::State &st) { rb_skip(st, *rec); });
 		return;

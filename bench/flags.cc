@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <regex>
 
 #include <benchmark/benchmark.h>
 
@@ -255,17 +254,6 @@ void check_seconds(const std::string &flag, const std::string &v)
 		throw rb_error(flag, "bad time '" + v + "'", "seconds above 0 to 3600, e.g. " + flag + "=0.5");
 }
 
-// The filter's expression, compiled as Google Benchmark compiles it; "" when it compiles, else why not.
-std::string regex_error(const std::string &expr)
-{
-	try {
-		std::regex re(expr, std::regex::extended);
-	} catch (const std::regex_error &e) {
-		return e.what();
-	}
-	return "";
-}
-
 // --benchmark_context=KEY=VALUE[,KEY=VALUE...]: Google Benchmark splits at every ',' and '='.
 void context_pairs(const std::string &v, rb_benchmark_flags *f)
 {
@@ -387,13 +375,10 @@ bool benchmark_flag(const std::string &arg, rb_command *c)
 	case REGEX: {
 		if (v.empty())
 			throw rb_error(flag, "needs a value", "a regular expression or all, e.g. " + flag + "=^chain/");
-		std::string expr = v[0] == '-' ? v.substr(1) : v, why = v == "all" ? "" : regex_error(expr);
-
+		std::string why = f->filter.set(v);
 		if (!why.empty())
-			throw rb_error(flag, "not a regular expression: '" + v + "': " + why,
-				       "an extended regular expression, as grep -E takes");
-		f->filter = v;
-		break;
+			throw rb_error(flag, why, "an extended regular expression, as grep -E takes");
+		return true;	// regbench registers only what it selects: Google Benchmark gets no filter
 	}
 	case UNIT:
 		if (v != "ns" && v != "us" && v != "ms" && v != "s")
@@ -660,15 +645,4 @@ std::vector<std::string> rb_benchmark_args(const char *program, const rb_benchma
 			a = min_time + "0";
 		}
 	return args;
-}
-
-size_t rb_filter_count(const std::string &filter, const std::vector<std::string> &names)
-{
-	bool negative = !filter.empty() && filter[0] == '-';
-	std::regex re(filter == "all" ? "." : negative ? filter.substr(1) : filter, std::regex::extended);
-	size_t n = 0;
-
-	for (const std::string &name : names)
-		n += std::regex_search(name, re) != negative;
-	return n;
 }

@@ -187,12 +187,12 @@ void add_user_context(rb_session &s)
 // A filter that selects none of the benchmarks registered would run nothing and write an empty result.
 void check_filter(const rb_session &s)
 {
-	const std::string &filter = s.command.benchmark.filter;
-	std::vector<std::string> names = s.registry.names();
+	const rb_filter &filter = s.command.benchmark.filter;
 
-	if (!filter.empty() && !rb_filter_count(filter, names))
-		throw rb_error("--benchmark_filter", "'" + filter + "' matches none of the " + std::to_string(names.size()) +
-			       " benchmarks on target '" + s.target.spec + "'", "regbench --benchmark_list_tests lists them");
+	if (!filter.given().empty() && !s.registry.selected(false))
+		throw rb_error("--benchmark_filter", "'" + filter.shown() + "' matches none of the " +
+			       std::to_string(s.registry.all().size()) + " benchmarks on target '" + s.target.spec + "'",
+			       "regbench --benchmark_list_tests lists them");
 }
 
 // When the last benchmark has run: what only then is known, in the context.

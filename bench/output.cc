@@ -160,39 +160,6 @@ std::unique_ptr<benchmark::BenchmarkReporter> reporter(const rb_session &s, cons
 	return std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None);
 }
 
-/*
- * Google Benchmark matches --benchmark_filter against its own instance names,
- * which end in "/manual_time" where regbench sets the time; a "$" anchor in
- * the filter means the end of the name regbench shows (outside brackets and
- * escapes, where it is an anchor in an extended regex).
- */
-std::string anchored(const std::string &filter)
-{
-	std::string out;
-
-	for (size_t i = 0; i < filter.size(); i++) {
-		char c = filter[i];
-
-		if (c == '\\' && i + 1 < filter.size()) {
-			out += filter.substr(i++, 2);
-		} else if (c == '[') {
-			// a bracket expression runs to the first ']' that is not its first member
-			size_t end = i + 1;
-			if (end < filter.size() && filter[end] == '^')
-				end++;
-			end = filter.find(']', end + 1);
-			end = end == std::string::npos ? filter.size() - 1 : end;
-			out += filter.substr(i, end - i + 1);
-			i = end;
-		} else if (c == '$') {
-			out += "(/manual_time)?$";
-		} else {
-			out += c;
-		}
-	}
-	return out;
-}
-
 // Google Benchmark's --benchmark_list_tests output, with the names regbench registered.
 void list(const std::string &names)
 {
@@ -353,7 +320,6 @@ int rb_output::run(const std::function<void()> &finish)
 	Tee tee(s_, display ? nullptr : &console, display.get(), file.get(), finish);
 	std::ostringstream names;	// Google Benchmark lists the benchmarks on the display's stream
 	tee.SetOutputStream(&names);
-	benchmark::SetBenchmarkFilter(anchored(benchmark::GetBenchmarkFilter()));
 	benchmark::RunSpecifiedBenchmarks(&tee);
 	list(names.str());
 	// nothing ran (a listing): no file

@@ -88,6 +88,13 @@ std::vector<std::string> rb_registry::names() const
 	return out;
 }
 
+size_t rb_registry::selected(bool runnable) const
+{
+	return (size_t)std::count_if(results_.begin(), results_.end(), [&](const rb_result &r) {
+		return r.selected && (!runnable || r.state != rb_state::skipped);
+	});
+}
+
 size_t rb_registry::disturbed_benchmarks() const
 {
 	return (size_t)std::count_if(results_.begin(), results_.end(), [](const rb_result &r) { return r.disturbed > 0; });

@@ -65,8 +65,11 @@ expect_error "regbench: --benchmark_min_time: bad time 'nan' (seconds above 0 to
 expect_error "regbench: --benchmark_min_time: bad time '1e9' (seconds above 0 to 3600, e.g. --benchmark_min_time=0.5)" --benchmark_min_time=1e9
 expect_error "regbench: --benchmark_min_warmup_time: regbench warms up and times its own calls; Google Benchmark's warm-up would repeat whole measurements (leave it out)" --benchmark_min_warmup_time=-0.1
 expect_error "regbench: --benchmark_min_warmup_time: regbench warms up and times its own calls; Google Benchmark's warm-up would repeat whole measurements (leave it out)" --benchmark_min_warmup_time=0.5
-expect_error "regbench: --benchmark_filter: not a regular expression: '(': Mismatched '(' and ')' in regular expression (an extended regular expression, as grep -E takes)" "--benchmark_filter=("
-expect_error "regbench: --benchmark_filter: not a regular expression: '-[z-a]': Invalid range in bracket expression. (an extended regular expression, as grep -E takes)" "--benchmark_filter=-[z-a]"
+expect_error "regbench: --benchmark_filter: not a regular expression: '(': missing ): ( (an extended regular expression, as grep -E takes)" "--benchmark_filter=("
+expect_error "regbench: --benchmark_filter: not a regular expression: '-[z-a]': invalid character class range: z-a (an extended regular expression, as grep -E takes)" "--benchmark_filter=-[z-a]"
+# grep -E's syntax, as RE2 reads it: no Perl classes (std::regex took \d for a plain d), repeats bounded
+expect_error "regbench: --benchmark_filter: not a regular expression: '^rep/.*/\\d+$': invalid escape sequence: \\d (an extended regular expression, as grep -E takes)" '--benchmark_filter=^rep/.*/\d+$'
+expect_error "regbench: --benchmark_filter: not a regular expression: '(a{100}){100}': invalid repetition size: {100} (an extended regular expression, as grep -E takes)" '--benchmark_filter=(a{100}){100}'
 expect_error "regbench: --benchmark_filter: needs a value (a regular expression or all, e.g. --benchmark_filter=^chain/)" --benchmark_filter=
 expect_error "regbench: --benchmark_filter: needs a value (Google Benchmark's flags take =, e.g. --benchmark_filter=^chain/)" --benchmark_filter
 # a filter that selects nothing, counted against the benchmarks registered (- selects what it does not match)
@@ -75,6 +78,32 @@ expect_error "regbench: --benchmark_filter: 'nosuch' matches none of the $n benc
 expect_error "regbench: --benchmark_filter: 'BARRIER' matches none of the $n benchmarks on target 'ram' (regbench --benchmark_list_tests lists them)" --benchmark_filter=BARRIER
 expect_error "regbench: --benchmark_filter: '-.' matches none of the $n benchmarks on target 'ram' (regbench --benchmark_list_tests lists them)" --benchmark_filter=-.
 expect_error "regbench: --benchmark_filter: '-' matches none of the $n benchmarks on target 'ram' (regbench --benchmark_list_tests lists them)" --benchmark_filter=-
+# no filter can crash or hang regbench: RE2 neither recurses nor backtracks, and Google Benchmark's std::regex
+# (which overflowed its stack on deep nesting, and backtracked for minutes) never sees one; timeout catches a hang
+deep=$(awk 'BEGIN { for (i = 0; i < 30000; i++) printf "("; printf "barrier"; for (i = 0; i < 30000; i++) printf ")" }')
+# hang_free WHAT WANT ARGS...: regbench exits within 60 s (else 124: a hang), its status and stdout (or its
+# stderr when it fails) being WANT
+hang_free() {
+	what=$1 want=$2; shift 2
+	out=$(timeout 60 "$regbench" "$@" 2>"${TMPDIR:-/tmp}/cli.err.$$") && got="0 $out" || got="$? $(cat "${TMPDIR:-/tmp}/cli.err.$$")"
+	rm -f "${TMPDIR:-/tmp}/cli.err.$$"
+	if [ "$got" = "$want" ]; then echo "ok: $what"
+	else echo "FAIL: $what: printed (the exit status first):"; echo "$got" | head -3 | cut -c1-200 | sed 's/^/  /'; fail=1; fi
+}
+hang_free "30000 nested groups: matched, no crash" "0 $("$regbench" --benchmark_filter=barrier --benchmark_list_tests)" \
+	--benchmark_filter="$deep" --benchmark_list_tests
+hang_free "30000 groups left open: one line, no crash" "2 regbench: --benchmark_filter: not a regular expression: '$(printf '%.60s' "$deep")...': missing ): $(printf '%.60s' "$deep")... (an extended regular expression, as grep -E takes)" \
+	--benchmark_filter="${deep%%b*}"
+hang_free "catastrophic backtracking: ^(.*)*(.*)*(.*)*(.*)*(.*)*/mfence\$ lists at once" "0 barrier/mfence" \
+	'--benchmark_filter=^(.*)*(.*)*(.*)*(.*)*(.*)*/mfence$' --benchmark_list_tests
+# in a run, Google Benchmark runs what regbench selected; $ ends regbench's name (Google Benchmark's ends /manual_time)
+out=$(timeout 60 "$regbench" '--benchmark_filter=^((b|a|r|i|e)*)*/(c|o|m|p|i|l|e|r)+$' --benchmark_min_time=0.001 \
+	--benchmark_repetitions=1 --benchmark_format=json 2>/dev/null); rc=$?
+ran=$(echo "$out" | sed -n 's/^ *"run_name": "\(.*\)",$/\1/p' | sort -u)
+if [ "$rc" = 0 ] && [ "$ran" = barrier/compiler ]; then echo "ok: catastrophic backtracking in a run: barrier/compiler ran, at once"
+else echo "FAIL: catastrophic backtracking in a run: exit $rc (124: a hang), ran: $ran"; fail=1; fi
+expect_error "regbench: --benchmark_filter: '^(.*)*(.*)*(.*)*(.*)*x\$' matches none of the $n benchmarks on target 'ram' (regbench --benchmark_list_tests lists them)" \
+	'--benchmark_filter=^(.*)*(.*)*(.*)*(.*)*x$'
 expect_error "regbench: --benchmark_list_tests: not true or false: 'banana' (true or false)" --benchmark_list_tests=banana
 expect_error "regbench: --benchmark_enable_random_interleaving: not true or false: 'maybe' (true or false)" --benchmark_enable_random_interleaving=maybe
 expect_error "regbench: --benchmark_counters_tabular: not true or false: 'wide' (true or false)" --benchmark_counters_tabular=wide
