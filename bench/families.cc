@@ -263,6 +263,17 @@ void add(rb_session &s, const rb_kernel &k, size_t n)
 		->UseManualTime();
 }
 
+// A size as --sizes and a ram: spec write it: in the largest of k, m, g and t that divides it (4194304: 4m,
+// 1536k, 13), so that a hint names exactly the size it means.
+std::string spec_size(uint64_t n)
+{
+	int unit = 0;
+
+	while (unit < 4 && n && !(n % (1ull << (10 * (unit + 1)))))
+		unit++;
+	return std::to_string(n >> (10 * unit)) + (unit ? std::string(1, "kmgt"[unit - 1]) : "");
+}
+
 }  // namespace
 
 std::vector<size_t> rb_sweep(const rb_family &f, const rb_options &o)
@@ -283,13 +294,10 @@ std::string rb_check_sweeps(const iomap_target &t, const rb_options &o)
 	if (largest && (t.space != IOMAP_SPACE_MMIO || !t.copy_len))
 		return std::string("--sizes: target '") + t.spec + "' has no copy window (a port target moves no ranges) "
 		       "(drop --sizes, or name an MMIO target)";
-	if (largest > t.copy_len) {
-		size_t mib = (largest + (1 << 20) - 1) >> 20, kib = (largest + 1023) >> 10;
+	if (largest > t.copy_len)
 		return "--sizes: " + std::to_string(largest) + " bytes do not fit the copy window of target '" + t.spec +
-		       "', " + std::to_string(t.copy_len) + " bytes (sizes up to " + std::to_string(t.copy_len) +
-		       ", or a larger target such as ram:" + (largest >= (1 << 20) ? std::to_string(mib) + "m)" :
-							      std::to_string(kib) + "k)");
-	}
+		       "', " + std::to_string(t.copy_len) + " bytes (sizes up to " + spec_size(t.copy_len) +
+		       ", or a larger target such as ram:" + spec_size(largest) + ")";
 	return "";
 }
 

@@ -26,8 +26,8 @@ expect_error "regbench: --allow-write: bad window '4' (OFF+LEN in bytes from the
 expect_error "regbench: --allow-write: bad window '0x4+0' (OFF+LEN in bytes from the start of the BAR or port range, e.g. --allow-write=0x4+4)" --allow-write 0x4+0
 expect_error "regbench: target 'pci:00:04.0/0,widths=12': bad widths '12' (bits joined by +, e.g. widths=32 or widths=8+16)" --target pci:00:04.0/0,widths=12
 expect_error "regbench: target 'port:0x70+2,widths=64': bad option 'widths=64' (port takes widths= of 8, 16 and 32, e.g. port:0xc000+4,widths=32)" --target port:0x70+2,widths=64
-expect_error "regbench: --sizes: 1048576 bytes do not fit the copy window of target 'ram:64k', 65536 bytes (sizes up to 65536, or a larger target such as ram:1m)" --target ram:64k --sizes=64,1m
-expect_error "regbench: --sizes: 8192 bytes do not fit the copy window of target 'trap', 4096 bytes (sizes up to 4096, or a larger target such as ram:8k)" --target trap --sizes=8k
+expect_error "regbench: --sizes: 1048576 bytes do not fit the copy window of target 'ram:64k', 65536 bytes (sizes up to 64k, or a larger target such as ram:1m)" --target ram:64k --sizes=64,1m
+expect_error "regbench: --sizes: 8192 bytes do not fit the copy window of target 'trap', 4096 bytes (sizes up to 4k, or a larger target such as ram:8k)" --target trap --sizes=8k
 expect_error "regbench: --sizes: bad value '4q' in '8,4q' (numbers from 1 to 1099511627776, k/m/g/t allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=8,4q
 expect_error "regbench: --counts: bad value '0' in '0,8' (numbers from 1 to 16777216, k/m/g/t allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=0,8
 expect_error "regbench: --counts: bad value '32m' in '32m' (numbers from 1 to 16777216, k/m/g/t allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=32m
@@ -35,7 +35,10 @@ expect_error "regbench: --counts: bad value '32m' in '32m' (numbers from 1 to 16
 expect_error "regbench: --sizes: bad value '+8' in '+8,64' (numbers from 1 to 1099511627776, k/m/g/t allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=+8,64
 expect_error "regbench: --counts: bad value ' 8' in ' 8' (numbers from 1 to 16777216, k/m/g/t allowed, comma-separated, e.g. --counts=1,16,1k)" "--counts= 8"
 expect_error "regbench: --sizes: bad value '0x' in '0x' (numbers from 1 to 1099511627776, k/m/g/t allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=0x
-expect_error "regbench: --sizes: 1099511627776 bytes do not fit the copy window of target 'ram', 4194304 bytes (sizes up to 4194304, or a larger target such as ram:1048576m)" --sizes=1t
+expect_error "regbench: --sizes: 1099511627776 bytes do not fit the copy window of target 'ram', 4194304 bytes (sizes up to 4m, or a larger target such as ram:1t)" --sizes=1t
+# the hint names the exact size in the largest unit that divides it
+expect_error "regbench: --sizes: 1572865 bytes do not fit the copy window of target 'ram:1536k', 1572864 bytes (sizes up to 1536k, or a larger target such as ram:1572865)" --target=ram:1536k --sizes=0x180001
+expect_error "regbench: --sizes: 3145728 bytes do not fit the copy window of target 'ram:12345', 12345 bytes (sizes up to 12345, or a larger target such as ram:3m)" --target=ram:12345 --sizes=8,3m
 expect_error "regbench: --allow-write: bad window '+4+4' (OFF+LEN in bytes from the start of the BAR or port range, e.g. --allow-write=0x4+4)" --allow-write=+4+4
 expect_error "regbench: --allow-write: bad window '0x+4' (OFF+LEN in bytes from the start of the BAR or port range, e.g. --allow-write=0x4+4)" --allow-write=0x+4
 # one spec, one meaning: a ':' promises what follows, a selector names a device, an option comes once
