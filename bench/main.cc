@@ -4,10 +4,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -199,7 +199,7 @@ void check_filter(const rb_session &s)
 void finish(rb_session &s)
 {
 	if (rb_interrupted())
-		s.context.set("interrupted", rb_interrupted() == SIGINT ? "SIGINT" : "SIGTERM");
+		s.context.set("interrupted", rb_signal_name(rb_interrupted()));
 	s.context.set("disturbed_benchmarks", std::to_string(s.registry.disturbed_benchmarks()));
 	rb_measure_context(s);
 }
@@ -277,5 +277,10 @@ int main(int argc, char **argv)
 	} catch (const rb_error &e) {
 		fprintf(stderr, "regbench: %s\n", e.what());
 		return e.status;
+	} catch (const std::bad_alloc &e) {
+		// inside a benchmark it is that benchmark's error (measure.cc), and the run goes on
+		fprintf(stderr, "regbench: out of memory: %s outside a benchmark (raise the memory limit, ulimit -v)\n",
+			e.what());
+		return 1;
 	}
 }
