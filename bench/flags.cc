@@ -269,11 +269,15 @@ void context_pairs(const std::string &v, rb_benchmark_flags *f)
 			throw rb_error(flag, "bad pair '" + pair + "'",
 				       "KEY=VALUE, several joined by commas, e.g. " + flag + "=accelerator=tcg");
 		std::string key = pair.substr(0, eq), value = pair.substr(eq + 1);
-		for (const auto &kv : f->context)
+		bool again = false;
+		for (const auto &kv : f->context) {
 			if (kv.first == key && kv.second != value)
 				throw rb_error(flag, "'" + key + "' given twice: '" + kv.second + "' and '" + value + "'",
 					       "give it once");
-		f->context.emplace_back(key, value);
+			again |= kv.first == key;
+		}
+		if (!again)
+			f->context.emplace_back(key, value);
 		if (comma == std::string::npos)
 			break;
 		start = comma + 1;

@@ -55,6 +55,31 @@ private:
 };
 
 /*
+ * Google Benchmark's CSV (deprecated in 1.7, still what --benchmark_format=csv
+ * asks for) takes its columns from the counters of the first runs it gets,
+ * and aborts on a later run with one more: a first benchmark below the
+ * resolution (no counters) and a measured one after it would end the run
+ * and lose it.  Held back until the run ends, it gets every run at once.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+class HeldCSV : public benchmark::CSVReporter {
+public:
+	void ReportRuns(const std::vector<Run> &runs) override { runs_.insert(runs_.end(), runs.begin(), runs.end()); }
+
+	void Finalize() override
+	{
+		if (!runs_.empty())
+			CSVReporter::ReportRuns(runs_);
+		CSVReporter::Finalize();
+	}
+
+private:
+	std::vector<Run> runs_;
+};
+#pragma GCC diagnostic pop
+
+/*
  * Hands everything to the result file's reporter, and to the console what it
  * shows: regbench's console gets each benchmark once it is complete;
  * Google Benchmark's JSON or CSV on stdout (--benchmark_format) gets, with
@@ -150,13 +175,8 @@ std::unique_ptr<benchmark::BenchmarkReporter> reporter(const rb_session &s, cons
 {
 	if (format == "json")
 		return std::make_unique<ResultJSON>(s);
-	if (format == "csv") {
-		// deprecated in Google Benchmark 1.7, still what --benchmark_format=csv asks for
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-		return std::make_unique<benchmark::CSVReporter>();
-#pragma GCC diagnostic pop
-	}
+	if (format == "csv")
+		return std::make_unique<HeldCSV>();
 	// a result file in console format: Google Benchmark's, without colour
 	return std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None);
 }

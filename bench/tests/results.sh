@@ -327,6 +327,28 @@ else
 	echo "skip: another user's file in a sticky folder (not root, or no setpriv)"
 fi
 
+# CSV, on stdout and in the file: Google Benchmark's takes its columns from the first runs and aborted on a
+# later one with more counters (a skipped benchmark, which has none, then a measured one): it gets them all at once.
+csv='--benchmark_filter=^(thrpt/read32/io-delay|rep/read8/volatile/16)$'
+"$regbench" "$csv" --counts=16 --benchmark_min_time=0.001 --benchmark_repetitions=1 --benchmark_format=csv \
+	--benchmark_out="$tmp/r.csv" --benchmark_out_format=csv >"$tmp/stdout.csv" 2>"$tmp/err"
+rc=$?
+for f in "$tmp/stdout.csv" "$tmp/r.csv"; do
+	if [ "$rc" = 0 ] && grep -q '^name,.*,"cycles"' "$f" && [ "$(grep -c '^"\(thrpt\|rep\)/' "$f")" = 2 ]; then
+		ok "$(basename "$f"): a skipped benchmark, then a measured one: both rows, the counters' columns"
+	else
+		bad "$(basename "$f"): exit $rc, printed: $(errors "$tmp/err" | head -2)"
+	fi
+done
+# a --benchmark_context pair given twice alike is one pair, never a key "regbench sets itself"
+"$regbench" $quick --benchmark_context=run=a --benchmark_context=run=a,lab=b --benchmark_out="$tmp/ctx.json" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(field "$tmp/ctx.json" 'd["context"]["run"] + d["context"]["lab"]')" = ab ]; then
+	ok "--benchmark_context=run=a twice: one pair"
+else
+	bad "--benchmark_context=run=a twice: exit $rc, printed: $(cat "$tmp/err")"
+fi
+
 # JSON on stdout is strict, and a command line with NaN in it comes back verbatim, there and in the file.
 filter='--benchmark_filter=NaN|^barrier/'
 "$regbench" "$filter" --benchmark_min_time=0.001 --benchmark_format=json --benchmark_out="$tmp/nan.json" \
