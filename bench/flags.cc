@@ -315,8 +315,9 @@ void output_flag(const BenchmarkFlag &def, const std::string &flag, const std::s
 }
 
 // Takes arg when it is one of Google Benchmark's flags (--NAME=VALUE, or a bare boolean flag), checked,
-// into the command; false when it is not one of them.
-bool benchmark_flag(const std::string &arg, rb_command *c)
+// into the command, with *value what it means (a boolean's true or false, however spelt); false when it
+// is not one of them.
+bool benchmark_flag(const std::string &arg, rb_command *c, std::string *value)
 {
 	rb_benchmark_flags *f = &c->benchmark;
 
@@ -342,6 +343,8 @@ bool benchmark_flag(const std::string &arg, rb_command *c)
 		else
 			throw rb_error(flag, "needs a value", "Google Benchmark's flags take =, e.g. " + flag + "=" + def->example);
 	}
+	bool boolean_kind = def->kind == BOOL || def->kind == REPORT_ONLY || def->kind == OUTPUT_BOOL;
+	*value = boolean_kind && boolean(v, &b) ? (b ? "true" : "false") : v;
 	switch (def->kind) {
 	case OUTPUT:
 	case OUTPUT_BOOL:
@@ -555,10 +558,11 @@ rb_command rb_parse_flags(int argc, char **argv)
 			c.options.help = true;
 			return c;
 		}
-		if (benchmark_flag(a, &c)) {
+		std::string value;
+		if (benchmark_flag(a, &c, &value)) {
 			// several --benchmark_context flags add up; their keys are checked as they are read
 			if (a.compare(0, eq, "--benchmark_context"))
-				given.add(a.substr(0, eq), eq == std::string::npos ? "" : a.substr(eq + 1));
+				given.add(a.substr(0, eq), value);
 			continue;
 		}
 		if (!f)

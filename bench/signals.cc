@@ -7,10 +7,12 @@
 namespace {
 
 /*
- * The signals that stop a run: asked is true for those a person or a
- * program sends on purpose, where a second one means "now"; SIGPIPE comes
- * again with every write to the closed pipe, SIGXCPU every second past the
- * soft limit, so neither ever counts as asked twice.
+ * The signals that would end a run: asked is true for those a person or a
+ * program sends on purpose (SIGUSR1, SIGUSR2 and SIGALRM mean nothing else to
+ * regbench, and would end it with nothing kept), where a second one means
+ * "now"; SIGPIPE comes again with every write to the closed pipe, SIGXCPU
+ * every second past the soft limit, so neither ever counts as asked twice.
+ * SIGQUIT keeps its core dump: it is how a hung run is examined.
  */
 struct Stop {
 	int sig;
@@ -18,8 +20,8 @@ struct Stop {
 	bool asked;
 };
 const Stop kStops[] = {
-	{SIGINT, "SIGINT", true}, {SIGTERM, "SIGTERM", true}, {SIGHUP, "SIGHUP", true},
-	{SIGPIPE, "SIGPIPE", false}, {SIGXCPU, "SIGXCPU", false},
+	{SIGINT, "SIGINT", true}, {SIGTERM, "SIGTERM", true}, {SIGHUP, "SIGHUP", true}, {SIGUSR1, "SIGUSR1", true},
+	{SIGUSR2, "SIGUSR2", true}, {SIGALRM, "SIGALRM", true}, {SIGPIPE, "SIGPIPE", false}, {SIGXCPU, "SIGXCPU", false},
 };
 
 // A handler can reach nothing but these: they stay file-scope globals.

@@ -5,12 +5,13 @@
 #include <cstddef>
 
 /*
- * From now on, the signals that would end the run (SIGINT, SIGTERM, SIGHUP:
- * a person or a terminal asks; SIGPIPE, SIGXCPU: the output's reader left,
- * the CPU-time limit is near) ask it to stop after the benchmark in progress
- * and keep what it measured; SIGXFSZ is ignored, so that writing past the
- * file-size limit fails (EFBIG) and is reported instead of ending the
- * process with a temporary file left behind.
+ * From now on, the signals that would end the run (SIGINT, SIGTERM, SIGHUP,
+ * SIGUSR1, SIGUSR2, SIGALRM: a person, a program or a terminal asks;
+ * SIGPIPE, SIGXCPU: the output's reader left, the CPU-time limit is near) ask
+ * it to stop after the benchmark in progress and keep what it measured;
+ * SIGXFSZ is ignored, so that writing past the file-size limit fails (EFBIG)
+ * and is reported instead of ending the process with a temporary file left
+ * behind.
  */
 void rb_catch_signals();
 

@@ -132,6 +132,10 @@ expect_error "regbench: --benchmark_color: unknown value 'blue' (one of auto, tr
 expect_error "regbench: --benchmark_out: needs a value (e.g. --benchmark_out=FILE)" --benchmark_out=
 expect_error "regbench: --benchmark_out: '/' is a folder (give a file name, e.g. /result.json)" --benchmark_out=/
 expect_error "regbench: --benchmark_out: cannot create a file in '/nonexistent-regbench': No such file or directory (create the folder first)" --benchmark_out=/nonexistent-regbench/r.json
+# a path the end could not use is refused before the run (results.sh has the cases that need files)
+expect_error "regbench: --benchmark_out: 'nonexistent-regbench/' ends in /, which names a folder (give a file name, e.g. nonexistent-regbench/result.json)" --benchmark_out=nonexistent-regbench/
+expect_error "regbench: --benchmark_out: '/dev/zero' is a device, not a file: a write that fails when the run ends would lose the results (give a file name; /dev/stdout, /dev/stderr and /dev/null work too)" --benchmark_out=/dev/zero
+expect_error "regbench: --benchmark_out: cannot create a file in '/proc': No such file or directory (choose a folder you can write to)" --benchmark_out=/proc/version
 # Google Benchmark reads the same flags from its environment, where these checks do not reach
 for env in BENCHMARK_REPETITIONS=0:benchmark_repetitions BENCHMARK_OUT=x.json:benchmark_out BENCHMARK_LIST_TESTS=no:benchmark_list_tests; do
 	want="regbench: ${env%%=*}: Google Benchmark would read this environment variable past regbench's checks (unset it, and give --${env#*:}=... instead)"
@@ -152,6 +156,11 @@ expect_error "regbench: command line: 'x\\xfe': not valid UTF-8 at byte 2 ($utf8
 expect_error "regbench: --target: given twice: 'ram' and 'trap' (give it once)" --target=ram --target trap
 expect_error "regbench: --benchmark_filter: given twice: 'lat' and 'chain' (give it once)" --benchmark_filter=lat --benchmark_filter=chain
 expect_error "regbench: --cpu: given twice: '0' and '1' (give it once)" --cpu=0 --cpu=1
+# a boolean is what it means, however spelt: bare and =yes are one value, =no another
+expect_error "regbench: --benchmark_list_tests: given twice: 'true' and 'false' (give it once)" --benchmark_list_tests --benchmark_list_tests=no
+names=$("$regbench" --benchmark_list_tests --benchmark_list_tests=yes --benchmark_filter='^barrier/mfence$' 2>&1); rc=$?
+if [ "$rc" = 0 ] && [ "$names" = barrier/mfence ]; then echo "ok: --benchmark_list_tests and --benchmark_list_tests=yes: one value"
+else echo "FAIL: --benchmark_list_tests and --benchmark_list_tests=yes: exit $rc, printed: $names"; fail=1; fi
 expect_error "regbench: --strategy: an empty name in '' (names joined by commas, e.g. --strategy=relaxed,volatile)" --strategy=
 expect_error "regbench: --strategy: an empty name in 'relaxed,' (names joined by commas, e.g. --strategy=relaxed,volatile)" --strategy=relaxed,
 expect_error "regbench: --strategy: 'relaxed' given twice (name each strategy once)" --strategy=relaxed,volatile,relaxed

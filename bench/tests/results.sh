@@ -58,7 +58,7 @@ started() {
 errors() { grep '^regbench: ' "$1" | grep -v '^regbench: note: \|^regbench: [0-9]* \(of [0-9]* \)\?benchmarks '; }
 
 # Interrupted by SIGNAL: exit 128+signo, the JSON strict and whole with the context key, no temporary file.
-for sig in INT:2 TERM:15 HUP:1; do
+for sig in INT:2 TERM:15 HUP:1 USR1:10 ALRM:14; do
 	want=$((128 + ${sig#*:}))
 	sig=${sig%:*}
 	dir=$tmp/$sig
