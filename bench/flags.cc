@@ -25,6 +25,9 @@ constexpr const char *kQuickMinTime = "0.005";
 // _rep buffer of 2^24 elements is already 128 MiB of 64-bit values.
 constexpr unsigned long long kMaxSize = 1ull << 40;
 constexpr unsigned long long kMaxCount = 1ull << 24;
+// Values in one --sizes or --counts list: each is a benchmark per strategy and width (64 counts make some
+// 2600), and Google Benchmark 1.7.1 takes time quadratic in their number to start (4000 benchmarks: 8 s)
+constexpr size_t kMaxValues = 64;
 
 constexpr int kMaxRepetitions = 1000;	// each repetition runs every benchmark again
 constexpr double kMaxSeconds = 3600;	// per benchmark: an hour
@@ -75,6 +78,9 @@ std::vector<size_t> number_list(const char *flag, const std::string &v, unsigned
 	}
 	std::sort(out.begin(), out.end());
 	out.erase(std::unique(out.begin(), out.end()), out.end());
+	if (out.size() > kMaxValues)
+		throw rb_error(flag, std::to_string(out.size()) + " values, each a benchmark per strategy and width",
+			       "at most " + std::to_string(kMaxValues) + ", e.g. " + flag + "=" + example);
 	return out;
 }
 

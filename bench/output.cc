@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -354,17 +355,21 @@ void rb_output::open()
 	if (!temporary_name(final_, tmp, rb_temporary_size))
 		throw rb_error(what, "'" + cut(final_) + "': the path is too long for a temporary file beside it",
 			       "a shorter path");
-	int fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		tmp[0] = '\0';
+	// no signal may end the process between the creation and the removal (none is caught yet)
+	sigset_t all, before;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &before);
+	int fd = mkostemp(tmp, O_CLOEXEC), e = errno;
+	if (fd >= 0) {
+		unlink(tmp);
+		close(fd);
+	}
+	tmp[0] = '\0';
+	sigprocmask(SIG_SETMASK, &before, nullptr);
+	if (fd < 0)
 		throw rb_error(what, "cannot create a file in '" + dir + "': " + strerror(e),
 			       e == ENOENT && stat(dir.c_str(), &dir_st) ? "create the folder first"
 			       : "choose a folder you can write to");
-	}
-	unlink(tmp);
-	close(fd);
-	tmp[0] = '\0';
 }
 
 // Writes text whole into the result file as open() decided; 0, or the errno of the failure with
@@ -423,7 +428,9 @@ int rb_output::run(const std::function<void()> &finish)
 	const char *stage;
 	int e;
 
-	rb_catch_signals();
+	// a listing keeps nothing: a signal ends it as it would any program
+	if (!s_.command.benchmark.list_tests)
+		rb_catch_signals();
 	if (file) {
 		file->SetOutputStream(&text);
 		file->SetErrorStream(&text);

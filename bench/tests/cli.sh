@@ -31,6 +31,9 @@ expect_error "regbench: --sizes: 8192 bytes do not fit the copy window of target
 expect_error "regbench: --sizes: bad value '4q' in '8,4q' (numbers from 1 to 1099511627776, k/m/g/t allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=8,4q
 expect_error "regbench: --counts: bad value '0' in '0,8' (numbers from 1 to 16777216, k/m/g/t allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=0,8
 expect_error "regbench: --counts: bad value '32m' in '32m' (numbers from 1 to 16777216, k/m/g/t allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=32m
+# each value is a benchmark per strategy and width: 1000 of them kept Google Benchmark starting for 12 minutes
+expect_error "regbench: --counts: 65 values, each a benchmark per strategy and width (at most 64, e.g. --counts=1,16,1k)" --counts="$(seq -s, 1 65)"
+expect_error "regbench: --sizes: 65 values, each a benchmark per strategy and width (at most 64, e.g. --sizes=8,64,4k,256k,4m)" --sizes="$(seq -s, 8 8 520)"
 # numbers are decimal or 0x hex, never octal, with nothing before the first digit, as in a target spec
 expect_error "regbench: --sizes: bad value '+8' in '+8,64' (numbers from 1 to 1099511627776, k/m/g/t allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=+8,64
 expect_error "regbench: --counts: bad value ' 8' in ' 8' (numbers from 1 to 16777216, k/m/g/t allowed, comma-separated, e.g. --counts=1,16,1k)" "--counts= 8"
