@@ -1,19 +1,8 @@
 // filter.cc: --benchmark_filter compiled once by RE2 (POSIX egrep syntax, bounded memory) and matched in linear time
 #include <re2/re2.h>
 
+#include "error.h"
 #include "filter.h"
-
-namespace {
-
-// Text a line quotes from the filter: an argument may be 128 KiB, a line stays short.
-std::string cut(const std::string &s)
-{
-	constexpr size_t kShown = 60;
-
-	return s.size() <= kShown ? s : s.substr(0, kShown) + "...";
-}
-
-}  // namespace
 
 std::string rb_filter::set(const std::string &given)
 {
@@ -29,9 +18,9 @@ std::string rb_filter::set(const std::string &given)
 		// RE2's error is its code's text and the part of the expression at fault, which may be all of it
 		const std::string &e = re->error(), &arg = re->error_arg();
 		bool quoted = e.size() >= arg.size() && !e.compare(e.size() - arg.size(), arg.size(), arg);
-		return "not a regular expression: '" + cut(given) + "': " +
+		return "not a regular expression: '" + rb_cut(given) + "': " +
 		       (re->error_code() == RE2::ErrorPatternTooLarge ? "too large to match in bounded memory"
-			: quoted ? e.substr(0, e.size() - arg.size()) + cut(arg) : cut(e));
+			: quoted ? e.substr(0, e.size() - arg.size()) + rb_cut(arg) : rb_cut(e));
 	}
 	given_ = given;
 	negative_ = negative;
@@ -41,7 +30,7 @@ std::string rb_filter::set(const std::string &given)
 
 std::string rb_filter::shown() const
 {
-	return cut(given_);
+	return rb_cut(given_);
 }
 
 bool rb_filter::selects(const std::string &name) const

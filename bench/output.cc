@@ -217,12 +217,6 @@ std::string folder_of(const std::string &path)
 	return dirname(copy.data());
 }
 
-// A path as a line quotes it: one of 4 KiB stays short.
-std::string cut(const std::string &s)
-{
-	return s.size() <= 80 ? s : s.substr(0, 60) + "..." + s.substr(s.size() - 17);
-}
-
 /*
  * The temporary file the results are written to before they are renamed
  * to final, as mkostemp's template: ".NAME.tmp-XXXXXX" in final's folder,
@@ -324,7 +318,7 @@ void rb_output::open()
 		std::string base = o.out.substr(o.out.find_last_of('/') + 1);
 		long max = pathconf(folder_of(o.out).c_str(), _PC_NAME_MAX);
 		if (max > 0 && base.size() > (size_t)max)
-			throw rb_error(what, "the name '" + cut(base) + "' is " + std::to_string(base.size()) +
+			throw rb_error(what, "the name '" + rb_cut(base) + "' is " + std::to_string(base.size()) +
 				       " bytes, more than the " + std::to_string(max) + " its folder takes", "a shorter name");
 	}
 	if (!missing) {
@@ -336,11 +330,11 @@ void rb_output::open()
 				       "and /dev/null work too");
 		char *real = realpath(o.out.c_str(), nullptr);
 		if (!real)
-			throw rb_error(what, "cannot resolve '" + cut(o.out) + "': " + strerror(errno), "check the path");
+			throw rb_error(what, "cannot resolve '" + rb_cut(o.out) + "': " + strerror(errno), "check the path");
 		final_ = real;
 		free(real);
 	} else if (missing != ENOENT) {
-		throw rb_error(what, "cannot reach '" + cut(o.out) + "': " + strerror(missing), "check the path");
+		throw rb_error(what, "cannot reach '" + rb_cut(o.out) + "': " + strerror(missing), "check the path");
 	} else if (!lstat(o.out.c_str(), &st)) {
 		throw rb_error(what, "'" + o.out + "' is a symbolic link to nothing", "give the file's own path");
 	} else {
@@ -353,7 +347,7 @@ void rb_output::open()
 		throw rb_error(what, "'" + o.out + "' belongs to another user in a sticky folder, " + dir +
 			       ", where only they may replace it", "choose another name");
 	if (!temporary_name(final_, tmp, rb_temporary_size))
-		throw rb_error(what, "'" + cut(final_) + "': the path is too long for a temporary file beside it",
+		throw rb_error(what, "'" + rb_cut(final_) + "': the path is too long for a temporary file beside it",
 			       "a shorter path");
 	// no signal may end the process between the creation and the removal (none is caught yet)
 	sigset_t all, before;
