@@ -1,4 +1,4 @@
-/* fuzz-report.c: fuzz target for the report's JSON loader: CPython embedded, Python's own line and opcode coverage fed to libFuzzer */
+/* fuzz-report.c: fuzz target for the report (loader, summary, renderer, comparison): CPython embedded, Python's own line and opcode coverage fed to libFuzzer */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <frameobject.h>
@@ -121,7 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = PyObject_CallOneArg(one_input, bytes);
 	Py_DECREF(bytes);
 	if (!r)
-		python_failed("the loader raised something other than ReportError:");
+		python_failed("the report raised something other than ReportError:");
 	Py_DECREF(r);
 	return 0;
 }

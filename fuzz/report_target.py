@@ -1,10 +1,14 @@
-"""report_target.py: the report's JSON loader as a fuzz target: a file it reads either loads or is refused with ReportError.
+"""report_target.py: the report as a fuzz target: a file it reads is refused with ReportError, or it renders.
 
 fuzz-report (libFuzzer with CPython embedded) calls one_input() for every
 input and aborts on any exception it lets through, and mutate() for half of
 its mutations: byte-level mutations of JSON text mostly break the syntax,
-while the loader's checks are about what the values are.  Run as a program,
-it replays inputs the same way: python3 fuzz/report_target.py FILE|DIR...
+while the loader's checks are about what the values are.  A file the loader
+accepts goes on through everything that reads it: the summary's lines, and a
+report folder (tables, charts, compare.json) of the run alone, of the run
+compared with itself, with a fixture, or as runs of one build; which of those
+follows from the input's bytes, so that a replay does the same.  Run as a
+program, it replays inputs the same way: python3 fuzz/report_target.py FILE|DIR...
 """
 import json
 import os
@@ -13,29 +17,54 @@ import random
 import sys
 import tempfile
 import traceback
+import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+os.environ.setdefault("MPLCONFIGDIR", tempfile.mkdtemp(prefix="fuzz-report-mpl-"))
 
-from regbench_report import model  # noqa: E402  (after the path that finds it)
+from regbench_report import model, render, summary  # noqa: E402  (after the path that finds it)
 
 _DIR = tempfile.mkdtemp(prefix="fuzz-report-")
 _PATH = os.path.join(_DIR, "input.json")
+_FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "tests", "fixtures", "reps.json")
+
+
+def _render(run, data):
+    """Everything that reads a loaded run: the summary, and one report folder in a way chosen by the input."""
+    summary.lines(run)
+    out = os.path.join(_DIR, "report")
+    how = zlib.crc32(data) % 4
+    if how == 0:
+        runs, labels = [run], None
+    elif how == 1:
+        runs, labels = [run, model.load(_PATH)], ["a", "b"]
+    elif how == 2:
+        runs, labels = [model.load(_FIXTURE), run], None
+    else:
+        runs, labels = [model.group([run, model.load(_PATH)]), model.load(_FIXTURE)], ["a", "b"]
+    try:
+        render.write(runs, out, labels=labels)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
 
 
 def one_input(data):
-    """Loads data as a result file, the way scripts/report reads one: ReportError is the only way to refuse it."""
+    """Loads data as a result file, the way scripts/report reads one, and renders what loads: ReportError is the
+    only way to refuse it, in one line."""
     with open(_PATH, "wb") as f:
         f.write(data)
     try:
-        model.load(_PATH)
+        run = model.load(_PATH)
     except model.ReportError as e:
         if "\n" in str(e):
             raise AssertionError(f"a refusal of more than one line: {str(e)!r}") from e
+        return
+    _render(run, data)
 
 
 # Values of every JSON type, the edges included, that a damaged or edited file may hold anywhere.
-_VALUES = [None, True, False, 0, -1, 1, 2, 1.5, -0.0, 1e308, 2 ** 64, "", "x", "a\nb", "\x1b[31m", "mmio", "count",
-           [], {}, [[]], {"": {}}]
+_VALUES = [None, True, False, 0, -1, 1, 2, 1.5, -0.0, 1e-300, 1e300, -1e300, 1e308, 2 ** 53, 2 ** 64, "", "x", "a\nb",
+           "\x1b[31m", "mmio", "count", "2026-12-04T00:00:00+00:00", "1e400", [], {}, [[]], [1, 2], ["x"], {"": {}}]
 
 
 def _nodes(doc, out):
@@ -109,7 +138,7 @@ def main(args):
                 one_input(data)
             except Exception:  # noqa: BLE001  (every exception but ReportError is the finding)
                 failed += 1
-                print(f"fuzz/report_target.py: {path}: the loader raised", file=sys.stderr)
+                print(f"fuzz/report_target.py: {path}: the report raised", file=sys.stderr)
                 traceback.print_exc()
     finally:
         cleanup()

@@ -26,18 +26,24 @@ quick="--benchmark_filter=^barrier/ --benchmark_min_time=0.001 --benchmark_repet
 # A run long enough to be interrupted or disturbed after its first result.
 long="--benchmark_filter=^(lat|thrpt)/ --benchmark_repetitions=5"
 
-# strict FILE: FILE is one whole JSON document without NaN or Infinity; prints why not.
+# strict FILE: FILE is one whole JSON document without NaN or Infinity that keeps the contract
+# (bench/regbench.schema.json, as the report's reader checks it); prints why not.
 strict() {
 	"$py" -c '
 import json, sys
+sys.path.insert(0, sys.argv[2])
 def constant(c):
     raise ValueError("not JSON: " + c)
 try:
     with open(sys.argv[1]) as f:
-        json.load(f, parse_constant=constant)
+        doc = json.load(f, parse_constant=constant)
+    from regbench_report import contract
+    why = contract.problem(doc)
+    if why:
+        raise ValueError(why)
 except Exception as e:
     print(e)
-    sys.exit(1)' "$1"
+    sys.exit(1)' "$1" "$(cd "$(dirname "$0")/../../scripts" && pwd)"
 }
 
 # field FILE EXPR [ARG]: a Python expression over d, the JSON of FILE (and sys.argv[3], ARG), printed.

@@ -11,7 +11,7 @@ import os
 import signal
 import sys
 
-from . import folder, index, model
+from . import contract, folder, index, model
 
 USAGE = """scripts/report RESULT.json... -o DIR           a report of one run (several files of one run are merged)
        scripts/report --compare A.json B.json... -o DIR   the runs side by side, verdicts against A (compare.json)
@@ -102,6 +102,9 @@ def _run(argv):
     except ImportError:
         return fail(f"{sys.executable}: this Python has no matplotlib (run scripts/report itself, which uses "
                     "Debian's /usr/bin/python3, after apt-get install python3-matplotlib)")
+    missing = contract.unavailable()
+    if missing:
+        return fail(missing)
     from . import render
     try:
         runs = [model.load(f) for f in args.files]

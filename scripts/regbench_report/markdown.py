@@ -9,7 +9,7 @@ import os
 import re
 import statistics
 
-from . import model, names, stats, tables, verdicts
+from . import headlines, model, names, stats, tables, verdicts
 from .model import Key
 
 MAPPINGS = {"wb": "WB (write-back, cached)", "uc": "UC (uncached)", "wc": "WC (write-combining)",
@@ -336,48 +336,36 @@ def headline(runs, labels):
     run = runs[0]
     mapping = str(run.ctx('target_mapping', '?'))
     where = str(run.ctx('target', '?')) + ("" if mapping == run.ctx('target') else f" ({mapping.upper()})")
-    ref = reference(run)
+    h = headlines.choose(run)
+    ref = h.reference
     aside = f"; {ref} aside" if ref else ""
-    if run.results and all(res.family == "copy" for res in run.results.values()):
+    if h.copy_only:
         winners = [w for w in (copy_winners(run, d) for d in COPY_OPS) if w]
         if winners:
             return f"{where}: " + "; ".join(winners) + f" (fastest, or within the noise of the fastest{aside})"
     bits = [where]
-    readl = run.meta.kernel["single"]      # the strategy that is the kernel's readl
-    thrpt, chain = (run.measure(Key(f, "read", 32, readl)) for f in ("thrpt", "chain"))
-    lat = run.measure(Key("lat", "read", 32, readl), "p50")
+    thrpt, chain = run.measure(h.thrpt), run.measure(h.chain)
+    lat = run.measure(h.latency, "p50")
     if lat.state == "ok":
         bits.append(f"readl p50 {tables.number(lat.value)} TSC cycles, p99 "
-                    f"{tables.cell_text(run.measure(Key('lat', 'read', 32, readl), 'p99'))}")
+                    f"{tables.cell_text(run.measure(h.latency, 'p99'))}")
     elif chain.state == "ok":
         bits.append(f"readl {tables.number(chain.value)} TSC cycles dependent"
                     + (f", {tables.number(thrpt.value)} back-to-back" if thrpt.state == "ok" else ""))
-    mf = run.measure(Key("barrier", "mfence"))
+    mf = run.measure(h.barrier)
     if mf.state == "ok":
         bits.append(f"mfence {tables.number(mf.value)}")
-    copies = [res for res in run.results.values() if res.family == "copy" and res.op == "toio"
-              and res.state == "ok" and res.param]
-    if copies:
-        size = max(res.param for res in copies)
-        gbs = lambda s: run.measure(Key("copy", "toio", None, s, size), "bytes_per_second")
-        at = [res.strategy for res in copies if res.param == size and not run.meta.is_reference(res.strategy)
-              and gbs(res.strategy).state == "ok"]
-        if at:
-            best = max(at, key=lambda s: gbs(s).value)
-            text = f"{names.size_text(size)} memcpy_toio fastest with {best} ({tables.number(gbs(best).value / 1e9)} GB/s"
-            v = tables.compare_within(gbs(ref), gbs(best), higher_is_better=True) if ref else None
-            if v and v.ratio:
-                text += {"same": f", on par with {ref} (within noise)",
-                         "n/a": f", {v.ratio:.2f}× {ref}, too few repetitions to tell"}.get(v.verdict,
-                                                                                         f", {v.ratio:.2f}× {ref}")
-            bits.append(text + ")")
+    toio = h.copies.get("toio")
+    if toio and toio.fastest:
+        gbs = lambda s: run.measure(Key("copy", "toio", None, s, toio.size), "bytes_per_second")
+        best = toio.fastest.strategy
+        text = f"{names.size_text(toio.size)} memcpy_toio fastest with {best} ({tables.number(gbs(best).value / 1e9)} GB/s"
+        v = tables.compare_within(gbs(ref), gbs(best), higher_is_better=True) if ref else None
+        if v and v.ratio:
+            text += {"same": f", on par with {ref} (within noise)",
+                     "n/a": f", {v.ratio:.2f}× {ref}, too few repetitions to tell"}.get(v.verdict, f", {v.ratio:.2f}× {ref}")
+        bits.append(text + ")")
     return "; ".join(bits)
-
-
-def reference(run):
-    """The copies' reference strategy (glibc's, libc) as the file declares it, or None."""
-    refs = {res.strategy for res in run.results.values() if res.family == "copy" and run.meta.is_reference(res.strategy)}
-    return min(refs, key=run.meta.strategy_key, default=None)
 
 
 COPY_OPS = {"toio": "memcpy_toio", "fromio": "memcpy_fromio", "set": "memset_io"}
@@ -426,15 +414,16 @@ def not_measured(run):
     """Markdown lines: skipped benchmarks grouped by reason, failed ones, and those below resolution."""
     groups = {}
     for key, res in run.results.items():
-        if res.state in ("skipped", "error", "below"):
+        if res.state in model.NO_FIGURE:
             reason = f"< {tables.number(res.bound)} TSC cycles" if res.state == "below" and res.bound is not None \
                 else res.reason
             groups.setdefault((res.state, reason), []).append(key)
     if not groups:
         return ["Every benchmark in the file has numbers."]
-    heads = {"skipped": "Skipped", "error": "Failed", "below": "Below the timer's resolution"}
+    heads = {"skipped": "Skipped", "error": "Failed", "below": "Below the timer's resolution",
+             "not_run": "Not run (the run stopped before them)"}
     out = []
-    for state in ("error", "skipped", "below"):
+    for state in ("error", "not_run", "skipped", "below"):
         items = sorted((reason, keys) for (s, reason), keys in groups.items() if s == state)
         if not items:
             continue

@@ -7,10 +7,12 @@ every repetition's value (stats), so this module folds those entries into
 one Result per benchmark, keeping each repetition's counters, and never lets
 later code see the raw layout.  What a benchmark is (family, op, width,
 strategy, param, space, state) comes from the file's `regbench` object
-(metadata contract 1, DESIGN.md), never from its name: the rest of the
-report finds benchmarks by those fields (Key) and takes family texts,
-display order and the kernel's strategies from the same object (Meta).  A file that is not regbench's JSON
-raises ReportError with the one-line reason the command line prints.
+(the contract, bench/regbench.schema.json, which load() validates every
+file against), never from its name: the rest of the report finds
+benchmarks by those fields (Key) and takes family texts, display order and
+the kernel's strategies from the same object (Meta).  A file that is not
+regbench's JSON, or breaks the contract, raises ReportError with the
+one-line reason the command line prints.
 """
 import dataclasses
 import json
@@ -20,15 +22,17 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-CONTRACT = 1
+from . import contract
 
-# Fields Google Benchmark writes for every run; everything else numeric is a counter.
-_GB_FIELDS = {"name", "run_name", "run_type", "repetitions", "repetition_index", "threads", "iterations",
-              "real_time", "cpu_time", "time_unit", "family_index", "per_family_instance_index",
-              "aggregate_name", "aggregate_unit", "label", "error_occurred", "error_message"}
+CONTRACT = contract.version()
+
+# Fields Google Benchmark writes for every run (the schema's); everything else in an entry is a counter.
+_GB_FIELDS = contract.run_fields()
 # The contract's states, in the report's own words (Measure.state).
-_STATES = {"measured": "ok", "below_resolution": "below", "skipped": "skipped", "error": "error"}
+_STATES = {"measured": "ok", "below_resolution": "below", "skipped": "skipped", "error": "error", "not_run": "not_run"}
 CONTRACT_STATE = {mine: theirs for theirs, mine in _STATES.items()}
+# The states of a benchmark that has no figure to quote.
+NO_FIGURE = ("skipped", "error", "below", "not_run")
 _DAMAGED = "the file is damaged or was edited; re-run regbench"
 
 
@@ -113,7 +117,7 @@ class Measure:
     """One counter of one benchmark in one run, as a table cell needs it.
 
     state is ok (value is a number), below (under the timer's resolution;
-    bound is that resolution), skipped, error, nan, or absent.  noise is the
+    bound is that resolution), skipped, error, not_run, nan, or absent.  noise is the
     relative spread across repetitions (cv), None when unknown; reps the
     value of every repetition (the one value when the file has no
     repetitions); runs, for several runs of one build taken together, each
@@ -144,7 +148,7 @@ class Result:
     """One benchmark of a run: what it is, its counters' medians and spreads, or why it has none."""
     name: str                        # its name in the file: an identifier, never taken apart
     key: Key
-    state: str                       # ok, below, skipped, error
+    state: str                       # ok, below, skipped, error, not_run
     space: str = "mmio"              # mmio, pio or region (pread/pwrite): where it ran
     pair: Optional[str] = None       # for a port benchmark beside MMIO: the name of its MMIO counterpart
     counters: Dict[str, float] = field(default_factory=dict)
@@ -167,7 +171,7 @@ class Result:
 
     def measure(self, counter="cycles"):
         """The Measure of one counter (absent when this benchmark has no such counter)."""
-        if self.state in ("skipped", "error", "below"):
+        if self.state in NO_FIGURE:
             # the bound is in TSC cycles: it says nothing about ns or bytes/s
             bound = self.bound if counter in ("cycles", "p50") else None
             return Measure(self.state, bound=bound, reason=self.reason)
@@ -228,7 +232,7 @@ class Run:
 
 
 def load(path):
-    """Reads one regbench JSON file; raises ReportError naming the file when it cannot."""
+    """Reads one regbench JSON file and validates it against the contract; raises ReportError naming the file."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -239,18 +243,24 @@ def load(path):
     if not text.strip():
         raise ReportError(path, "the file is empty", "did the run finish? re-run regbench or scripts/run")
     try:
-        doc = json.loads(text)
+        doc = contract.parse(text)
     except json.JSONDecodeError as e:
         raise ReportError(path, f"not valid JSON (line {e.lineno} column {e.colno}: {e.msg})",
                           "write it with --benchmark_out_format=json; a cut-short run leaves broken JSON")
-    except (ValueError, RecursionError) as e:
-        # valid JSON beyond what Python reads: an integer of over 4300 digits, nesting deeper than its stack
+    except ValueError as e:
+        # valid JSON beyond the contract or what Python reads: NaN, a number no double holds, 4300 digits, deep nesting
         raise ReportError(path, f"JSON this report cannot read ({e})", _DAMAGED)
     return from_document(path, doc)
 
 
 def from_document(path, doc):
-    """Builds a Run from a parsed JSON document; path only names it in errors."""
+    """Builds a Run from a parsed JSON document; path only names it in errors.
+
+    Whose file it is and which contract it was written for decide the hint
+    (another program's, an older regbench's, a newer contract); the schema
+    decides every field's type; what remains here are the references
+    between fields, which a schema cannot state.
+    """
     if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list) \
             or not isinstance(doc.get("context"), dict):
         raise ReportError(path, "not Google Benchmark JSON (no 'context' object and 'benchmarks' list)",
@@ -263,21 +273,17 @@ def from_document(path, doc):
                               "re-run it with this regbench")
         raise ReportError(path, "Google Benchmark JSON, but not from regbench (no 'regbench' object)",
                           "give a file written by regbench or scripts/run")
-    if not isinstance(rb, dict):
-        raise ReportError(path, "'regbench' is not an object", _DAMAGED)
-    if rb.get("contract") != CONTRACT:
-        raise ReportError(path, f"written for metadata contract {rb.get('contract')!r}; this report reads "
-                          f"contract {CONTRACT}", "render it with the scripts/report of the regbench that wrote it")
+    if isinstance(rb, dict) and rb.get("contract") != CONTRACT:
+        raise ReportError(path, f"written for metadata contract {json.dumps(rb.get('contract'))}; these scripts read "
+                          f"contract {CONTRACT}", "use the scripts of the regbench that wrote it")
+    why = contract.problem(doc)
+    if why:
+        raise ReportError(path, why, _DAMAGED)
     m = _meta(path, rb)
-    described = _obj(path, rb, "benchmarks")
+    described = rb["benchmarks"]
     entries = {}
-    for i, b in enumerate(doc["benchmarks"]):
-        if not isinstance(b, dict) or not isinstance(b.get("name"), str):
-            raise ReportError(path, f"benchmark #{i + 1} has no name", "the file is damaged; re-run regbench")
+    for b in doc["benchmarks"]:
         name = b.get("run_name") or b["name"]
-        if not isinstance(name, str):
-            raise ReportError(path, f"benchmark #{i + 1} has a run_name that is not text", _DAMAGED)
-        _check_run(path, f"benchmark #{i + 1} ('{name}')", b)
         if name not in described:
             raise ReportError(path, f"benchmark '{name}' has no entry in regbench.benchmarks", _DAMAGED)
         entries.setdefault(name, []).append(b)
@@ -289,144 +295,72 @@ def from_document(path, doc):
                               "family/op/width/strategy/param in regbench.benchmarks", _DAMAGED)
         results[res.key] = res
     by_name = {r.name: r for r in results.values()}
-    for name, h in _histograms(path, rb.get("histograms")).items():
+    for name, h in _histograms(path, rb.get("histograms", {})).items():
         if name not in by_name:
             raise ReportError(path, f"histogram '{name}' is of no benchmark in the file", _DAMAGED)
         by_name[name].histogram = h
     return Run([path], context, results, m)
 
 
-# --- the regbench object ------------------------------------------------------------------
+# --- references between fields: what the schema cannot say ---------------------------------
 
-def _obj(path, parent, key, where="regbench"):
-    v = parent.get(key)
-    if not isinstance(v, dict):
-        raise ReportError(path, f"{where}.{key} is not an object", _DAMAGED)
-    return v
-
-
-def _field(path, where, obj, key, check, want, default=KeyError):
-    """obj[key] when check(value) holds; a missing key gives default, or a one-line error naming where."""
-    if key not in obj and default is not KeyError:
-        return default
-    v = obj.get(key)
-    if key not in obj or not _holds(check, v):
-        got = f"no {key}" if key not in obj else f"{key} {json.dumps(v)}"
-        raise ReportError(path, f"{where} has {got} (needs {want})", _DAMAGED)
-    return v
-
-
-def _holds(check, v):
-    """check(v); false where v cannot even be looked up (a list or an object where a name belongs)."""
-    try:
-        return check(v)
-    except TypeError:
-        return False
-
-
-_text = lambda v: isinstance(v, str)
-_int_or_null = lambda v: v is None or isinstance(v, int) and not isinstance(v, bool)
-_number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _names(path, where, v):
-    if not isinstance(v, list) or not all(map(_text, v)):
-        raise ReportError(path, f"{where} is not a list of names", _DAMAGED)
-    return v
+def _ref(path, where, value, known, what):
+    """value when it names one of known; else the one line `where: expected what, got value`."""
+    if value not in known:
+        raise ReportError(path, f"{where}: expected {what}, got {contract.shown(value)}", _DAMAGED)
+    return value
 
 
 def _meta(path, rb):
-    order = _obj(path, rb, "order")
-    families = {}
-    for name, f in _obj(path, rb, "families").items():
-        where = f"regbench.families['{name}']"
-        if not isinstance(f, dict):
-            raise ReportError(path, f"{where} is not an object", _DAMAGED)
-        families[name] = Family(name, _field(path, where, f, "what", _text, "text"),
-                                _field(path, where, f, "unit", _text, "text"),
-                                _field(path, where, f, "param", lambda v: v in (None, "count", "size"),
-                                       "null, \"count\" or \"size\""),
-                                _field(path, where, f, "sampled", lambda v: isinstance(v, bool), "true or false"),
-                                _field(path, where, f, "instead", _text, "text", ""))
-    kinds, texts = {}, {}
-    for name, s in _obj(path, rb, "strategies").items():
-        where = f"regbench.strategies['{name}']"
-        if not isinstance(s, dict):
-            raise ReportError(path, f"{where} is not an object", _DAMAGED)
-        kinds[name] = _field(path, where, s, "kind", lambda v: v in ("accessor", "variant", "reference"),
-                             "accessor, variant or reference")
-        texts[name] = _field(path, where, s, "help", _text, "text")
-    kernel = _obj(path, rb, "kernel_strategies")
+    families = {name: Family(name, f["what"], f["unit"], f["param"], f["sampled"], f.get("instead", ""))
+                for name, f in rb["families"].items()}
+    strategies = rb["strategies"]
+    kernel = rb["kernel_strategies"]
     for k in ("single", "copy"):
-        _field(path, "regbench.kernel_strategies", kernel, k, lambda v: v in kinds, "a strategy of regbench.strategies")
-    return Meta(families, kinds, texts, _names(path, "regbench.order.families", order.get("families")),
-                _names(path, "regbench.order.strategies", order.get("strategies")), dict(kernel))
+        _ref(path, f"regbench.kernel_strategies.{k}", kernel[k], strategies, "a strategy of regbench.strategies")
+    return Meta(families, {n: s["kind"] for n, s in strategies.items()}, {n: s["help"] for n, s in strategies.items()},
+                rb["order"]["families"], rb["order"]["strategies"], {k: kernel[k] for k in ("single", "copy")})
 
 
 def _entry(path, m, described, name):
-    """(Key, state, space, pair, bound, reason, disturbed, note) of regbench.benchmarks[name], checked.
+    """(Key, state, space, pair, bound, reason, disturbed, note) of regbench.benchmarks[name].
 
     disturbed (repetitions measured on a disturbed machine) and note are
     optional: files of regbench versions that did not write them have none.
     """
     e = described[name]
-    where = f"regbench.benchmarks['{name}']"
-    if not isinstance(e, dict):
-        raise ReportError(path, f"{where} is not an object", _DAMAGED)
-    key = Key(_field(path, where, e, "family", lambda v: v in m.families, "a family of regbench.families"),
-              _field(path, where, e, "op", _text, "text"),
-              _field(path, where, e, "width", _int_or_null, "bits or null"),
-              _field(path, where, e, "strategy", lambda v: v == "" or v in m.kinds,
-                     "\"\" or a strategy of regbench.strategies"),
-              _field(path, where, e, "param", _int_or_null, "a count, a size or null"))
-    state = _field(path, where, e, "state", lambda v: v in _STATES, " | ".join(_STATES))
-    return (key, _STATES[state],
-            _field(path, where, e, "space", lambda v: v in ("mmio", "pio", "region"), "mmio, pio or region"),
-            _field(path, where, e, "pair", lambda v: v is None or v in described, "a benchmark of regbench.benchmarks",
-                   None),
-            _field(path, where, e, "bound", lambda v: v is None or _number(v), "a number of TSC cycles", None),
-            _field(path, where, e, "reason", _text, "text"),
-            _field(path, where, e, "disturbed", lambda v: _int_or_null(v) and (v or 0) >= 0,
-                   "a count of repetitions", 0) or 0,
-            _field(path, where, e, "note", _text, "text", ""))
+    where = contract.field(["regbench", "benchmarks", name])
+    key = Key(_ref(path, f"{where}.family", e["family"], m.families, "a family of regbench.families"),
+              e["op"], e["width"],
+              _ref(path, f"{where}.strategy", e["strategy"], set(m.kinds) | {""},
+                   "\"\" or a strategy of regbench.strategies"),
+              e["param"])
+    pair = e.get("pair")
+    if pair is not None:
+        _ref(path, f"{where}.pair", pair, described, "a benchmark of regbench.benchmarks")
+    return (key, _STATES[e["state"]], e["space"], pair, e.get("bound"), e["reason"], e.get("disturbed", 0),
+            e.get("note", ""))
 
 
 def _histograms(path, obj):
-    if obj is None:
-        return {}
-    if not isinstance(obj, dict):
-        raise ReportError(path, "regbench.histograms is not an object", _DAMAGED)
     out = {}
-    for key, h in obj.items():
-        try:
-            edges, counts = [float(x) for x in h["edges"]], [float(x) for x in h["counts"]]
-        except (TypeError, KeyError, ValueError):
-            raise ReportError(path, f"histogram '{key}' lacks numeric edges and counts",
-                              "the file is damaged; re-run regbench")
+    for name, h in obj.items():
+        where = contract.field(["regbench", "histograms", name])
+        edges, counts = [float(x) for x in h["edges"]], [float(x) for x in h["counts"]]
         if len(edges) != len(counts) + 1:
-            raise ReportError(path, f"histogram '{key}' has {len(edges)} edges for {len(counts)} counts "
-                              "(needs one more edge than counts)", "the file is damaged; re-run regbench")
-        out[key] = Histogram(str(h.get("unit", "cycles")), edges, counts)
+            raise ReportError(path, f"{where}.edges: expected one more edge than counts, got {len(edges)} edges for "
+                              f"{len(counts)} counts", _DAMAGED)
+        if any(b <= a for a, b in zip(edges, edges[1:])):
+            raise ReportError(path, f"{where}.edges: expected ascending bin edges, got {contract.shown(h['edges'])}",
+                              _DAMAGED)
+        out[name] = Histogram(h.get("unit", "cycles"), edges, counts)
     return out
 
 
 # --- Google Benchmark's entries -----------------------------------------------------------
 
-def _check_run(path, where, entry):
-    """The fields of a Google Benchmark entry that _result reads are of their types: one line otherwise."""
-    _field(path, where, entry, "aggregate_name", lambda v: v is None or _text(v), "text", None)
-    _field(path, where, entry, "repetitions", _int_or_null, "a count", None)
-    for k, v in entry.items():
-        if k not in _GB_FIELDS and _number(v):
-            try:
-                float(v)
-            except OverflowError:
-                raise ReportError(path, f"{where} has a {k} too large for a number", _DAMAGED)
-
-
 def _counters(entry):
-    return {k: (float(v) if v is not None else None) for k, v in entry.items()
-            if k not in _GB_FIELDS and (isinstance(v, (int, float)) and not isinstance(v, bool) or v is None)}
+    return {k: float(v) for k, v in entry.items() if k not in _GB_FIELDS}     # the schema: every other field a number
 
 
 def _result(name, entries, described):

@@ -31,7 +31,7 @@ ALPHA = 0.10
 
 # The smallest relative difference that can count, by the test's unit,
 # measured with scripts/tests/verdict_rates.py on back-to-back runs of one
-# build on the development VM (README, "Reading a report"): there a third of
+# build on the development VM (docs/METHOD.md, "Verdicts"): there a third of
 # the results jump between runs by up to 2x (copies and _rep loops between
 # two speeds, lat/ with the timer calibration), so one run a side can only
 # show a difference of 2x (floor 0.9: 4.4% false positives on the default

@@ -74,7 +74,8 @@ def _grid(key, family, title, what, unit, row_head, col_head, cells, runs, **kw)
     section lists them with the reason, once, instead of a wall of "skipped".
     """
     cells = {rc: kc for rc, kc in cells.items() if _has(runs, *kc)}
-    shown = {rc for rc, (k, c) in cells.items() if any(r.measure(k, c).state not in ("skipped", "absent") for r in runs)}
+    shown = {rc for rc, (k, c) in cells.items()
+             if any(r.measure(k, c).state not in ("skipped", "not_run", "absent") for r in runs)}
     if not shown:
         return None
     rows = sorted({r for r, _ in shown}, key=kw.pop("row_key", None))
@@ -239,7 +240,7 @@ def cell_text(m, scale=1.0):
         return number(m.value * scale)
     if m.state == "below":
         return f"< {number(m.bound)}" if m.bound is not None else "below res."
-    return {"skipped": "skipped", "error": "error", "nan": "NaN", "absent": "—"}[m.state]
+    return {"skipped": "skipped", "error": "error", "not_run": "not run", "nan": "NaN", "absent": "—"}[m.state]
 
 
 def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_family=None, negligible=0.0):

@@ -23,8 +23,8 @@ def report(*args):
     return subprocess.run([sys.executable, REPORT, *args], capture_output=True, text=True)
 
 
-def summary(path):
-    return subprocess.run([SUMMARY, path], capture_output=True, text=True)
+def summary(*args, cwd=None):
+    return subprocess.run([SUMMARY, *args], capture_output=True, text=True, cwd=cwd)
 
 
 def edited(name, edit):
@@ -211,14 +211,15 @@ class Summary(unittest.TestCase):
         self.assertEqual(strip(opaque), strip(named))
         self.assertEqual(len(self.rows(opaque)), 16)
 
-    def check(self, path, why):
-        p = summary(path)
+    def check(self, path, why, args=None):
+        p = summary(*(args if args is not None else [path]))
         self.assertEqual((p.returncode, p.stdout), (2, ""))
         lines = p.stderr.splitlines()
         self.assertEqual(len(lines), 1, p.stderr)
-        self.assertTrue(lines[0].startswith(f"scripts/summary: {path}: "), lines[0])
+        self.assertTrue(lines[0].startswith(f"summary: {path}: " if path else "summary: "), lines[0])
         self.assertIn(why, lines[0])
         self.assertTrue(lines[0].endswith(")"), lines[0])
+        self.assertNotIn("Traceback", p.stderr)
 
     def test_files_that_are_not_regbench_s(self):
         self.check(fixture.path("old.json"), "written by a regbench older than the metadata contract "
@@ -229,32 +230,74 @@ class Summary(unittest.TestCase):
         empty = os.path.join(fixture.tmpdir(), "empty.json")
         open(empty, "w").close()
         self.check(empty, "the file is empty")
-        self.check(os.path.join(fixture.tmpdir(), "absent.json"), "cannot read it")
+        self.check(os.path.join(fixture.tmpdir(), "absent.json"), "No such file or directory")
+        self.check(fixture.tmpdir(), "Is a directory")
 
     def test_failures_disturbance_notes_and_an_interruption_are_said(self):
         def edit(doc):
             meta = doc["regbench"]["benchmarks"]
             meta["rep/read32/string/8"].update(state="error", reason="SIGSEGV at address 0x7f0000001000")
             meta["chain/read32/relaxed"].update(disturbed=1, note="the accessor adds a movzbl")
+            meta["barrier/mfence"].update(state="not_run", reason="not run: the run was interrupted")
             doc["context"]["interrupted"] = "SIGINT"
         p = summary(edited("single.json", edit))
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(self.rows(p)["chain/read32/relaxed"],
-                         ("2.75", "DISTURBED: 1 of 1 repetitions; the accessor adds a movzbl"))
+        rows = self.rows(p)
+        self.assertEqual(rows["chain/read32/relaxed"], ("2.75", "DISTURBED: 1 of 1 repetitions; the accessor adds a movzbl"))
+        self.assertEqual(rows["barrier/mfence"], ("-", "not run: the run was interrupted"))
         lines = p.stdout.splitlines()
+        self.assertIn("23 benchmarks: 15 measured, 3 below timer resolution, 2 skipped (reason in the JSON), 2 failed, "
+                      "1 not run", lines)
         self.assertIn("failed: thrpt/write32/relaxed: SIGBUS at offset 0x0", lines)
         self.assertIn("failed: rep/read32/string/8: SIGSEGV at address 0x7f0000001000", lines)
         self.assertIn("measured while the machine was disturbed (rerun them on a quiet machine): "
                       "chain/read32/relaxed (1 of 1)", lines)
         self.assertIn("INTERRUPTED (SIGINT): the run stopped early; these are the benchmarks it finished", lines)
+        self.assertEqual(summary("--kept", edited("single.json", edit)).stdout, "20\n")    # 15 + 3 below + 2 failed
 
     def test_inconsistent_metadata(self):
         self.check(edited("single.json", lambda d: d["regbench"]["benchmarks"].pop("chain/read32/relaxed")),
                    "benchmark 'chain/read32/relaxed' has no entry in regbench.benchmarks")
         self.check(edited("single.json", lambda d: d["regbench"]["benchmarks"]["barrier/mfence"].update(state="ok")),
-                   "regbench.benchmarks['barrier/mfence'] has state \"ok\"")
+                   "regbench.benchmarks['barrier/mfence'].state: expected one of measured | below_resolution | "
+                   "skipped | error | not_run, got \"ok\"")
         self.check(edited("single.json", lambda d: d["regbench"].update(contract=2)),
-                   "written for metadata contract 2; this summary reads contract 1")
+                   "written for metadata contract 2; these scripts read contract 1")
+
+    def test_a_field_of_the_wrong_type_is_one_line_never_a_traceback(self):
+        for edit, why in ((lambda d: d["context"].update(cpu_model=["AMD"]), "context.cpu_model: expected text, got a list"),
+                          (lambda d: d["context"].update(tsc_hz=2.5e9), "context.tsc_hz: expected text, got 2500000000.0"),
+                          (lambda d: d["benchmarks"][2].update(cycles=[1]), "benchmarks[2].cycles: expected a number from "
+                                                                             "-9007199254740992 to 9007199254740992, got a list"),
+                          (lambda d: d["regbench"]["benchmarks"]["barrier/mfence"].update(disturbed="2"),
+                           "regbench.benchmarks['barrier/mfence'].disturbed: expected a whole number of at least 0, "
+                           "got \"2\""),
+                          (lambda d: d["regbench"].update(kernel_strategies=None),
+                           "regbench.kernel_strategies: expected an object, got null")):
+            with self.subTest(why=why):
+                path = edited("single.json", edit)
+                self.check(path, why)
+
+    def test_a_file_whose_name_starts_with_a_dash(self):
+        folder = fixture.tmpdir()
+        shutil.copyfile(fixture.path("single.json"), os.path.join(folder, "-x.json"))
+        for args in (["--", "-x.json"], ["./-x.json"]):
+            p = summary(*args, cwd=folder)
+            self.assertEqual((p.returncode, p.stderr), (0, ""), args)
+            self.assertIn("barrier/mfence", self.rows(p))
+        self.check("", "(a file whose name starts with - goes after --: scripts/summary -- -x.json)", ["-x.json"])
+
+    def test_help_and_bad_command_lines(self):
+        p = summary("--help")
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        self.assertIn("usage: scripts/summary [-h] [--kept] [--] RESULT.json", p.stdout)
+        self.assertIn("A file whose name starts with - goes after --.", " ".join(p.stdout.split()))
+        self.check("", "the following arguments are required: RESULT.json (see scripts/summary --help)", [])
+        self.check("", "unrecognized arguments: b.json (see scripts/summary --help)", ["a.json", "b.json"])
+
+    def test_no_jq(self):
+        with open(SUMMARY, encoding="utf-8") as f:
+            self.assertNotIn("jq", f.read())
 
 
 def snapshot(d):

@@ -1,9 +1,11 @@
 """Loading result files: what the metadata says each benchmark is, every state, repetitions, files that are not regbench's."""
+import glob
 import json
+import os
 import unittest
 
 import fixture
-from regbench_report import model, names
+from regbench_report import contract, model, names
 from regbench_report.model import Key
 
 
@@ -180,7 +182,7 @@ class BadFiles(unittest.TestCase):
         self.check("notgb.json", "not Google Benchmark JSON")
 
     def test_histogram_edges_must_outnumber_counts(self):
-        self.check("badhist.json", "2 edges for 2 counts")
+        self.check("badhist.json", "expected one more edge than counts, got 2 edges for 2 counts")
 
     def test_missing_file(self):
         self.check("absent.json", "No such file")
@@ -197,37 +199,88 @@ class BadFiles(unittest.TestCase):
         self.check_doc(doc, "benchmark 'barrier/mfence' has no entry")
 
     def test_malformed_metadata_entries(self):
-        for field, value, why in (("width", "32", "regbench.benchmarks['thrpt/read32/relaxed'] has width \"32\" "
-                                                  "(needs bits or null)"),
-                                  ("family", "thr", "has family \"thr\" (needs a family of regbench.families)"),
-                                  ("strategy", "relaxd", "(needs \"\" or a strategy of regbench.strategies)"),
-                                  ("state", "ok", "has state \"ok\" (needs measured | below_resolution"),
-                                  ("space", "io", "(needs mmio, pio or region)"),
-                                  ("pair", "thrpt/read32/nothing", "(needs a benchmark of regbench.benchmarks)"),
-                                  ("param", True, "has param true")):
+        where = "regbench.benchmarks['thrpt/read32/relaxed']"
+        for field, value, why in (("width", "32", f"{where}.width: expected a whole number of at least 1 or null, "
+                                                  "got \"32\""),
+                                  ("family", "thr", f"{where}.family: expected a family of regbench.families, "
+                                                    "got \"thr\""),
+                                  ("strategy", "relaxd", f"{where}.strategy: expected \"\" or a strategy of "
+                                                         "regbench.strategies, got \"relaxd\""),
+                                  ("state", "ok", f"{where}.state: expected one of measured | below_resolution | "
+                                                  "skipped | error | not_run, got \"ok\""),
+                                  ("space", "io", f"{where}.space: expected one of mmio | pio | region, got \"io\""),
+                                  ("pair", "thrpt/read32/nothing", f"{where}.pair: expected a benchmark of "
+                                                                   "regbench.benchmarks, got \"thrpt/read32/nothing\""),
+                                  ("param", True, f"{where}.param: expected a whole number of at least 1 or null, "
+                                                  "got true"),
+                                  ("disturbed", -1, f"{where}.disturbed: expected a whole number of at least 0, "
+                                                    "got -1")):
             doc = document("single.json")
             doc["regbench"]["benchmarks"]["thrpt/read32/relaxed"][field] = value
             with self.subTest(field=field):
                 self.check_doc(doc, why)
         doc = document("single.json")
         del doc["regbench"]["benchmarks"]["thrpt/read32/relaxed"]["reason"]
-        self.check_doc(doc, "regbench.benchmarks['thrpt/read32/relaxed'] has no reason")
+        self.check_doc(doc, f"{where}.reason: expected text, found nothing")
+        doc = document("single.json")
+        del doc["regbench"]["benchmarks"]["lat/read32/relaxed"]["bound"]
+        self.check_doc(doc, "regbench.benchmarks['lat/read32/relaxed'].bound: expected a number from 0 to "
+                            "9007199254740992 or null, found nothing")
 
     def test_malformed_descriptions(self):
         doc = document("single.json")
         doc["regbench"]["families"]["lat"]["sampled"] = "yes"
-        self.check_doc(doc, "regbench.families['lat'] has sampled \"yes\" (needs true or false)")
+        self.check_doc(doc, "regbench.families['lat'].sampled: expected true or false, got \"yes\"")
         doc = document("single.json")
         doc["regbench"]["kernel_strategies"]["single"] = "readl"
-        self.check_doc(doc, "regbench.kernel_strategies has single \"readl\"")
+        self.check_doc(doc, "regbench.kernel_strategies.single: expected a strategy of regbench.strategies, "
+                            "got \"readl\"")
         doc = document("single.json")
         doc["regbench"]["order"]["strategies"] = "relaxed"
-        self.check_doc(doc, "regbench.order.strategies is not a list of names")
+        self.check_doc(doc, "regbench.order.strategies: expected a list, got \"relaxed\"")
+
+    def test_wrong_types_where_the_renderer_reads(self):
+        """Every field the report prints has its type checked at load: none can reach the renderer."""
+        for edit, why in ((lambda d: d["context"].update(cpu_model=["AMD"]), "context.cpu_model: expected text, got a list"),
+                          (lambda d: d["context"].update(date=20261204), "context.date: expected text, got 20261204"),
+                          (lambda d: d["context"].update(accelerator={"tcg": 1}),
+                           "context.accelerator: expected text, got an object"),
+                          (lambda d: d["context"].update(num_cpus="2"), "context.num_cpus: expected a whole number, "
+                                                                         "got \"2\""),
+                          (lambda d: d["benchmarks"][0].update(cycles="3"), "benchmarks[0].cycles: expected a number from "
+                                                                             "-9007199254740992 to 9007199254740992, got \"3\""),
+                          (lambda d: d["benchmarks"][0].update(label=7), "benchmarks[0].label: expected text, got 7"),
+                          (lambda d: d["regbench"]["families"]["lat"].update(what=None),
+                           "regbench.families['lat'].what: expected text, got null"),
+                          (lambda d: d["regbench"]["histograms"]["lat/read32/fenced"].update(counts=[1, 1e300, 2, 3]),
+                           "regbench.histograms['lat/read32/fenced'].counts[1]: expected a whole number from 0 to "),
+                          (lambda d: d["regbench"]["histograms"]["lat/read32/fenced"].update(edges=[0, 26, 26, 78, 104]),
+                           "regbench.histograms['lat/read32/fenced'].edges: expected ascending bin edges")):
+            doc = document("single.json")
+            edit(doc)
+            with self.subTest(why=why):
+                self.check_doc(doc, why)
+
+    def test_strict_json(self):
+        """NaN, Infinity and numbers no double holds are not in the contract: refused in one line, not rendered."""
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            text = f.read()
+        for bad, why in ((text.replace('"cycles": 40.5', '"cycles": NaN', 1), "NaN is not a JSON number"),
+                         (text.replace('"cycles": 40.5', '"cycles": -Infinity', 1), "-Infinity is not a JSON number"),
+                         (text.replace('"cycles": 40.5', '"cycles": 1e999', 1), "the number 1e999 is beyond what a double"),
+                         (text.replace('"cycles": 40.5', '"cycles": 1' + "0" * 400, 1), "is beyond what a double holds")):
+            self.assertNotEqual(bad, text)
+            path = os.path.join(fixture.tmpdir(), "bad.json")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(bad)
+            with self.subTest(why=why), self.assertRaises(model.ReportError) as e:
+                model.load(path)
+            self.check_text(path, str(e.exception), why)
 
     def test_another_contract(self):
         doc = document("single.json")
         doc["regbench"]["contract"] = 2
-        self.check_doc(doc, "written for metadata contract 2; this report reads contract 1")
+        self.check_doc(doc, "written for metadata contract 2; these scripts read contract 1")
 
     def test_two_names_for_one_benchmark(self):
         doc = document("single.json")
@@ -239,6 +292,37 @@ class BadFiles(unittest.TestCase):
         doc = document("single.json")
         doc["regbench"]["histograms"]["lat/read8/relaxed"] = doc["regbench"]["histograms"]["lat/read32/fenced"]
         self.check_doc(doc, "histogram 'lat/read8/relaxed' is of no benchmark in the file")
+
+
+class Contract(unittest.TestCase):
+    """The schema is the contract: the published files keep it, and the reader knows every state it declares."""
+
+    def test_every_published_result_file_keeps_the_contract(self):
+        files = [f for f in glob.glob(os.path.join(fixture.SCRIPTS, os.pardir, "reports", "*", "*.json"))
+                 if os.path.basename(f) != "compare.json"]
+        self.assertGreater(len(files), 10)
+        for f in files:
+            with self.subTest(file=f):
+                self.assertTrue(model.load(f).results)
+
+    def test_the_reader_knows_every_state(self):
+        self.assertEqual(set(model.CONTRACT_STATE.values()), set(contract.states()))
+        self.assertIn("not_run", contract.states())
+
+    def test_not_run_is_a_state_without_figures(self):
+        doc = document("single.json")
+        doc["regbench"]["benchmarks"]["chain/read32/relaxed"].update(state="not_run",
+                                                                      reason="not run: the run was interrupted")
+        r = model.from_document("x.json", doc).named("chain/read32/relaxed")
+        self.assertEqual((r.state, r.reason, r.measure().state), ("not_run", "not run: the run was interrupted",
+                                                                  "not_run"))
+
+    def test_paths_name_fields_as_a_reader_writes_them(self):
+        self.assertEqual(contract.field(["regbench", "benchmarks", "lat/read8/x", "state"]),
+                         "regbench.benchmarks['lat/read8/x'].state")
+        self.assertEqual(contract.field(["benchmarks", 3, "cycles"]), "benchmarks[3].cycles")
+        self.assertEqual(contract.field(["context", "odd key"]), "context['odd key']")
+        self.assertEqual(contract.field(["regbench", "families", "lat", "what"]), "regbench.families['lat'].what")
 
 
 class Runs(unittest.TestCase):

@@ -9,7 +9,7 @@ import sys
 import unittest
 
 import fixture
-from regbench_report import folder, index, model, render
+from regbench_report import folder, index, model, render, summary
 from regbench_report.model import Key
 
 REPORT = os.path.join(fixture.SCRIPTS, "report")
@@ -555,6 +555,29 @@ class Caveats(unittest.TestCase):
         e.update(error_occurred=True, error_message="SIGSEGV at 0x7f00")
         res = model.from_document("x.json", doc).named("chain/read32/relaxed")
         self.assertEqual((res.reps["cycles"], res.failed), ([2.7], ["SIGSEGV at 0x7f00"]))
+
+
+class Extremes(unittest.TestCase):
+    """What the contract allows renders: every counter 0 (a p50 under the timer's overhead is kept as 0) or at the
+    contract's largest, in a report, a comparison and the summary (the fuzzer found a port chart dividing by 0)."""
+
+    def test_zero_and_the_largest_counters_render(self):
+        for name in ("mmio-and-port.json", "single.json"):
+            for value in (0, 2 ** 53):
+                with open(fixture.path(name), encoding="utf-8") as f:
+                    doc = json.load(f)
+                for e in doc["benchmarks"]:
+                    for k in [k for k in e if k not in model._GB_FIELDS]:
+                        e[k] = value
+                path = os.path.join(fixture.tmpdir(), name)
+                with open(path, "w", encoding="utf-8") as f:
+                    json.dump(doc, f)
+                with self.subTest(name=name, value=value):
+                    run = model.load(path)
+                    self.assertTrue(summary.lines(run))
+                    for runs in ([run], [run, model.load(path)]):
+                        out = fixture.tmpdir()
+                        self.assertTrue(os.path.isfile(render.write(runs, out, labels=["a", "b"][:len(runs)])))
 
 
 class Index(unittest.TestCase):

@@ -1,0 +1,154 @@
+"""The scripts/summary command line: a run's headline results as a short table on the terminal.
+
+It reads the file through model.load (the contract's one reader) and shows
+the rows headlines.choose() picks: medians of the repetitions, their CV
+flagged above 5%, each result's state, then the counts of every state, what
+failed, what was measured on a disturbed machine and whether the run was
+interrupted.  Every failure is one line, `summary: what: why (what to try)`:
+2 for a command line or a file it cannot use, 130 when interrupted.
+"""
+import argparse
+import math
+import sys
+
+from . import contract, headlines, model
+
+NOISY = 0.05
+USAGE = "scripts/summary [-h] [--kept] [--] RESULT.json"
+
+
+class UsageError(Exception):
+    """A command line the summary cannot use; str() is the line to print."""
+
+
+class Parser(argparse.ArgumentParser):
+    argv = ()
+
+    def error(self, message):
+        dashed = next((a for a in self.argv if a.startswith("-") and a not in ("-h", "--help", "--")), None)
+        if dashed:
+            raise UsageError(f"{message} (a file whose name starts with - goes after --: scripts/summary -- {dashed})")
+        raise UsageError(f"{message} (see scripts/summary --help)")
+
+
+def parser():
+    p = Parser(prog="summary", usage=USAGE,
+               description="Print the headline results of a regbench result file: the kernel's readl and writel "
+                           "strategy in each family, the copies at the largest size measured (the kernel's, libc's "
+                           "and the fastest), every barrier and dispatch; medians of the repetitions with their CV. "
+                           "Then how many benchmarks ended in each state, what failed, what was measured while the "
+                           "machine was disturbed. A file whose name starts with - goes after --.")
+    p.add_argument("--kept", action="store_true",
+                   help="print only how many benchmarks the run reached (measured, below timer resolution or failed): "
+                        "what an interrupted run kept")
+    p.add_argument("file", metavar="RESULT.json", help="a regbench --benchmark_out file (results/regbench-DATE.json)")
+    return p
+
+
+def _num(v, decimals=None):
+    """A figure as the table prints it: one decimal from 100 up, three below (or decimals), no trailing zeros."""
+    if v is None:
+        return "-"
+    if not math.isfinite(v) or abs(v) >= 1e15:
+        return f"{v:.6g}"       # beyond the whole digits a reader counts; rounding it could overflow
+    if decimals is None:
+        decimals = 1 if abs(v) >= 100 else 3
+    r = math.floor(v * 10 ** decimals + 0.5) / 10 ** decimals       # half away from zero, as people round
+    return str(int(r)) if r == int(r) else repr(r)
+
+
+def _percent(cv):
+    return "-" if cv is None else f"{_num(cv * 100, 1)}%"
+
+
+def _ghz(hz, digits):
+    return "?" if hz is None else _num(hz / 1e9, digits)
+
+
+def _row(cells):
+    name, tsc, core, ns, gbs, cv, note = cells
+    return f"{name:<30} {tsc:>10} {core:>10} {ns:>9} {gbs:>8} {cv:>7}  {note}".rstrip()
+
+
+def _note(res):
+    if res.state == "ok":
+        parts = [res.reason]
+    elif res.state == "below" or res.state == "not_run":
+        parts = [res.reason]
+    else:
+        parts = [f"{model.CONTRACT_STATE[res.state]}: {res.reason}"]
+    cv = res.noise.get("cycles") if res.state == "ok" else None
+    if cv is not None and cv > NOISY:
+        parts.append("NOISY: CV above 5%")
+    if res.disturbed:
+        parts.append(f"DISTURBED: {res.disturbed} of {res.repetitions} repetitions")
+    parts.append(res.note)
+    return "; ".join(p for p in parts if p)
+
+
+def lines(run):
+    """The summary of one run (model.Run) as lines of text."""
+    h = headlines.choose(run)
+    c = run.ctx
+    core_source = str(c("core_cycles_source", "?")).split(":")[0]
+    out = [f"target {c('target', '?')} ({c('target_what', '?')}), {c('cpu_model', '?')}, "
+           f"TSC {_ghz(run.ctx_float('tsc_hz'), 3)} GHz, core ~{_ghz(run.ctx_float('core_hz_estimate'), 2)} GHz "
+           f"({core_source})", "",
+           _row(["benchmark", "TSC cycles", "core cyc.", "ns", "GB/s", "CV", "note"])]
+    for key in h.rows:
+        res = run.results[key]
+        get = lambda counter: res.counters.get(counter) if res.state == "ok" else None
+        gbs, cv = get("bytes_per_second"), res.noise.get("cycles") if res.state == "ok" else None
+        out.append(_row([res.name, _num(get("cycles")), _num(get("core_cycles")), _num(get("ns")),
+                         _num(gbs / 1e9) if gbs else "-", _percent(cv), _note(res)]))
+    order = headlines.display_order(run.meta)
+    results = sorted(run.results.values(), key=lambda r: order(r.key))
+    count = lambda state: sum(r.state == state for r in results)
+    noisy = [r.name for r in results if r.state == "ok" and (r.noise.get("cycles") or 0) > NOISY]
+    out += ["", f"{len(results)} benchmarks: {count('ok')} measured, {count('below')} below timer resolution, "
+                f"{count('skipped')} skipped (reason in the JSON), {count('error')} failed"
+            + (f", {count('not_run')} not run" if count("not_run") else ""),
+            f"CV above 5% (noisy; rerun or check the environment notes): {' '.join(noisy)}" if noisy else
+            "every measured benchmark has a CV of at most 5% over its repetitions"]
+    out += [f"failed: {r.name}: {r.reason}" for r in results if r.state == "error"]
+    disturbed = [f"{r.name} ({r.disturbed} of {r.repetitions})" for r in results if r.disturbed]
+    if disturbed:
+        out.append("measured while the machine was disturbed (rerun them on a quiet machine): " + " ".join(disturbed))
+    out += [f"disturbance: {k} {v}" for k, v in run.context.items() if k.startswith("disturb")]
+    if c("env_warnings"):
+        out.append(f"environment: {c('env_warnings')}")
+    if c("interrupted"):
+        out.append(f"INTERRUPTED ({c('interrupted')}): the run stopped early; these are the benchmarks it finished")
+    return out
+
+
+def _run(argv):
+    p = parser()
+    p.argv = sys.argv[1:] if argv is None else argv
+    args = p.parse_args(argv)
+    missing = contract.unavailable()
+    if missing:
+        print(f"summary: {missing}", file=sys.stderr)
+        return 2
+    try:
+        run = model.load(args.file)
+    except model.ReportError as e:
+        print(f"summary: {e}", file=sys.stderr)
+        return 2
+    print(sum(r.state in ("ok", "below", "error") for r in run.results.values()) if args.kept else "\n".join(lines(run)))
+    return 0
+
+
+def main(argv=None):
+    try:
+        return _run(argv)
+    except UsageError as e:
+        print(f"summary: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("summary: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # `scripts/summary FILE | head`: the reader has what it wanted
+        sys.stderr.close()
+        return 0
