@@ -9,7 +9,6 @@
 #include <sstream>
 
 #include "console.h"
-#include "flags.h"
 #include "selfcheck.h"
 #include "session.h"
 
@@ -206,15 +205,9 @@ std::vector<rb_runs> rb_gather::rest()
 
 // The benchmarks this run will report: the registered ones --benchmark_filter selects.
 rb_progress::rb_progress(const rb_session &s)
-	: s_(s), start_(now()), last_(start_), tty_(rb_fancy_terminal(STDERR_FILENO))
+	: s_(s), total_(s.registry.selected(false)), runnable_(s.registry.selected(true)), start_(now()), last_(start_),
+	  tty_(rb_fancy_terminal(STDERR_FILENO))
 {
-	std::vector<std::string> all = s.registry.names(), runnable;
-
-	for (const rb_result &r : s.registry.all())
-		if (r.state != rb_state::skipped)
-			runnable.push_back(r.name);
-	total_ = rb_filter_count(benchmark::GetBenchmarkFilter(), all);
-	runnable_ = rb_filter_count(benchmark::GetBenchmarkFilter(), runnable);
 }
 
 std::string rb_progress::line() const

@@ -15,4 +15,11 @@ public:
 	int status;
 };
 
+// Text a line quotes (a path, a filter: an argument may be 128 KiB), a long one cut in the middle so that
+// the line stays one line, its end (a file's extension) kept.
+inline std::string rb_cut(const std::string &s)
+{
+	return s.size() <= 80 ? s : s.substr(0, 60) + "..." + s.substr(s.size() - 17);
+}
+
 #endif

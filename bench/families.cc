@@ -247,10 +247,13 @@ void add(rb_session &s, const rb_kernel &k, size_t n)
 	r.param = n;
 	r.pair = pair_of(k, t, n);
 	r.io = window(k, t);
+	r.selected = s.command.benchmark.filter.selects(r.name);
 	std::string why = why_not(k, t, n);
 	if (!why.empty())
 		r.skip(why);
 	rb_result *rec = &s.registry.add(r);
+	if (!r.selected)
+		return;
 	if (!why.empty()) {
 		benchmark::RegisterBenchmark(rec->name.c_str(), [rec](benchmark::State &st) { rb_skip(st, *rec); });
 		return;
@@ -258,6 +261,17 @@ void add(rb_session &s, const rb_kernel &k, size_t n)
 	// the runner sets each repetition's time: the cost per unit
 	benchmark::RegisterBenchmark(rec->name.c_str(), [&s, rec](benchmark::State &st) { rb_run(st, s, *rec); })
 		->UseManualTime();
+}
+
+// A size as --sizes and a ram: spec write it: in the largest of k, m, g and t that divides it (4194304: 4m,
+// 1536k, 13), so that a hint names exactly the size it means.
+std::string spec_size(uint64_t n)
+{
+	int unit = 0;
+
+	while (unit < 4 && n && !(n % (1ull << (10 * (unit + 1)))))
+		unit++;
+	return std::to_string(n >> (10 * unit)) + (unit ? std::string(1, "kmgt"[unit - 1]) : "");
 }
 
 }  // namespace
@@ -280,13 +294,10 @@ std::string rb_check_sweeps(const iomap_target &t, const rb_options &o)
 	if (largest && (t.space != IOMAP_SPACE_MMIO || !t.copy_len))
 		return std::string("--sizes: target '") + t.spec + "' has no copy window (a port target moves no ranges) "
 		       "(drop --sizes, or name an MMIO target)";
-	if (largest > t.copy_len) {
-		size_t mib = (largest + (1 << 20) - 1) >> 20, kib = (largest + 1023) >> 10;
+	if (largest > t.copy_len)
 		return "--sizes: " + std::to_string(largest) + " bytes do not fit the copy window of target '" + t.spec +
-		       "', " + std::to_string(t.copy_len) + " bytes (sizes up to " + std::to_string(t.copy_len) +
-		       ", or a larger target such as ram:" + (largest >= (1 << 20) ? std::to_string(mib) + "m)" :
-							      std::to_string(kib) + "k)");
-	}
+		       "', " + std::to_string(t.copy_len) + " bytes (sizes up to " + spec_size(t.copy_len) +
+		       ", or a larger target such as ram:" + spec_size(largest) + ")";
 	return "";
 }
 

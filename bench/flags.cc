@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <regex>
 
 #include <benchmark/benchmark.h>
 
@@ -26,6 +25,9 @@ constexpr const char *kQuickMinTime = "0.005";
 // _rep buffer of 2^24 elements is already 128 MiB of 64-bit values.
 constexpr unsigned long long kMaxSize = 1ull << 40;
 constexpr unsigned long long kMaxCount = 1ull << 24;
+// Values in one --sizes or --counts list: each is a benchmark per strategy and width (64 counts make some
+// 2600), and Google Benchmark 1.7.1 takes time quadratic in their number to start (4000 benchmarks: 8 s)
+constexpr size_t kMaxValues = 64;
 
 constexpr int kMaxRepetitions = 1000;	// each repetition runs every benchmark again
 constexpr double kMaxSeconds = 3600;	// per benchmark: an hour
@@ -76,6 +78,9 @@ std::vector<size_t> number_list(const char *flag, const std::string &v, unsigned
 	}
 	std::sort(out.begin(), out.end());
 	out.erase(std::unique(out.begin(), out.end()), out.end());
+	if (out.size() > kMaxValues)
+		throw rb_error(flag, std::to_string(out.size()) + " values, each a benchmark per strategy and width",
+			       "at most " + std::to_string(kMaxValues) + ", e.g. " + flag + "=" + example);
 	return out;
 }
 
@@ -255,17 +260,6 @@ void check_seconds(const std::string &flag, const std::string &v)
 		throw rb_error(flag, "bad time '" + v + "'", "seconds above 0 to 3600, e.g. " + flag + "=0.5");
 }
 
-// The filter's expression, compiled as Google Benchmark compiles it; "" when it compiles, else why not.
-std::string regex_error(const std::string &expr)
-{
-	try {
-		std::regex re(expr, std::regex::extended);
-	} catch (const std::regex_error &e) {
-		return e.what();
-	}
-	return "";
-}
-
 // --benchmark_context=KEY=VALUE[,KEY=VALUE...]: Google Benchmark splits at every ',' and '='.
 void context_pairs(const std::string &v, rb_benchmark_flags *f)
 {
@@ -281,11 +275,15 @@ void context_pairs(const std::string &v, rb_benchmark_flags *f)
 			throw rb_error(flag, "bad pair '" + pair + "'",
 				       "KEY=VALUE, several joined by commas, e.g. " + flag + "=accelerator=tcg");
 		std::string key = pair.substr(0, eq), value = pair.substr(eq + 1);
-		for (const auto &kv : f->context)
+		bool again = false;
+		for (const auto &kv : f->context) {
 			if (kv.first == key && kv.second != value)
 				throw rb_error(flag, "'" + key + "' given twice: '" + kv.second + "' and '" + value + "'",
 					       "give it once");
-		f->context.emplace_back(key, value);
+			again |= kv.first == key;
+		}
+		if (!again)
+			f->context.emplace_back(key, value);
 		if (comma == std::string::npos)
 			break;
 		start = comma + 1;
@@ -323,8 +321,9 @@ void output_flag(const BenchmarkFlag &def, const std::string &flag, const std::s
 }
 
 // Takes arg when it is one of Google Benchmark's flags (--NAME=VALUE, or a bare boolean flag), checked,
-// into the command; false when it is not one of them.
-bool benchmark_flag(const std::string &arg, rb_command *c)
+// into the command, with *value what it means (a boolean's true or false, however spelt); false when it
+// is not one of them.
+bool benchmark_flag(const std::string &arg, rb_command *c, std::string *value)
 {
 	rb_benchmark_flags *f = &c->benchmark;
 
@@ -350,6 +349,8 @@ bool benchmark_flag(const std::string &arg, rb_command *c)
 		else
 			throw rb_error(flag, "needs a value", "Google Benchmark's flags take =, e.g. " + flag + "=" + def->example);
 	}
+	bool boolean_kind = def->kind == BOOL || def->kind == REPORT_ONLY || def->kind == OUTPUT_BOOL;
+	*value = boolean_kind && boolean(v, &b) ? (b ? "true" : "false") : v;
 	switch (def->kind) {
 	case OUTPUT:
 	case OUTPUT_BOOL:
@@ -387,13 +388,10 @@ bool benchmark_flag(const std::string &arg, rb_command *c)
 	case REGEX: {
 		if (v.empty())
 			throw rb_error(flag, "needs a value", "a regular expression or all, e.g. " + flag + "=^chain/");
-		std::string expr = v[0] == '-' ? v.substr(1) : v, why = v == "all" ? "" : regex_error(expr);
-
+		std::string why = f->filter.set(v);
 		if (!why.empty())
-			throw rb_error(flag, "not a regular expression: '" + v + "': " + why,
-				       "an extended regular expression, as grep -E takes");
-		f->filter = v;
-		break;
+			throw rb_error(flag, why, "an extended regular expression, as grep -E takes");
+		return true;	// regbench registers only what it selects: Google Benchmark gets no filter
 	}
 	case UNIT:
 		if (v != "ns" && v != "us" && v != "ms" && v != "s")
@@ -566,10 +564,11 @@ rb_command rb_parse_flags(int argc, char **argv)
 			c.options.help = true;
 			return c;
 		}
-		if (benchmark_flag(a, &c)) {
+		std::string value;
+		if (benchmark_flag(a, &c, &value)) {
 			// several --benchmark_context flags add up; their keys are checked as they are read
 			if (a.compare(0, eq, "--benchmark_context"))
-				given.add(a.substr(0, eq), eq == std::string::npos ? "" : a.substr(eq + 1));
+				given.add(a.substr(0, eq), value);
 			continue;
 		}
 		if (!f)
@@ -660,15 +659,4 @@ std::vector<std::string> rb_benchmark_args(const char *program, const rb_benchma
 			a = min_time + "0";
 		}
 	return args;
-}
-
-size_t rb_filter_count(const std::string &filter, const std::vector<std::string> &names)
-{
-	bool negative = !filter.empty() && filter[0] == '-';
-	std::regex re(filter == "all" ? "." : negative ? filter.substr(1) : filter, std::regex::extended);
-	size_t n = 0;
-
-	for (const std::string &name : names)
-		n += std::regex_search(name, re) != negative;
-	return n;
 }

@@ -28,9 +28,4 @@ void rb_benchmark_env_check();
 std::vector<std::string> rb_benchmark_args(const char *program, const rb_benchmark_flags &gb, bool quick,
 					   double *budget);
 
-// How many of names --benchmark_filter selects, as Google Benchmark 1.7.1 selects them: "all" is
-// every name; else an extended regular expression searched for in each name, and a leading '-'
-// selects the names it does not match.
-size_t rb_filter_count(const std::string &filter, const std::vector<std::string> &names);
-
 #endif

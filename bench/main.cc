@@ -4,10 +4,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -187,19 +187,19 @@ void add_user_context(rb_session &s)
 // A filter that selects none of the benchmarks registered would run nothing and write an empty result.
 void check_filter(const rb_session &s)
 {
-	const std::string &filter = s.command.benchmark.filter;
-	std::vector<std::string> names = s.registry.names();
+	const rb_filter &filter = s.command.benchmark.filter;
 
-	if (!filter.empty() && !rb_filter_count(filter, names))
-		throw rb_error("--benchmark_filter", "'" + filter + "' matches none of the " + std::to_string(names.size()) +
-			       " benchmarks on target '" + s.target.spec + "'", "regbench --benchmark_list_tests lists them");
+	if (!filter.given().empty() && !s.registry.selected(false))
+		throw rb_error("--benchmark_filter", "'" + filter.shown() + "' matches none of the " +
+			       std::to_string(s.registry.all().size()) + " benchmarks on target '" + s.target.spec + "'",
+			       "regbench --benchmark_list_tests lists them");
 }
 
 // When the last benchmark has run: what only then is known, in the context.
 void finish(rb_session &s)
 {
 	if (rb_interrupted())
-		s.context.set("interrupted", rb_interrupted() == SIGINT ? "SIGINT" : "SIGTERM");
+		s.context.set("interrupted", rb_signal_name(rb_interrupted()));
 	s.context.set("disturbed_benchmarks", std::to_string(s.registry.disturbed_benchmarks()));
 	rb_measure_context(s);
 }
@@ -277,5 +277,10 @@ int main(int argc, char **argv)
 	} catch (const rb_error &e) {
 		fprintf(stderr, "regbench: %s\n", e.what());
 		return e.status;
+	} catch (const std::bad_alloc &e) {
+		// inside a benchmark it is that benchmark's error (measure.cc), and the run goes on
+		fprintf(stderr, "regbench: out of memory: %s outside a benchmark (raise the memory limit, ulimit -v)\n",
+			e.what());
+		return 1;
 	}
 }

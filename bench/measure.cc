@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -369,6 +370,24 @@ rb_repetition measure(benchmark::State &st, Bench &b)
 	return {rb_state::measured, 0, "", w.disturbed};
 }
 
+/*
+ * One repetition, where an exception (an allocation that fails: a _rep
+ * buffer of 128 MiB under ulimit -v) becomes the benchmark's error, and the
+ * run goes on.
+ */
+rb_repetition measure_or_error(benchmark::State &st, Bench &b)
+{
+	try {
+		return measure(st, b);
+	} catch (const std::bad_alloc &e) {
+		size_t bytes = b.k.family->shape == RB_BATCH ? b.n * b.k.bytes : 0;
+		return {rb_state::error, 0, std::string("out of memory (") + e.what() + ")" +
+			(bytes ? " for its " + std::to_string(bytes) + "-byte buffer" : ""), false};
+	} catch (const std::exception &e) {
+		return {rb_state::error, 0, e.what(), false};
+	}
+}
+
 // A repetition that does not measure: Google Benchmark is told with the reason alone (the reporters
 // write its text from the record).
 void stop(benchmark::State &st, rb_result &r, const rb_repetition &rep)
@@ -401,7 +420,7 @@ void rb_run(benchmark::State &st, rb_session &s, rb_result &r)
 		LIKWID_MARKER_START(r.name.c_str());
 #endif
 	for (auto _ : st)
-		rep = measure(st, b);
+		rep = measure_or_error(st, b);
 #ifdef LIKWID_PERFMON
 	if (s.measure.markers)
 		LIKWID_MARKER_STOP(r.name.c_str());

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "filter.h"
 #include "iomap/target.h"
 
 // regbench's own flags (flags.cc has each one's default and help).
@@ -29,7 +30,7 @@ struct rb_options {
 // the environment; so regbench checks each and hands Google Benchmark only canonical forms.
 struct rb_benchmark_flags {
 	std::vector<std::string> pass;		// for Google Benchmark: --benchmark_NAME=VALUE, canonical
-	std::string filter;			// --benchmark_filter as given, "" when not
+	rb_filter filter;			// --benchmark_filter, which regbench applies itself
 	bool list_tests = false;		// --benchmark_list_tests
 	std::vector<std::string> run_only;	// the flags given that matter only when benchmarks run
 	std::vector<std::pair<std::string, std::string>> context;	// --benchmark_context, in order

@@ -1,7 +1,9 @@
 // output.cc: the reporters (console and result file) fed side by side, and the result file written to a temporary file and renamed
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,6 +54,31 @@ private:
 	const Context *context_ = nullptr;
 	std::vector<Run> runs_;
 };
+
+/*
+ * Google Benchmark's CSV (deprecated in 1.7, still what --benchmark_format=csv
+ * asks for) takes its columns from the counters of the first runs it gets,
+ * and aborts on a later run with one more: a first benchmark below the
+ * resolution (no counters) and a measured one after it would end the run
+ * and lose it.  Held back until the run ends, it gets every run at once.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+class HeldCSV : public benchmark::CSVReporter {
+public:
+	void ReportRuns(const std::vector<Run> &runs) override { runs_.insert(runs_.end(), runs.begin(), runs.end()); }
+
+	void Finalize() override
+	{
+		if (!runs_.empty())
+			CSVReporter::ReportRuns(runs_);
+		CSVReporter::Finalize();
+	}
+
+private:
+	std::vector<Run> runs_;
+};
+#pragma GCC diagnostic pop
 
 /*
  * Hands everything to the result file's reporter, and to the console what it
@@ -149,48 +176,10 @@ std::unique_ptr<benchmark::BenchmarkReporter> reporter(const rb_session &s, cons
 {
 	if (format == "json")
 		return std::make_unique<ResultJSON>(s);
-	if (format == "csv") {
-		// deprecated in Google Benchmark 1.7, still what --benchmark_format=csv asks for
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-		return std::make_unique<benchmark::CSVReporter>();
-#pragma GCC diagnostic pop
-	}
+	if (format == "csv")
+		return std::make_unique<HeldCSV>();
 	// a result file in console format: Google Benchmark's, without colour
 	return std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None);
-}
-
-/*
- * Google Benchmark matches --benchmark_filter against its own instance names,
- * which end in "/manual_time" where regbench sets the time; a "$" anchor in
- * the filter means the end of the name regbench shows (outside brackets and
- * escapes, where it is an anchor in an extended regex).
- */
-std::string anchored(const std::string &filter)
-{
-	std::string out;
-
-	for (size_t i = 0; i < filter.size(); i++) {
-		char c = filter[i];
-
-		if (c == '\\' && i + 1 < filter.size()) {
-			out += filter.substr(i++, 2);
-		} else if (c == '[') {
-			// a bracket expression runs to the first ']' that is not its first member
-			size_t end = i + 1;
-			if (end < filter.size() && filter[end] == '^')
-				end++;
-			end = filter.find(']', end + 1);
-			end = end == std::string::npos ? filter.size() - 1 : end;
-			out += filter.substr(i, end - i + 1);
-			i = end;
-		} else if (c == '$') {
-			out += "(/manual_time)?$";
-		} else {
-			out += c;
-		}
-	}
-	return out;
 }
 
 // Google Benchmark's --benchmark_list_tests output, with the names regbench registered.
@@ -220,69 +209,161 @@ int write_all(int fd, const std::string &s)
 	return 0;
 }
 
+std::string folder_of(const std::string &path)
+{
+	std::vector<char> copy(path.begin(), path.end());
+
+	copy.push_back('\0');
+	return dirname(copy.data());
+}
+
+/*
+ * The temporary file the results are written to before they are renamed
+ * to final, as mkostemp's template: ".NAME.tmp-XXXXXX" in final's folder,
+ * NAME cut to what the folder's NAME_MAX leaves, so that every name the
+ * folder takes (255 bytes) gets one.  The up-front check creates this very
+ * name, so that a run never ends on a temporary file it cannot create.
+ * False when the whole path does not fit out.
+ */
+bool temporary_name(const std::string &final, char *out, size_t size)
+{
+	const std::string dir = folder_of(final), suffix = ".tmp-XXXXXX";
+	std::string base = final.substr(final.find_last_of('/') + 1);
+	long max = pathconf(dir.c_str(), _PC_NAME_MAX);
+
+	if (max > 0 && base.size() + 1 + suffix.size() > (size_t)max)
+		base.resize((size_t)max - 1 - suffix.size());
+	return snprintf(out, size, "%s/.%s%s", dir.c_str(), base.c_str(), suffix.c_str()) < (int)size;
+}
+
+// The descriptor of this process open for writing on the file st describes, or -1: stdout or stderr,
+// and for what is not a regular file any other (a shell's >(command) passes a pipe as /dev/fd/N).
+int held(const struct stat &st)
+{
+	auto same = [&st](int fd) {
+		struct stat f;
+		int flags = fcntl(fd, F_GETFL);
+
+		return flags >= 0 && (flags & O_ACCMODE) != O_RDONLY && !fstat(fd, &f) && f.st_dev == st.st_dev &&
+		       f.st_ino == st.st_ino;
+	};
+	int found = -1;
+
+	for (int fd : {STDOUT_FILENO, STDERR_FILENO})
+		if (same(fd))
+			return fd;
+	DIR *d = S_ISREG(st.st_mode) ? nullptr : opendir("/proc/self/fd");
+	if (!d)
+		return -1;
+	while (struct dirent *e = readdir(d)) {
+		int fd = atoi(e->d_name);
+		if (fd > STDERR_FILENO && fd != dirfd(d) && same(fd)) {
+			found = fd;
+			break;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+// What a path that is neither a folder nor a regular file names, for the line that refuses it.
+const char *kind_of(const struct stat &st)
+{
+	return S_ISFIFO(st.st_mode) ? "a named pipe" : S_ISSOCK(st.st_mode) ? "a socket" : "a device";
+}
+
+bool null_device(const struct stat &st)
+{
+	struct stat null;
+
+	return S_ISCHR(st.st_mode) && !stat("/dev/null", &null) && S_ISCHR(null.st_mode) && null.st_rdev == st.st_rdev;
+}
+
 }  // namespace
 
 /*
  * Where the result file goes, decided before anything runs, so that a path
- * that cannot work is refused at once; nothing is created yet: a run that
- * ends early (a bad flag found later, a crash, SIGKILL) leaves nothing
- * behind.  A regular file (or a new one) gets a temporary file beside it at
+ * that cannot work is refused at once, never found when the results are put
+ * in place.  A regular file (or a new one) gets a temporary file beside it at
  * the end, renamed into place when complete, so the previous file of that
  * name stays whole until then; a symbolic link is written through, not
- * replaced.  This process's stdout or stderr (/dev/stdout, /proc/self/fd/1,
- * even when redirected to a file) and anything that is not a regular file
- * (a pipe, a terminal, /dev/full) are written as they are, at the end.
+ * replaced.  The check tries what that end does: it creates the very
+ * temporary file in the very folder and removes it (a run that then ends
+ * early, a crash, SIGKILL, leaves nothing behind), and it refuses a file that
+ * the rename could not replace.  A descriptor this process holds
+ * (/dev/stdout, /proc/self/fd/1, even when redirected to a file, or a pipe
+ * from >(command)) and /dev/null are written as they are, at the end; any
+ * other named pipe, device or socket is refused: a write there that fails
+ * when the run ends (no reader, /dev/full) would lose everything measured.
  */
 void rb_output::open()
 {
 	const rb_output_options &o = s_.command.output;
 	char *tmp = rb_temporary();
-	struct stat st, fd_st;
-	const char *what = "--benchmark_out";
+	struct stat st, dir_st;
+	const std::string what = "--benchmark_out";
 
 	if (o.out.empty())
 		return;
-	if (!stat(o.out.c_str(), &st)) {
-		if (S_ISDIR(st.st_mode))
-			throw rb_error(what, "'" + o.out + "' is a folder",
-			    "give a file name, e.g. " + o.out + (o.out.back() == '/' ? "" : "/") + "result.json");
-		for (int fd : {STDOUT_FILENO, STDERR_FILENO})
-			if (!fstat(fd, &fd_st) && fd_st.st_dev == st.st_dev && fd_st.st_ino == st.st_ino) {
-				direct_ = fd;
-				return;
-			}
-		if (!S_ISREG(st.st_mode)) {
-			if (access(o.out.c_str(), W_OK))
-				throw rb_error(what, "cannot write to '" + o.out + "': " + strerror(errno), "check the path");
+	int missing = stat(o.out.c_str(), &st) ? errno : 0;
+	if (!missing && S_ISDIR(st.st_mode))
+		throw rb_error(what, "'" + o.out + "' is a folder",
+			       "give a file name, e.g. " + o.out + (o.out.back() == '/' ? "" : "/") + "result.json");
+	if (o.out.back() == '/') {
+		std::string file = o.out.substr(0, o.out.find_last_not_of('/') + 1);
+		throw rb_error(what, "'" + o.out + "' ends in /, which names a folder", "give a file name, e.g. " +
+			       (!file.empty() && !stat(file.c_str(), &st) ? file : o.out + "result.json"));
+	}
+	if (missing == ENAMETOOLONG) {
+		std::string base = o.out.substr(o.out.find_last_of('/') + 1);
+		long max = pathconf(folder_of(o.out).c_str(), _PC_NAME_MAX);
+		if (max > 0 && base.size() > (size_t)max)
+			throw rb_error(what, "the name '" + rb_cut(base) + "' is " + std::to_string(base.size()) +
+				       " bytes, more than the " + std::to_string(max) + " its folder takes", "a shorter name");
+	}
+	if (!missing) {
+		if ((direct_ = held(st)) >= 0 || null_device(st))
 			return;
-		}
+		if (!S_ISREG(st.st_mode))
+			throw rb_error(what, "'" + o.out + "' is " + kind_of(st) + ", not a file: a write that fails when "
+				       "the run ends would lose the results", "give a file name; /dev/stdout, /dev/stderr "
+				       "and /dev/null work too");
 		char *real = realpath(o.out.c_str(), nullptr);
 		if (!real)
-			throw rb_error(what, "cannot resolve '" + o.out + "': " + strerror(errno), "check the path");
+			throw rb_error(what, "cannot resolve '" + rb_cut(o.out) + "': " + strerror(errno), "check the path");
 		final_ = real;
 		free(real);
-	} else if (errno != ENOENT) {
-		throw rb_error(what, "cannot reach '" + o.out + "': " + strerror(errno), "check the path");
+	} else if (missing != ENOENT) {
+		throw rb_error(what, "cannot reach '" + rb_cut(o.out) + "': " + strerror(missing), "check the path");
 	} else if (!lstat(o.out.c_str(), &st)) {
 		throw rb_error(what, "'" + o.out + "' is a symbolic link to nothing", "give the file's own path");
 	} else {
 		final_ = o.out;
 	}
-	// the folder takes a new file: try one now
-	std::vector<char> path(final_.begin(), final_.end());
-	path.push_back('\0');
-	std::string dir = dirname(path.data());
-	snprintf(tmp, rb_temporary_size, "%s/.regbench-probe-XXXXXX", dir.c_str());
-	int fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		tmp[0] = '\0';
-		throw rb_error(what, "cannot create a file in '" + dir + "': " + strerror(e),
-			       e == ENOENT ? "create the folder first" : "choose a folder you can write to");
+	std::string dir = folder_of(final_);
+	// in a sticky folder (/tmp) only the file's owner, the folder's or root may replace it
+	if (!missing && geteuid() && !stat(dir.c_str(), &dir_st) && (dir_st.st_mode & S_ISVTX) &&
+	    st.st_uid != geteuid() && dir_st.st_uid != geteuid())
+		throw rb_error(what, "'" + o.out + "' belongs to another user in a sticky folder, " + dir +
+			       ", where only they may replace it", "choose another name");
+	if (!temporary_name(final_, tmp, rb_temporary_size))
+		throw rb_error(what, "'" + rb_cut(final_) + "': the path is too long for a temporary file beside it",
+			       "a shorter path");
+	// no signal may end the process between the creation and the removal (none is caught yet)
+	sigset_t all, before;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &before);
+	int fd = mkostemp(tmp, O_CLOEXEC), e = errno;
+	if (fd >= 0) {
+		unlink(tmp);
+		close(fd);
 	}
-	unlink(tmp);
-	close(fd);
 	tmp[0] = '\0';
+	sigprocmask(SIG_SETMASK, &before, nullptr);
+	if (fd < 0)
+		throw rb_error(what, "cannot create a file in '" + dir + "': " + strerror(e),
+			       e == ENOENT && stat(dir.c_str(), &dir_st) ? "create the folder first"
+			       : "choose a folder you can write to");
 }
 
 // Writes text whole into the result file as open() decided; 0, or the errno of the failure with
@@ -306,11 +387,7 @@ int rb_output::put_in_place(const std::string &text, const char **stage)
 		e = write_all(fd, text);
 		return close(fd) && !e ? errno : e;
 	}
-	std::vector<char> path(final_.begin(), final_.end());
-	path.push_back('\0');
-	std::string dir = dirname(path.data()), base = final_.substr(final_.find_last_of('/') + 1);
-	snprintf(tmp, rb_temporary_size, "%s/.%s.tmp-XXXXXX", dir.c_str(), base.c_str());
-	fd = mkostemp(tmp, O_CLOEXEC);
+	fd = temporary_name(final_, tmp, rb_temporary_size) ? mkostemp(tmp, O_CLOEXEC) : (errno = ENAMETOOLONG, -1);
 	if (fd < 0) {
 		tmp[0] = '\0';
 		*stage = "cannot create the result file";
@@ -345,7 +422,9 @@ int rb_output::run(const std::function<void()> &finish)
 	const char *stage;
 	int e;
 
-	rb_catch_signals();
+	// a listing keeps nothing: a signal ends it as it would any program
+	if (!s_.command.benchmark.list_tests)
+		rb_catch_signals();
 	if (file) {
 		file->SetOutputStream(&text);
 		file->SetErrorStream(&text);
@@ -353,7 +432,6 @@ int rb_output::run(const std::function<void()> &finish)
 	Tee tee(s_, display ? nullptr : &console, display.get(), file.get(), finish);
 	std::ostringstream names;	// Google Benchmark lists the benchmarks on the display's stream
 	tee.SetOutputStream(&names);
-	benchmark::SetBenchmarkFilter(anchored(benchmark::GetBenchmarkFilter()));
 	benchmark::RunSpecifiedBenchmarks(&tee);
 	list(names.str());
 	// nothing ran (a listing): no file
@@ -363,6 +441,7 @@ int rb_output::run(const std::function<void()> &finish)
 	if (e) {
 		fprintf(stderr, "regbench: --benchmark_out=%s: %s: %s (%s)\n", o.out.c_str(), stage, strerror(e),
 			e == ENOSPC || e == EDQUOT ? "free some space, or write elsewhere"
+			: e == EFBIG ? "raise the file-size limit, ulimit -f, or write elsewhere"
 			: e == ENOENT ? "was its folder removed during the run?" : "check the path");
 		return 1;
 	}

@@ -11,8 +11,8 @@ class rb_output {
 public:
 	explicit rb_output(rb_session &s) : s_(s) {}
 
-	// Before anything runs: where the result file goes, and that it can be created there; rb_error
-	// when it cannot.  Nothing is created yet.
+	// Before anything runs: where the result file goes, and that the temporary file it is written to
+	// can be created there and renamed into place; rb_error when it cannot.  Nothing is left behind.
 	void open();
 
 	// Runs the registered benchmarks with the console and file reporters; finish() completes the
@@ -22,8 +22,9 @@ public:
 
 private:
 	rb_session &s_;
-	std::string final_;	// where the result file goes (a regular file's real path), "" when written directly
+	std::string final_;	// where the result file goes (a regular file's real path), "" when written as it is
 	int direct_ = -1;	// a descriptor of this process the result goes to as it is (stdout, stderr), or -1
+				// (with final_ "": /dev/null)
 
 	int put_in_place(const std::string &text, const char **stage);
 };

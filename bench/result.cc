@@ -1,5 +1,6 @@
 // result.cc: how a benchmark ended, decided from its repetitions, and every text of a state (the only place that has them)
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "result.h"
@@ -88,6 +89,13 @@ std::vector<std::string> rb_registry::names() const
 	return out;
 }
 
+size_t rb_registry::selected(bool runnable) const
+{
+	return (size_t)std::count_if(results_.begin(), results_.end(), [&](const rb_result &r) {
+		return r.selected && (!runnable || r.state != rb_state::skipped);
+	});
+}
+
 size_t rb_registry::disturbed_benchmarks() const
 {
 	return (size_t)std::count_if(results_.begin(), results_.end(), [](const rb_result &r) { return r.disturbed > 0; });
@@ -112,12 +120,23 @@ const char *rb_state_word(rb_state s)
 
 namespace {
 
+/*
+ * The bound a figure lies below, in plain digits, never an exponent: under
+ * 0.01 cycle (a timer step over the many accesses of an unrolled kernel,
+ * 8.01e-05) the power of ten above it, 0.0001, which says as much and reads
+ * at a glance; else three significant digits (a sampled access: 21).
+ */
 std::string below(double bound)
 {
-	char label[96];
+	char number[32];
 
-	snprintf(label, sizeof(label), "below timer resolution (< %.3g cycles)", bound);
-	return label;
+	if (bound > 0 && bound < 0.01) {
+		int decimals = -(int)std::ceil(std::log10(bound));
+		snprintf(number, sizeof(number), "%.*f", decimals, std::pow(10, -decimals));
+	} else {
+		snprintf(number, sizeof(number), bound < 100 ? "%.3g" : "%.0f", bound < 100 ? bound : std::ceil(bound));
+	}
+	return std::string("below timer resolution (< ") + number + " cycles)";
 }
 
 // How the console and Google Benchmark's messages begin a state without a figure.

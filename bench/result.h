@@ -41,6 +41,7 @@ struct rb_result {
 	size_t param = 0;		// its /N (0: none)
 	std::string pair;		// a port benchmark beside MMIO: the MMIO benchmark it compares with
 	void __iomem *io = nullptr;	// the register, FIFO or copy window in the kernel's space
+	bool selected = false;		// --benchmark_filter selects it: Google Benchmark has it to run
 
 	rb_state state = rb_state::measured;
 	std::string reason;		// skipped, error, not_run: why ("" otherwise)
@@ -54,7 +55,7 @@ struct rb_result {
 	void skip(const std::string &why);
 	// A repetition ended; the state follows from all of them.
 	void add(const rb_repetition &r);
-	// Google Benchmark called it (a --benchmark_filter leaves the others out of the run).
+	// Google Benchmark called it (an interrupted run, or a listing, calls none).
 	bool ran() const { return !repetitions.empty(); }
 	// How repetition i ended, or nullptr for one that was not called.
 	const rb_repetition *repetition(long i) const;
@@ -72,6 +73,7 @@ public:
 	const rb_result *find(const std::string &name) const;
 	const std::deque<rb_result> &all() const { return results_; }
 	std::vector<std::string> names() const;
+	size_t selected(bool runnable) const;	// benchmarks the filter selects (runnable: and not skipped)
 	size_t disturbed_benchmarks() const;	// benchmarks with a disturbed repetition
 	bool any_error() const;
 

@@ -26,16 +26,22 @@ expect_error "regbench: --allow-write: bad window '4' (OFF+LEN in bytes from the
 expect_error "regbench: --allow-write: bad window '0x4+0' (OFF+LEN in bytes from the start of the BAR or port range, e.g. --allow-write=0x4+4)" --allow-write 0x4+0
 expect_error "regbench: target 'pci:00:04.0/0,widths=12': bad widths '12' (bits joined by +, e.g. widths=32 or widths=8+16)" --target pci:00:04.0/0,widths=12
 expect_error "regbench: target 'port:0x70+2,widths=64': bad option 'widths=64' (port takes widths= of 8, 16 and 32, e.g. port:0xc000+4,widths=32)" --target port:0x70+2,widths=64
-expect_error "regbench: --sizes: 1048576 bytes do not fit the copy window of target 'ram:64k', 65536 bytes (sizes up to 65536, or a larger target such as ram:1m)" --target ram:64k --sizes=64,1m
-expect_error "regbench: --sizes: 8192 bytes do not fit the copy window of target 'trap', 4096 bytes (sizes up to 4096, or a larger target such as ram:8k)" --target trap --sizes=8k
+expect_error "regbench: --sizes: 1048576 bytes do not fit the copy window of target 'ram:64k', 65536 bytes (sizes up to 64k, or a larger target such as ram:1m)" --target ram:64k --sizes=64,1m
+expect_error "regbench: --sizes: 8192 bytes do not fit the copy window of target 'trap', 4096 bytes (sizes up to 4k, or a larger target such as ram:8k)" --target trap --sizes=8k
 expect_error "regbench: --sizes: bad value '4q' in '8,4q' (numbers from 1 to 1099511627776, k/m/g/t allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=8,4q
 expect_error "regbench: --counts: bad value '0' in '0,8' (numbers from 1 to 16777216, k/m/g/t allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=0,8
 expect_error "regbench: --counts: bad value '32m' in '32m' (numbers from 1 to 16777216, k/m/g/t allowed, comma-separated, e.g. --counts=1,16,1k)" --counts=32m
+# each value is a benchmark per strategy and width: 1000 of them kept Google Benchmark starting for 12 minutes
+expect_error "regbench: --counts: 65 values, each a benchmark per strategy and width (at most 64, e.g. --counts=1,16,1k)" --counts="$(seq -s, 1 65)"
+expect_error "regbench: --sizes: 65 values, each a benchmark per strategy and width (at most 64, e.g. --sizes=8,64,4k,256k,4m)" --sizes="$(seq -s, 8 8 520)"
 # numbers are decimal or 0x hex, never octal, with nothing before the first digit, as in a target spec
 expect_error "regbench: --sizes: bad value '+8' in '+8,64' (numbers from 1 to 1099511627776, k/m/g/t allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=+8,64
 expect_error "regbench: --counts: bad value ' 8' in ' 8' (numbers from 1 to 16777216, k/m/g/t allowed, comma-separated, e.g. --counts=1,16,1k)" "--counts= 8"
 expect_error "regbench: --sizes: bad value '0x' in '0x' (numbers from 1 to 1099511627776, k/m/g/t allowed, comma-separated, e.g. --sizes=8,64,4k,256k,4m)" --sizes=0x
-expect_error "regbench: --sizes: 1099511627776 bytes do not fit the copy window of target 'ram', 4194304 bytes (sizes up to 4194304, or a larger target such as ram:1048576m)" --sizes=1t
+expect_error "regbench: --sizes: 1099511627776 bytes do not fit the copy window of target 'ram', 4194304 bytes (sizes up to 4m, or a larger target such as ram:1t)" --sizes=1t
+# the hint names the exact size in the largest unit that divides it
+expect_error "regbench: --sizes: 1572865 bytes do not fit the copy window of target 'ram:1536k', 1572864 bytes (sizes up to 1536k, or a larger target such as ram:1572865)" --target=ram:1536k --sizes=0x180001
+expect_error "regbench: --sizes: 3145728 bytes do not fit the copy window of target 'ram:12345', 12345 bytes (sizes up to 12345, or a larger target such as ram:3m)" --target=ram:12345 --sizes=8,3m
 expect_error "regbench: --allow-write: bad window '+4+4' (OFF+LEN in bytes from the start of the BAR or port range, e.g. --allow-write=0x4+4)" --allow-write=+4+4
 expect_error "regbench: --allow-write: bad window '0x+4' (OFF+LEN in bytes from the start of the BAR or port range, e.g. --allow-write=0x4+4)" --allow-write=0x+4
 # one spec, one meaning: a ':' promises what follows, a selector names a device, an option comes once
@@ -65,8 +71,11 @@ expect_error "regbench: --benchmark_min_time: bad time 'nan' (seconds above 0 to
 expect_error "regbench: --benchmark_min_time: bad time '1e9' (seconds above 0 to 3600, e.g. --benchmark_min_time=0.5)" --benchmark_min_time=1e9
 expect_error "regbench: --benchmark_min_warmup_time: regbench warms up and times its own calls; Google Benchmark's warm-up would repeat whole measurements (leave it out)" --benchmark_min_warmup_time=-0.1
 expect_error "regbench: --benchmark_min_warmup_time: regbench warms up and times its own calls; Google Benchmark's warm-up would repeat whole measurements (leave it out)" --benchmark_min_warmup_time=0.5
-expect_error "regbench: --benchmark_filter: not a regular expression: '(': Mismatched '(' and ')' in regular expression (an extended regular expression, as grep -E takes)" "--benchmark_filter=("
-expect_error "regbench: --benchmark_filter: not a regular expression: '-[z-a]': Invalid range in bracket expression. (an extended regular expression, as grep -E takes)" "--benchmark_filter=-[z-a]"
+expect_error "regbench: --benchmark_filter: not a regular expression: '(': missing ): ( (an extended regular expression, as grep -E takes)" "--benchmark_filter=("
+expect_error "regbench: --benchmark_filter: not a regular expression: '-[z-a]': invalid character class range: z-a (an extended regular expression, as grep -E takes)" "--benchmark_filter=-[z-a]"
+# grep -E's syntax, as RE2 reads it: no Perl classes (std::regex took \d for a plain d), repeats bounded
+expect_error "regbench: --benchmark_filter: not a regular expression: '^rep/.*/\\d+$': invalid escape sequence: \\d (an extended regular expression, as grep -E takes)" '--benchmark_filter=^rep/.*/\d+$'
+expect_error "regbench: --benchmark_filter: not a regular expression: '(a{100}){100}': invalid repetition size: {100} (an extended regular expression, as grep -E takes)" '--benchmark_filter=(a{100}){100}'
 expect_error "regbench: --benchmark_filter: needs a value (a regular expression or all, e.g. --benchmark_filter=^chain/)" --benchmark_filter=
 expect_error "regbench: --benchmark_filter: needs a value (Google Benchmark's flags take =, e.g. --benchmark_filter=^chain/)" --benchmark_filter
 # a filter that selects nothing, counted against the benchmarks registered (- selects what it does not match)
@@ -75,6 +84,32 @@ expect_error "regbench: --benchmark_filter: 'nosuch' matches none of the $n benc
 expect_error "regbench: --benchmark_filter: 'BARRIER' matches none of the $n benchmarks on target 'ram' (regbench --benchmark_list_tests lists them)" --benchmark_filter=BARRIER
 expect_error "regbench: --benchmark_filter: '-.' matches none of the $n benchmarks on target 'ram' (regbench --benchmark_list_tests lists them)" --benchmark_filter=-.
 expect_error "regbench: --benchmark_filter: '-' matches none of the $n benchmarks on target 'ram' (regbench --benchmark_list_tests lists them)" --benchmark_filter=-
+# no filter can crash or hang regbench: RE2 neither recurses nor backtracks, and Google Benchmark's std::regex
+# (which overflowed its stack on deep nesting, and backtracked for minutes) never sees one; timeout catches a hang
+deep=$(awk 'BEGIN { for (i = 0; i < 30000; i++) printf "("; printf "barrier"; for (i = 0; i < 30000; i++) printf ")" }')
+# hang_free WHAT WANT ARGS...: regbench exits within 60 s (else 124: a hang), its status and stdout (or its
+# stderr when it fails) being WANT
+hang_free() {
+	what=$1 want=$2; shift 2
+	out=$(timeout 60 "$regbench" "$@" 2>"${TMPDIR:-/tmp}/cli.err.$$") && got="0 $out" || got="$? $(cat "${TMPDIR:-/tmp}/cli.err.$$")"
+	rm -f "${TMPDIR:-/tmp}/cli.err.$$"
+	if [ "$got" = "$want" ]; then echo "ok: $what"
+	else echo "FAIL: $what: printed (the exit status first):"; echo "$got" | head -3 | cut -c1-200 | sed 's/^/  /'; fail=1; fi
+}
+hang_free "30000 nested groups: matched, no crash" "0 $("$regbench" --benchmark_filter=barrier --benchmark_list_tests)" \
+	--benchmark_filter="$deep" --benchmark_list_tests
+hang_free "30000 groups left open: one line, no crash" "2 regbench: --benchmark_filter: not a regular expression: '$(printf '%.60s' "$deep")...$(printf '%.17s' "$deep")': missing ): $(printf '%.60s' "$deep")...$(printf '%.17s' "$deep") (an extended regular expression, as grep -E takes)" \
+	--benchmark_filter="${deep%%b*}"
+hang_free "catastrophic backtracking: ^(.*)*(.*)*(.*)*(.*)*(.*)*/mfence\$ lists at once" "0 barrier/mfence" \
+	'--benchmark_filter=^(.*)*(.*)*(.*)*(.*)*(.*)*/mfence$' --benchmark_list_tests
+# in a run, Google Benchmark runs what regbench selected; $ ends regbench's name (Google Benchmark's ends /manual_time)
+out=$(timeout 60 "$regbench" '--benchmark_filter=^((b|a|r|i|e)*)*/(c|o|m|p|i|l|e|r)+$' --benchmark_min_time=0.001 \
+	--benchmark_repetitions=1 --benchmark_format=json 2>/dev/null); rc=$?
+ran=$(echo "$out" | sed -n 's/^ *"run_name": "\(.*\)",$/\1/p' | sort -u)
+if [ "$rc" = 0 ] && [ "$ran" = barrier/compiler ]; then echo "ok: catastrophic backtracking in a run: barrier/compiler ran, at once"
+else echo "FAIL: catastrophic backtracking in a run: exit $rc (124: a hang), ran: $ran"; fail=1; fi
+expect_error "regbench: --benchmark_filter: '^(.*)*(.*)*(.*)*(.*)*x\$' matches none of the $n benchmarks on target 'ram' (regbench --benchmark_list_tests lists them)" \
+	'--benchmark_filter=^(.*)*(.*)*(.*)*(.*)*x$'
 expect_error "regbench: --benchmark_list_tests: not true or false: 'banana' (true or false)" --benchmark_list_tests=banana
 expect_error "regbench: --benchmark_enable_random_interleaving: not true or false: 'maybe' (true or false)" --benchmark_enable_random_interleaving=maybe
 expect_error "regbench: --benchmark_counters_tabular: not true or false: 'wide' (true or false)" --benchmark_counters_tabular=wide
@@ -100,6 +135,10 @@ expect_error "regbench: --benchmark_color: unknown value 'blue' (one of auto, tr
 expect_error "regbench: --benchmark_out: needs a value (e.g. --benchmark_out=FILE)" --benchmark_out=
 expect_error "regbench: --benchmark_out: '/' is a folder (give a file name, e.g. /result.json)" --benchmark_out=/
 expect_error "regbench: --benchmark_out: cannot create a file in '/nonexistent-regbench': No such file or directory (create the folder first)" --benchmark_out=/nonexistent-regbench/r.json
+# a path the end could not use is refused before the run (results.sh has the cases that need files)
+expect_error "regbench: --benchmark_out: 'nonexistent-regbench/' ends in /, which names a folder (give a file name, e.g. nonexistent-regbench/result.json)" --benchmark_out=nonexistent-regbench/
+expect_error "regbench: --benchmark_out: '/dev/zero' is a device, not a file: a write that fails when the run ends would lose the results (give a file name; /dev/stdout, /dev/stderr and /dev/null work too)" --benchmark_out=/dev/zero
+expect_error "regbench: --benchmark_out: cannot create a file in '/proc': No such file or directory (choose a folder you can write to)" --benchmark_out=/proc/version
 # Google Benchmark reads the same flags from its environment, where these checks do not reach
 for env in BENCHMARK_REPETITIONS=0:benchmark_repetitions BENCHMARK_OUT=x.json:benchmark_out BENCHMARK_LIST_TESTS=no:benchmark_list_tests; do
 	want="regbench: ${env%%=*}: Google Benchmark would read this environment variable past regbench's checks (unset it, and give --${env#*:}=... instead)"
@@ -120,6 +159,11 @@ expect_error "regbench: command line: 'x\\xfe': not valid UTF-8 at byte 2 ($utf8
 expect_error "regbench: --target: given twice: 'ram' and 'trap' (give it once)" --target=ram --target trap
 expect_error "regbench: --benchmark_filter: given twice: 'lat' and 'chain' (give it once)" --benchmark_filter=lat --benchmark_filter=chain
 expect_error "regbench: --cpu: given twice: '0' and '1' (give it once)" --cpu=0 --cpu=1
+# a boolean is what it means, however spelt: bare and =yes are one value, =no another
+expect_error "regbench: --benchmark_list_tests: given twice: 'true' and 'false' (give it once)" --benchmark_list_tests --benchmark_list_tests=no
+names=$("$regbench" --benchmark_list_tests --benchmark_list_tests=yes --benchmark_filter='^barrier/mfence$' 2>&1); rc=$?
+if [ "$rc" = 0 ] && [ "$names" = barrier/mfence ]; then echo "ok: --benchmark_list_tests and --benchmark_list_tests=yes: one value"
+else echo "FAIL: --benchmark_list_tests and --benchmark_list_tests=yes: exit $rc, printed: $names"; fail=1; fi
 expect_error "regbench: --strategy: an empty name in '' (names joined by commas, e.g. --strategy=relaxed,volatile)" --strategy=
 expect_error "regbench: --strategy: an empty name in 'relaxed,' (names joined by commas, e.g. --strategy=relaxed,volatile)" --strategy=relaxed,
 expect_error "regbench: --strategy: 'relaxed' given twice (name each strategy once)" --strategy=relaxed,volatile,relaxed

@@ -26,18 +26,24 @@ quick="--benchmark_filter=^barrier/ --benchmark_min_time=0.001 --benchmark_repet
 # A run long enough to be interrupted or disturbed after its first result.
 long="--benchmark_filter=^(lat|thrpt)/ --benchmark_repetitions=5"
 
-# strict FILE: FILE is one whole JSON document without NaN or Infinity; prints why not.
+# strict FILE: FILE is one whole JSON document without NaN or Infinity that keeps the contract
+# (bench/regbench.schema.json, as the report's reader checks it); prints why not.
 strict() {
 	"$py" -c '
 import json, sys
+sys.path.insert(0, sys.argv[2])
 def constant(c):
     raise ValueError("not JSON: " + c)
 try:
     with open(sys.argv[1]) as f:
-        json.load(f, parse_constant=constant)
+        doc = json.load(f, parse_constant=constant)
+    from regbench_report import contract
+    why = contract.problem(doc)
+    if why:
+        raise ValueError(why)
 except Exception as e:
     print(e)
-    sys.exit(1)' "$1"
+    sys.exit(1)' "$1" "$(cd "$(dirname "$0")/../../scripts" && pwd)"
 }
 
 # field FILE EXPR [ARG]: a Python expression over d, the JSON of FILE (and sys.argv[3], ARG), printed.
@@ -58,7 +64,7 @@ started() {
 errors() { grep '^regbench: ' "$1" | grep -v '^regbench: note: \|^regbench: [0-9]* \(of [0-9]* \)\?benchmarks '; }
 
 # Interrupted by SIGNAL: exit 128+signo, the JSON strict and whole with the context key, no temporary file.
-for sig in INT:2 TERM:15; do
+for sig in INT:2 TERM:15 HUP:1 USR1:10 ALRM:14; do
 	want=$((128 + ${sig#*:}))
 	sig=${sig%:*}
 	dir=$tmp/$sig
@@ -84,7 +90,104 @@ for sig in INT:2 TERM:15; do
 	fi
 done
 
-# A full disk: a small tmpfs where we may mount one (root), else /dev/full alone.
+# kept DIR SIG WHAT [RC WANT]: regbench left DIR/r.json alone, strict, with the context interrupted=SIG and results
+# from before it (and exited RC, WANT wanted).
+kept() {
+	why=$(strict "$1/r.json")
+	if [ "${4-}" = "${5-}" ] && [ -z "$why" ] && [ "$(field "$1/r.json" 'd["context"]["interrupted"]')" = "$2" ] &&
+	   [ "$(field "$1/r.json" 'sum(b["state"] in ("measured", "below_resolution") for b in d["regbench"]["benchmarks"].values()) > 0')" = True ] &&
+	   [ "$(ls -A "$1")" = r.json ]; then
+		ok "$3: ${4+exit $4, }strict JSON with interrupted=$2 and what was measured before it, nothing else left"
+	else
+		bad "$3: ${4+exit $4 (want $5), }JSON: ${why:-strict}, files: $(ls -A "$1" | tr '\n' ' ')"
+	fi
+}
+
+# The console's reader gone (regbench ... | head -1): SIGPIPE stops the run as SIGINT does; its JSON is kept.
+dir=$tmp/pipe
+mkdir "$dir"
+{ "$regbench" $long --benchmark_out="$dir/r.json" 2>/dev/null; echo $? >"$tmp/rc"; } | head -1 >/dev/null
+kept "$dir" SIGPIPE "regbench ... | head -1" "$(cat "$tmp/rc")" 141
+
+# A terminal that hangs up (the window closed, ssh dropped): SIGHUP from the kernel, writes to the terminal failing after it.
+dir=$tmp/tty
+mkdir "$dir"
+: >"$tmp/console"
+cat >"$tmp/tty.sh" <<EOF
+exec "$regbench" '--benchmark_filter=^(lat|thrpt)/' --benchmark_repetitions=5 --benchmark_out="$dir/r.json" 2>&1
+EOF
+setsid script -qfec "sh $tmp/tty.sh" /dev/null >"$tmp/console" 2>&1 </dev/null &
+term=$!
+if started "$tmp/console"; then
+	kill -KILL "$term"	# the terminal's master side closes: its session gets SIGHUP
+	wait "$term"
+	# regbench is not this shell's child: its status is not ours to see, its result file (renamed whole) is
+	n=0
+	while [ ! -e "$dir/r.json" ] && [ $n -lt 1200 ]; do sleep 0.1; n=$((n + 1)); done
+	kept "$dir" SIGHUP "its terminal hung up"
+else
+	kill "$term"; wait "$term"; bad "its terminal hung up: no first result within 120 s"
+fi
+
+# Signals that come again and again (every write to the closed pipe, every second past a soft CPU-time limit) never
+# count as asked twice; a second SIGINT, SIGTERM or SIGHUP stops the run at once, leaving nothing half-written.
+dir=$tmp/again
+mkdir "$dir"
+: >"$tmp/console"
+"$regbench" $long --benchmark_out="$dir/r.json" >"$tmp/console" 2>/dev/null &
+pid=$!
+started "$tmp/console" && kill -PIPE "$pid" && sleep 0.05 && kill -PIPE "$pid" 2>/dev/null	# unless it has ended
+wait "$pid"
+kept "$dir" SIGPIPE "SIGPIPE twice" $? 141
+dir=$tmp/cpu
+mkdir "$dir"
+(ulimit -S -t 3 && exec "$regbench" $long --benchmark_out="$dir/r.json" >/dev/null 2>&1)
+kept "$dir" SIGXCPU "past a soft CPU-time limit (ulimit -S -t 3)" $? 152
+dir=$tmp/twice
+mkdir "$dir"
+: >"$tmp/console"
+"$regbench" $long --benchmark_out="$dir/r.json" >"$tmp/console" 2>/dev/null &
+pid=$!
+started "$tmp/console" && kill -HUP "$pid" && kill -TERM "$pid"
+wait "$pid"
+rc=$?
+# both pending at once, the kernel runs SIGTERM's handler first, then SIGHUP's, which ends the process
+if { [ "$rc" = 129 ] || [ "$rc" = 143 ]; } && [ -z "$(ls -A "$dir")" ]; then
+	ok "SIGHUP then SIGTERM: stopped at once (exit $rc), nothing left"
+else
+	bad "SIGHUP then SIGTERM: exit $rc (want 129 or 143), files: $(ls -A "$dir" | tr '\n' ' ')"
+fi
+
+# An allocation that fails (a _rep buffer of 2^24 64-bit elements, 128 MiB, under a 100 MB memory limit) is that
+# benchmark's error; the others are measured and the JSON kept (exit 1: a benchmark failed).
+dir=$tmp/memory
+mkdir "$dir"
+(ulimit -v 100000 && exec "$regbench" --benchmark_filter='^rep/read64/relaxed/' --counts=16,16m --benchmark_repetitions=2 \
+	--benchmark_min_time=0.01 --benchmark_out="$dir/r.json" >/dev/null 2>&1)
+rc=$?
+states=$(field "$dir/r.json" '" ".join(b["state"] + ":" + b["reason"] for n, b in sorted(d["regbench"]["benchmarks"].items(), key=lambda i: i[1]["param"]))' 2>&1)
+if [ "$rc" = 1 ] && [ -z "$(strict "$dir/r.json")" ] && [ "$(ls -A "$dir")" = r.json ] &&
+   echo "$states" | grep -qx "\(measured\|below_resolution\): error:out of memory (std::bad_alloc) for its 134217728-byte buffer"; then
+	ok "out of memory in a benchmark (ulimit -v): that benchmark's error, the rest measured, the JSON kept"
+else
+	bad "out of memory in a benchmark: exit $rc, states: $states"
+fi
+
+# Past the file-size limit: one line, the previous file untouched, no temporary file (SIGXFSZ would have left one).
+dir=$tmp/fsize
+mkdir "$dir"
+echo "previous results" >"$dir/r.json"
+(ulimit -f 8 && exec "$regbench" $quick --benchmark_out="$dir/r.json" >/dev/null 2>"$tmp/err")
+rc=$?
+line=$(errors "$tmp/err")
+if [ "$rc" = 1 ] && [ "$line" = "regbench: --benchmark_out=$dir/r.json: cannot write the results: File too large (raise the file-size limit, ulimit -f, or write elsewhere)" ] &&
+   [ "$(cat "$dir/r.json")" = "previous results" ] && [ "$(ls -A "$dir")" = r.json ]; then
+	ok "past the file-size limit (ulimit -f): exit 1, one line, the previous file untouched, no temporary file"
+else
+	bad "past the file-size limit: exit $rc, printed '$line', files: $(ls -A "$dir" | tr '\n' ' ')"
+fi
+
+# A full disk: a small tmpfs where we may mount one (root).
 full_disk() {	# full_disk FOLDER: the previous r.json stays, no other file appears
 	echo "previous results" >"$1/r.json"
 	dd if=/dev/zero of="$1/fill" bs=1k count=1024 2>/dev/null
@@ -106,15 +209,7 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k regbench-test "$small" 2>/de
 	umount "$small"
 else
 	small=
-	echo "skip: a full tmpfs (not root, or no mount here): /dev/full below stands for it"
-fi
-"$regbench" $quick --benchmark_out=/dev/full >/dev/null 2>"$tmp/err"
-rc=$?
-line=$(errors "$tmp/err")
-if [ "$rc" != 0 ] && [ "$line" = "regbench: --benchmark_out=/dev/full: cannot write the results: No space left on device (free some space, or write elsewhere)" ]; then
-	ok "/dev/full: exit $rc, one line"
-else
-	bad "/dev/full: exit $rc, printed '$line'"
+	echo "skip: a full tmpfs (not root, or no mount here)"
 fi
 
 # The output folder removed during the run: one line, non-zero, nothing recreated.
@@ -150,19 +245,18 @@ console_then_json "$(cat "$tmp/rc")" "$tmp/piped" "into a pipe"
 timeout 120 "$regbench" $quick --benchmark_out=/dev/stdout >"$tmp/file" 2>/dev/null
 console_then_json $? "$tmp/file" "into a file"
 
-# A named pipe with a reader; a symbolic link written through, not replaced.
-mkfifo "$tmp/fifo"
-cat "$tmp/fifo" >"$tmp/fifo.json" &
-reader=$!
-timeout 120 "$regbench" $quick --benchmark_out="$tmp/fifo" >/dev/null 2>&1
-rc=$?
-wait "$reader"
-why=$(strict "$tmp/fifo.json")
-if [ "$rc" = 0 ] && [ -z "$why" ]; then
-	ok "a named pipe: strict JSON through it"
+# A pipe this process was given (as a shell's >(command) passes one, /dev/fd/N), and /dev/null: written as they
+# are; a symbolic link written through, not replaced.
+{ timeout 120 "$regbench" $quick --benchmark_out=/dev/fd/3 3>&1 >/dev/null 2>/dev/null; echo $? >"$tmp/rc"; } | cat >"$tmp/fd3.json"
+why=$(strict "$tmp/fd3.json")
+if [ "$(cat "$tmp/rc")" = 0 ] && [ -z "$why" ]; then
+	ok "--benchmark_out=/dev/fd/3, a pipe: strict JSON through it"
 else
-	bad "a named pipe: exit $rc, JSON: ${why:-strict}"
+	bad "--benchmark_out=/dev/fd/3, a pipe: exit $(cat "$tmp/rc"), JSON: ${why:-strict}"
 fi
+timeout 120 "$regbench" $quick --benchmark_out=/dev/null >/dev/null 2>&1
+rc=$?
+if [ "$rc" = 0 ]; then ok "--benchmark_out=/dev/null: exit 0"; else bad "--benchmark_out=/dev/null: exit $rc"; fi
 echo old >"$tmp/target.json"
 ln -s target.json "$tmp/link.json"
 "$regbench" $quick --benchmark_out="$tmp/link.json" >/dev/null 2>&1
@@ -171,6 +265,94 @@ if [ "$rc" = 0 ] && [ -L "$tmp/link.json" ] && [ -z "$(strict "$tmp/target.json"
 	ok "a symbolic link: written through, still a link"
 else
 	bad "a symbolic link: exit $rc, link kept: $([ -L "$tmp/link.json" ] && echo yes || echo no)"
+fi
+
+# Never measure, then throw the results away: a path the end could not use is refused before any benchmark runs
+# (within 60 s, nothing on stdout, one line), and nothing is left behind.
+# refused WHAT LINE ARGS...
+refused() {
+	what=$1 want=$2; shift 2
+	timeout 60 "$regbench" $quick "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" = 2 ] && [ "$(cat "$tmp/err")" = "$want" ] && [ ! -s "$tmp/out" ]; then
+		ok "$what: refused before the run, one line"
+	else
+		bad "$what: exit $rc (124: a hang), printed: $(head -c 300 "$tmp/err") $(head -c 100 "$tmp/out")"
+	fi
+}
+dir=$tmp/paths
+mkdir "$dir"
+name=$(printf "%0250d" 0 | tr 0 n)
+refused "a folder-style path" "regbench: --benchmark_out: '$dir/newdir/' ends in /, which names a folder (give a file name, e.g. $dir/newdir/result.json)" \
+	--benchmark_out="$dir/newdir/"
+echo "previous results" >"$dir/r.json"
+refused "a file's name with / after it" "regbench: --benchmark_out: '$dir/r.json/' ends in /, which names a folder (give a file name, e.g. $dir/r.json)" \
+	--benchmark_out="$dir/r.json/"
+refused "a 256-byte name" "regbench: --benchmark_out: the name '$(printf %.60s "$name")...$(printf %.11s "$name").jsonx' is 256 bytes, more than the 255 its folder takes (a shorter name)" \
+	--benchmark_out="$dir/$name.jsonx"
+mkfifo "$dir/fifo"
+refused "a named pipe, no reader (the end would have hung)" "regbench: --benchmark_out: '$dir/fifo' is a named pipe, not a file: a write that fails when the run ends would lose the results (give a file name; /dev/stdout, /dev/stderr and /dev/null work too)" \
+	--benchmark_out="$dir/fifo"
+rm "$dir/fifo"
+refused "/dev/full" "regbench: --benchmark_out: '/dev/full' is a device, not a file: a write that fails when the run ends would lose the results (give a file name; /dev/stdout, /dev/stderr and /dev/null work too)" \
+	--benchmark_out=/dev/full
+if [ "$(ls -A "$dir")" = r.json ] && [ "$(cat "$dir/r.json")" = "previous results" ]; then
+	ok "refused paths: nothing created, the previous file untouched"
+else
+	bad "refused paths left: $(ls -A "$dir" | tr '\n' ' ')"
+fi
+# a legal 255-byte name: its temporary file's name is cut to fit the folder, the results land whole
+"$regbench" $quick --benchmark_out="$dir/$name.json" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 0 ] && [ -z "$(strict "$dir/$name.json")" ] && [ "$(ls -A "$dir" | sort | tr '\n' ' ')" = "$name.json r.json " ]; then
+	ok "a 255-byte name: the results in place, strict, no temporary file left"
+else
+	bad "a 255-byte name: exit $rc, printed '$(errors "$tmp/err")', files: $(ls -A "$dir" | tr '\n' ' ')"
+fi
+# as root: a folder on a read-only file system; a file another user owns in a sticky folder, run as nobody
+if [ "$(id -u)" = 0 ] && mkdir "$tmp/ro" && mount -t tmpfs -o ro,size=64k regbench-ro "$tmp/ro" 2>/dev/null; then
+	refused "a read-only folder" "regbench: --benchmark_out: cannot create a file in '$tmp/ro': Read-only file system (choose a folder you can write to)" \
+		--benchmark_out="$tmp/ro/r.json"
+	umount "$tmp/ro"
+else
+	echo "skip: a read-only folder (not root, or no mount here)"
+fi
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && mkdir -m 1777 "$tmp/sticky" && chmod o+x "$tmp" &&
+   setpriv --reuid=65534 --regid=65534 --clear-groups "$regbench" --help >/dev/null 2>&1; then
+	echo "root's results" >"$tmp/sticky/r.json"
+	timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups "$regbench" $quick --benchmark_out="$tmp/sticky/r.json" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" = 2 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/sticky/r.json")" = "root's results" ] &&
+	   [ "$(cat "$tmp/err")" = "regbench: --benchmark_out: '$tmp/sticky/r.json' belongs to another user in a sticky folder, $tmp/sticky, where only they may replace it (choose another name)" ]; then
+		ok "another user's file in a sticky folder: refused before the run, one line, the file untouched"
+	else
+		bad "another user's file in a sticky folder: exit $rc, printed: $(cat "$tmp/err")"
+	fi
+else
+	echo "skip: another user's file in a sticky folder (not root, no setpriv, or nobody cannot run regbench here)"
+fi
+
+# CSV, on stdout and in the file: Google Benchmark's takes its columns from the first runs and aborted on a
+# later one with more counters (a skipped benchmark, which has none, then a measured one): it gets them all at once.
+csv='--benchmark_filter=^(thrpt/read32/io-delay|rep/read8/volatile/16)$'
+"$regbench" "$csv" --counts=16 --benchmark_min_time=0.001 --benchmark_repetitions=1 --benchmark_format=csv \
+	--benchmark_out="$tmp/r.csv" --benchmark_out_format=csv >"$tmp/stdout.csv" 2>"$tmp/err"
+rc=$?
+for f in "$tmp/stdout.csv" "$tmp/r.csv"; do
+	if [ "$rc" = 0 ] && grep -q '^name,.*,"cycles"' "$f" && [ "$(grep -c '^"\(thrpt\|rep\)/' "$f")" = 2 ]; then
+		ok "$(basename "$f"): a skipped benchmark, then a measured one: both rows, the counters' columns"
+	else
+		bad "$(basename "$f"): exit $rc, printed: $(errors "$tmp/err" | head -2)"
+	fi
+done
+# a --benchmark_context pair given twice alike is one pair, never a key "regbench sets itself"
+"$regbench" $quick --benchmark_context=run=a --benchmark_context=run=a,lab=b --benchmark_out="$tmp/ctx.json" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(field "$tmp/ctx.json" 'd["context"]["run"] + d["context"]["lab"]')" = ab ]; then
+	ok "--benchmark_context=run=a twice: one pair"
+else
+	bad "--benchmark_context=run=a twice: exit $rc, printed: $(cat "$tmp/err")"
 fi
 
 # JSON on stdout is strict, and a command line with NaN in it comes back verbatim, there and in the file.
@@ -309,6 +491,17 @@ for how in TERM:15:alone INT:2:alone TERM:15:group; do
 		bad "SIG$sig to scripts/run ($to): exit $rc (want $want), left '$(left)', printed: $(tail -2 "$tmp/run.err")"
 	fi
 done
+
+# scripts/run 2>&1 | head -1: regbench writes its notes to the closed pipe, and its SIGPIPE stops it as SIGINT
+# would, its JSON kept in results/
+rm -rf "$tree/results"
+timeout 300 "$tree/scripts/run" $long 2>&1 | head -1 >/dev/null
+json=$(ls "$tree"/results/regbench-*.json 2>/dev/null)
+if [ -n "$json" ] && [ -z "$(strict "$json")" ] && [ "$(field "$json" 'd["context"]["interrupted"]')" = SIGPIPE ]; then
+	ok "scripts/run 2>&1 | head -1: regbench stopped, its JSON kept (interrupted=SIGPIPE)"
+else
+	bad "scripts/run 2>&1 | head -1: left '$(left)'"
+fi
 
 # results/ that cannot be a folder: one line, nothing run
 rm -rf "$tree/results"
