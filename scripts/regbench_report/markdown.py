@@ -322,7 +322,7 @@ def family_ratios(runs):
 
 
 def ratio_text(x):
-    return f"{x:.2f}×" if 0.01 <= x < 10 else f"{x:.1f}×" if 10 <= x < 100 else f"{x:.0f}×" if x >= 100 else f"{x:.2g}×"
+    return f"{x:.2f}×" if 0.01 <= x < 10 else f"{x:.1f}×" if 10 <= x < 100 else f"{x:.0f}×" if x >= 100 else f"{tables.number(x)}×"
 
 
 def headline(runs, labels):

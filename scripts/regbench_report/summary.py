@@ -104,22 +104,34 @@ def lines(run):
     order = headlines.display_order(run.meta)
     results = sorted(run.results.values(), key=lambda r: order(r.key))
     count = lambda state: sum(r.state == state for r in results)
-    noisy = [r.name for r in results if r.state == "ok" and (r.noise.get("cycles") or 0) > NOISY]
+    noisy = [r for r in results if r.state == "ok" and (r.noise.get("cycles") or 0) > NOISY]
     out += ["", f"{len(results)} benchmarks: {count('ok')} measured, {count('below')} below timer resolution, "
                 f"{count('skipped')} skipped (reason in the JSON), {count('error')} failed"
             + (f", {count('not_run')} not run" if count("not_run") else ""),
-            f"CV above 5% (noisy; rerun or check the environment notes): {' '.join(noisy)}" if noisy else
+            f"CV above 5% (noisy; rerun or check the environment notes): {_names(noisy)}" if noisy else
             "every measured benchmark has a CV of at most 5% over its repetitions"]
     out += [f"failed: {r.name}: {r.reason}" for r in results if r.state == "error"]
-    disturbed = [f"{r.name} ({r.disturbed} of {r.repetitions})" for r in results if r.disturbed]
+    disturbed = [r for r in results if r.disturbed]
     if disturbed:
-        out.append("measured while the machine was disturbed (rerun them on a quiet machine): " + " ".join(disturbed))
+        out.append("measured while the machine was disturbed (rerun them on a quiet machine): "
+                   + _names(disturbed, lambda r: f" ({r.disturbed} of {r.repetitions})"))
     out += [f"disturbance: {k} {v}" for k, v in run.context.items() if k.startswith("disturb")]
     if c("env_warnings"):
         out.append(f"environment: {c('env_warnings')}")
     if c("interrupted"):
         out.append(f"INTERRUPTED ({c('interrupted')}): the run stopped early; these are the benchmarks it finished")
     return out
+
+
+def _names(results, detail=lambda r: "", most=8):
+    """A few benchmarks by name (and detail(result)); many as a count per family: each row above says which."""
+    if len(results) <= most:
+        return " ".join(r.name + detail(r) for r in results)
+    families = {}
+    for r in results:
+        families[r.key.family] = families.get(r.key.family, 0) + 1
+    return (f"{len(results)} benchmarks (" + ", ".join(f"{f}/ {n}" for f, n in families.items())
+            + "; marked in their rows above)")
 
 
 def _run(argv):

@@ -253,7 +253,7 @@ def headline_tables(runs):
 # --- values, as cells print them ---------------------------------------------------------
 
 def number(v):
-    """A value with as many digits as a reader needs: 1234, 123, 12.3, 1.23, 0.123."""
+    """A value with as many digits as a reader needs: 1234, 123, 12.3, 1.23, 0.123, 0.000076."""
     if v is None or not math.isfinite(v):
         return "NaN"
     a = abs(v)
@@ -265,7 +265,12 @@ def number(v):
         return f"{v:.2f}"
     if a == 0:
         return "0"
-    return f"{v:.2g}" if a < 0.01 else f"{v:.3f}"
+    if a >= 0.01:
+        return f"{v:.3f}"
+    if a < 1e-12:
+        return f"{v:.2g}"
+    # two significant digits written out, as the console writes its bounds: 0.00008, not 8e-05
+    return f"{v:.{1 - math.floor(math.log10(a))}f}".rstrip("0")
 
 
 def cell_text(m, scale=1.0):
@@ -353,5 +358,5 @@ def verdict_text(v):
     """A ratio cell: **bold** and the verdict when faster or slower, ≈ when the same, ? when it cannot be told."""
     if v.ratio is None:
         return "—"
-    r = f"{v.ratio:.2f}×" if 0.01 <= v.ratio < 100 else f"{v.ratio:.3g}×"
+    r = f"{v.ratio:.2f}×" if 0.01 <= v.ratio < 100 else f"{v.ratio:.3g}×" if v.ratio >= 100 else f"{number(v.ratio)}×"
     return {"slower": f"**{r} slower**", "faster": f"**{r} faster**", "same": f"≈{r}", "n/a": f"{r} ?"}[v.verdict]

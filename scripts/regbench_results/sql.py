@@ -31,7 +31,7 @@ RUNS = (
     ("regbench_version", "TEXT"),
     ("regbench_build_type", "TEXT"),
     ("date", "TEXT"),                             # when it ran (ISO 8601, as Google Benchmark wrote it)
-    ("interrupted", "TEXT"),                      # SIGINT or SIGTERM when the run was stopped early
+    ("interrupted", "TEXT"),                      # the signal that stopped the run early (SIGINT, SIGTERM, SIGHUP, ...)
     ("added", "TEXT NOT NULL"),                   # when this store took it (UTC, ISO 8601)
     ("json", "TEXT NOT NULL"),
 )

@@ -255,6 +255,16 @@ class Summary(unittest.TestCase):
         self.assertIn("INTERRUPTED (SIGINT): the run stopped early; these are the benchmarks it finished", lines)
         self.assertEqual(summary("--kept", edited("single.json", edit)).stdout, "20\n")    # 15 + 3 below + 2 failed
 
+    def test_many_disturbed_are_counted_per_family(self):
+        def edit(doc):
+            for meta in doc["regbench"]["benchmarks"].values():
+                meta["disturbed"] = 1
+        lines = summary(edited("single.json", edit)).stdout.splitlines()
+        line = [l for l in lines if l.startswith("measured while the machine was disturbed")]
+        self.assertEqual(len(line), 1, lines)
+        self.assertRegex(line[0], r": 23 benchmarks \((\w+/ \d+, )*\w+/ \d+; marked in their rows above\)$")
+        self.assertIn("chain/ ", line[0])
+
     def test_inconsistent_metadata(self):
         self.check(edited("single.json", lambda d: d["regbench"]["benchmarks"].pop("chain/read32/relaxed")),
                    "benchmark 'chain/read32/relaxed' has no entry in regbench.benchmarks")

@@ -84,8 +84,8 @@ class SingleRunTables(unittest.TestCase):
         self.assertEqual(tables.cell_text(run.measure(Key("thrpt", "write", 64, "relaxed"))), "NaN")
         self.assertEqual(tables.cell_text(run.measure(Key("rep", "read", 32, "string", 8))), "skipped")
         self.assertEqual(tables.cell_text(run.measure(Key("x", "y"))), "—")
-        self.assertEqual([tables.number(v) for v in (1234.5, 40.5, 2.75, 0.25, 0.0001)],
-                         ["1234", "40.5", "2.75", "0.250", "0.0001"])
+        self.assertEqual([tables.number(v) for v in (1234.5, 40.5, 2.75, 0.25, 0.0001, 8.01e-05, 7.6e-06, -0.00999)],
+                         ["1234", "40.5", "2.75", "0.250", "0.0001", "0.00008", "0.0000076", "-0.01"])
 
 
 class OrderAndKindsFromTheFile(unittest.TestCase):
