@@ -503,6 +503,17 @@ else
 	bad "scripts/run 2>&1 | head -1: left '$(left)'"
 fi
 
+# scripts/run | head -1: the reader has its line; the run, its summary and its report still end as they would
+rm -rf "$tree/results"
+timeout 300 "$tree/scripts/run" '--benchmark_filter=^barrier/lfence$' --benchmark_min_time=0.001 2>/dev/null | head -1 >/dev/null
+json=$(ls "$tree"/results/regbench-*.json 2>/dev/null)
+if [ -n "$json" ] && [ -z "$(strict "$json")" ] && [ -z "$(field "$json" 'd["context"].get("interrupted", "")')" ] &&
+   [ -s "${json%.json}.txt" ] && [ -f "$(echo "$json" | sed 's|regbench-\(.*\)\.json$|report-\1|')/README.md" ]; then
+	ok "scripts/run | head -1: the run complete and its report rendered"
+else
+	bad "scripts/run | head -1: left '$(left)'"
+fi
+
 # results/ that cannot be a folder: one line, nothing run
 rm -rf "$tree/results"
 echo "not a folder" >"$tree/results"
