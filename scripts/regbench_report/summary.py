@@ -105,16 +105,19 @@ def lines(run):
     results = sorted(run.results.values(), key=lambda r: order(r.key))
     count = lambda state: sum(r.state == state for r in results)
     noisy = [r for r in results if r.state == "ok" and (r.noise.get("cycles") or 0) > NOISY]
+    noisiest = "the noisiest " + ", ".join(f"{r.name} {_percent(r.noise['cycles'])}" for r in
+                                          sorted(noisy, key=lambda r: -r.noise["cycles"])[:3])
     out += ["", f"{len(results)} benchmarks: {count('ok')} measured, {count('below')} below timer resolution, "
                 f"{count('skipped')} skipped (reason in the JSON), {count('error')} failed"
             + (f", {count('not_run')} not run" if count("not_run") else ""),
-            f"CV above 5% (noisy; rerun or check the environment notes): {_names(noisy)}" if noisy else
+            f"CV above 5% (noisy; rerun or check the environment notes): {_names(noisy, noisiest)}" if noisy else
             "every measured benchmark has a CV of at most 5% over its repetitions"]
     out += [f"failed: {r.name}: {r.reason}" for r in results if r.state == "error"]
     disturbed = [r for r in results if r.disturbed]
     if disturbed:
         out.append("measured while the machine was disturbed (rerun them on a quiet machine): "
-                   + _names(disturbed, lambda r: f" ({r.disturbed} of {r.repetitions})"))
+                   + _names(disturbed, "scripts/report marks each with †",
+                          lambda r: f" ({r.disturbed} of {r.repetitions})"))
     out += [f"disturbance: {k} {v}" for k, v in run.context.items() if k.startswith("disturb")]
     if c("env_warnings"):
         out.append(f"environment: {c('env_warnings')}")
@@ -123,15 +126,16 @@ def lines(run):
     return out
 
 
-def _names(results, detail=lambda r: "", most=8):
-    """A few benchmarks by name (and detail(result)); many as a count per family: each row above says which."""
+def _names(results, where, detail=lambda r: "", most=8):
+    """A few benchmarks by name (and detail(result)); many as a count per family, and where each is named (the
+    table above has the headline benchmarks only)."""
     if len(results) <= most:
         return " ".join(r.name + detail(r) for r in results)
     families = {}
     for r in results:
         families[r.key.family] = families.get(r.key.family, 0) + 1
     return (f"{len(results)} benchmarks (" + ", ".join(f"{f}/ {n}" for f, n in families.items())
-            + "; marked in their rows above)")
+            + f"; {where})")
 
 
 def _run(argv):

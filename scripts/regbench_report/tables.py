@@ -293,19 +293,19 @@ def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_family=N
                          quantum=quantum, floor=floor, calm_family=calm_family, negligible=negligible)
 
 
-def compare_within(a, b, higher_is_better=False):
+def compare_within(a, b, higher_is_better=False, disturbed=False):
     """compare() of two benchmarks of one run (strategies side by side): the run moves both, so the floor
-    is the one a test over runs uses, not the run-to-run spread of one run against another."""
-    return compare(a, b, higher_is_better=higher_is_better, floor=stats.MIN_EFFECT["run"])
+    is the one a test over runs uses, not the run-to-run spread of one run against another; where either was
+    measured on a disturbed machine only MIN_EFFECT["repetition"] counts: a host sharing the core moves one
+    benchmark of a run and not the other, as it moves whole runs."""
+    return compare(a, b, higher_is_better=higher_is_better,
+                   floor=stats.MIN_EFFECT["repetition" if disturbed else "run"])
 
 
 def compare_results(run, a, b, counter="cycles", higher_is_better=False):
-    """compare_within() of benchmark b against benchmark a (Keys) of one run; where either was measured on a
-    disturbed machine only MIN_EFFECT["repetition"] counts: a host sharing the core moves one benchmark of a run
-    and not the other, as it moves whole runs."""
+    """compare_within() of benchmark b against benchmark a (Keys) of one run, in counter."""
     disturbed = any(run.results[k].disturbed for k in (a, b) if k in run.results)
-    return compare(run.measure(a, counter), run.measure(b, counter), higher_is_better=higher_is_better,
-                   floor=stats.MIN_EFFECT["repetition" if disturbed else "run"])
+    return compare_within(run.measure(a, counter), run.measure(b, counter), higher_is_better, disturbed)
 
 
 def sampled_families(runs):

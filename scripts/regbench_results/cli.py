@@ -160,7 +160,7 @@ def _latency(args):
     out = []
     for g in lat.groups:
         ghz = f", TSC {g.tsc_hz / 1e9:.3f} GHz" if g.tsc_hz else ""
-        out += [f"{g.host} · {g.cpu} · {g.target} (timer step {g.step:g} TSC cycles{ghz}): {len(g.runs)} runs merged"]
+        out += [f"{g.host} · {g.cpu} · {g.target} (timer step {g.step:g} TSC cycles{ghz}): {len(g.runs)} run{'s' if len(g.runs) != 1 else ''} merged"]
         rows = [[r.name, r.runs, r.samples, *(latency.bucket_text(r.percentiles[p], g.step)
                                               for p, _ in latency.PERCENTILES)] for r in g.rows]
         out += ["  " + line for line in _columns(rows, ["benchmark", "runs", "samples",

@@ -97,7 +97,10 @@ def build(store, hosts=(), targets=(), names=()):
 
 
 def bucket_text(bucket, step):
-    """A percentile's bucket as text: '< 21' (under one step), '4788' (one step: the value), '4788–4872'."""
+    """A percentile's bucket as text: '< 21' (under one step), '4788' (one step: the value), '4788–4872'; '—' for
+    histograms without a sample (the contract allows counts of 0)."""
+    if bucket is None:
+        return "—"
     lo, hi = bucket
     if lo == 0 and hi <= step:
         return f"< {tables.number(hi)}"
@@ -110,7 +113,7 @@ def document(lat):
     return {"groups": [{"host": g.host, "cpu": g.cpu, "target": g.target,
                         "grid": {"step": g.grid[0], "sub_buckets": g.grid[1]}, "tsc_hz": g.tsc_hz, "runs": g.runs,
                         "benchmarks": {r.name: {"runs": r.runs, "samples": r.samples,
-                                                "percentiles": {p: list(b) for p, b in r.percentiles.items()},
+                                                "percentiles": {p: list(b) if b else None for p, b in r.percentiles.items()},
                                                 "edges": r.histogram.edges,
                                                 "counts": [int(c) for c in r.histogram.counts]}
                                        for r in g.rows}} for g in lat.groups],

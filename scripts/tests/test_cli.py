@@ -262,7 +262,7 @@ class Summary(unittest.TestCase):
         lines = summary(edited("single.json", edit)).stdout.splitlines()
         line = [l for l in lines if l.startswith("measured while the machine was disturbed")]
         self.assertEqual(len(line), 1, lines)
-        self.assertRegex(line[0], r": 23 benchmarks \((\w+/ \d+, )*\w+/ \d+; marked in their rows above\)$")
+        self.assertRegex(line[0], r": 23 benchmarks \((\w+/ \d+, )*\w+/ \d+; scripts/report marks each with †\)$")
         self.assertIn("chain/ ", line[0])
 
     def test_inconsistent_metadata(self):

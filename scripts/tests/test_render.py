@@ -186,7 +186,23 @@ class AnswersFirst(unittest.TestCase):
         self.assertEqual(run.meta.kernel["relaxed"], "relaxed")
         doc["regbench"]["kernel_strategies"]["single"] = "relaxed"
         self.assertNotIn("relaxed", model.from_document("x.json", doc).meta.kernel)
-        self.assertEqual(answers.lines(model.load(fixture.path("port.json")))[0].split("**")[1], "One `readl`")
+        port = answers.lines(model.load(fixture.path("port.json")))
+        self.assertEqual(port[0].split("**")[1], "One `readl`")
+        # only what the run measured is said; an older file whose readl is `relaxed` says so
+        self.assertNotIn("not in this run", "\n".join(port))
+        self.assertIn("in this file `readl` is `relaxed`, which is `readl_relaxed` too", "\n".join(port))
+
+    def test_a_measured_result_without_a_figure_is_left_out_of_the_orderings(self):
+        with open(fixture.path("answers.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        for e in doc["benchmarks"]:
+            if e["run_name"] == "thrpt/read32/fenced":
+                for counter in ("cycles", "core_cycles"):
+                    e.pop(counter, None)
+        from regbench_report import answers
+        order = [l for l in answers.lines(model.from_document("x.json", doc)) if "What each ordering adds" in l]
+        self.assertEqual(len(order), 1)
+        self.assertNotIn("`fenced`", order[0].split("per write")[0])
 
 
 class OpaqueNames(unittest.TestCase):

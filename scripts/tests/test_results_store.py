@@ -329,6 +329,19 @@ class Latency(Check):
         doc = json.loads(self.ok(results("latency", "--db", db, "--json")))
         self.assertEqual(sorted(len(g["runs"]) for g in doc["groups"]), [1, 2])
 
+    def test_a_histogram_without_samples_has_no_percentiles(self):
+        def empty(d):
+            for h in d["regbench"]["histograms"].values():
+                h["counts"] = [0] * len(h["counts"])
+            d["context"]["host"] = "empty-host"     # a group of its own
+        db = os.path.join(fixture.tmpdir(), "empty.sqlite")
+        self.ok(results("add", "--db", db, self.coarse(empty)))
+        doc = json.loads(self.ok(results("latency", "--db", db, "--json")))
+        merged = doc["groups"][0]["benchmarks"]["lat/read32/relaxed"]
+        self.assertEqual((merged["samples"], merged["percentiles"]["p50"]), (0, None))
+        row = [l for l in self.ok(results("latency", "--db", db)).splitlines() if "lat/read32/relaxed" in l]
+        self.assertEqual(row[0].split()[1:], ["1", "0", "—", "—", "—", "—", "—"])
+
     def coarse(self, edit):
         with open(self.files[0], encoding="utf-8") as f:
             doc = json.load(f)
