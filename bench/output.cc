@@ -279,6 +279,41 @@ bool null_device(const struct stat &st)
 	return S_ISCHR(st.st_mode) && !stat("/dev/null", &null) && S_ISCHR(null.st_mode) && null.st_rdev == st.st_rdev;
 }
 
+/*
+ * When the result file cannot be written at the end (a full disk, a quota,
+ * the file-size limit, its folder removed), the run's results go to a file
+ * of their own in the first of $TMPDIR, /tmp, /var/tmp and the current
+ * folder that takes them whole, so that nothing measured is lost; its path,
+ * or "" when none did.  A second signal during the write removes it
+ * (rb_temporary), as it removes the result file's temporary file.
+ */
+std::string rescue(const std::string &text)
+{
+	const char *env = getenv("TMPDIR");
+	char *tmp = rb_temporary();
+
+	for (const char *dir : {env && env[0] == '/' ? env : nullptr, "/tmp", "/var/tmp", "."}) {
+		if (!dir || snprintf(tmp, rb_temporary_size, "%s/regbench-rescued-XXXXXX.json", dir) >= (int)rb_temporary_size)
+			continue;
+		int fd = mkostemps(tmp, 5, O_CLOEXEC), e;
+		if (fd < 0)
+			continue;
+		e = write_all(fd, text);
+		if (!e && fsync(fd))
+			e = errno;
+		if (close(fd) && !e)
+			e = errno;
+		std::string path = tmp;
+		if (e)
+			unlink(tmp);
+		tmp[0] = '\0';
+		if (!e)
+			return path;
+	}
+	tmp[0] = '\0';
+	return "";
+}
+
 }  // namespace
 
 /*
@@ -439,10 +474,15 @@ int rb_output::run(const std::function<void()> &finish)
 		return 0;
 	e = put_in_place(text.str(), &stage);
 	if (e) {
-		fprintf(stderr, "regbench: --benchmark_out=%s: %s: %s (%s)\n", o.out.c_str(), stage, strerror(e),
-			e == ENOSPC || e == EDQUOT ? "free some space, or write elsewhere"
-			: e == EFBIG ? "raise the file-size limit, ulimit -f, or write elsewhere"
-			: e == ENOENT ? "was its folder removed during the run?" : "check the path");
+		std::string kept = rescue(text.str());
+		if (!kept.empty())
+			fprintf(stderr, "regbench: --benchmark_out=%s: %s: %s (the results are whole in %s instead: move "
+				"them where they belong)\n", o.out.c_str(), stage, strerror(e), kept.c_str());
+		else
+			fprintf(stderr, "regbench: --benchmark_out=%s: %s: %s (%s)\n", o.out.c_str(), stage, strerror(e),
+				e == ENOSPC || e == EDQUOT ? "free some space, or write elsewhere"
+				: e == EFBIG ? "raise the file-size limit, ulimit -f, or write elsewhere"
+				: e == ENOENT ? "was its folder removed during the run?" : "check the path");
 		return 1;
 	}
 	return 0;
