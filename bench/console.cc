@@ -260,7 +260,7 @@ void rb_progress::finish()
 	if (not_run_)
 		fprintf(stderr, "regbench: %s\n", rb_interrupted_line(minutes(now() - start_), not_run_, done_).c_str());
 	else if (done_)
-		fprintf(stderr, "regbench: %zu benchmarks in %s\n", done_, minutes(now() - start_).c_str());
+		fprintf(stderr, "regbench: %zu benchmark%s in %s\n", done_, done_ == 1 ? "" : "s", minutes(now() - start_).c_str());
 }
 
 void rb_console::print(const std::string &text, const char *color)

@@ -183,7 +183,7 @@ std::string rb_result_line(const rb_result &r, int repetitions)
 
 std::string rb_not_run_line(size_t n, const std::string &why)
 {
-	return std::to_string(n) + " benchmarks not run: " + why;
+	return std::to_string(n) + (n == 1 ? " benchmark" : " benchmarks") + " not run: " + why;
 }
 
 std::string rb_interrupted_line(const std::string &elapsed, size_t not_run, size_t done)

@@ -61,7 +61,7 @@ started() {
 }
 
 # The lines on stderr that are regbench's own, not its notes or its progress.
-errors() { grep '^regbench: ' "$1" | grep -v '^regbench: note: \|^regbench: [0-9]* \(of [0-9]* \)\?benchmarks '; }
+errors() { grep '^regbench: ' "$1" | grep -v '^regbench: note: \|^regbench: [0-9]* \(of [0-9]* \)\?benchmarks\? '; }
 
 # Interrupted by SIGNAL: exit 128+signo, the JSON strict and whole with the context key, no temporary file.
 for sig in INT:2 TERM:15 HUP:1 USR1:10 ALRM:14; do

@@ -32,6 +32,10 @@ STORE_HELP = (f"the store: an SQLite file (default {os.path.relpath(store.DEFAUL
               f"checkout; created by add) or a PostgreSQL URL, {store.URL_FORM}")
 
 
+def _runs(n):
+    return f"{n} run" if n == 1 else f"{n} runs"
+
+
 def parser():
     p = Parser(prog="results", usage=USAGE,
                description="The results store: regbench runs from any number of machines in one SQLite file or "
@@ -92,7 +96,7 @@ def _add(args):
     finally:
         s.close()
     print("\n".join(lines))
-    print(f"{s.where}: {added} added, {len(args.files) - added} already there; {total} runs in the store")
+    print(f"{s.where}: {added} added, {len(args.files) - added} already there; {_runs(total)} in the store")
     return 0
 
 
@@ -115,7 +119,7 @@ def _list(args):
     rows = [[r["id"][:12], r["date"] or "-", r["host"], r["cpu"], r["target"], r["accelerator"] or "-",
              f"{r['results']} ({r['measured']} measured)", r["regbench_version"] or "-"] for r in runs]
     print("\n".join(_columns(rows, ["id", "date", "host", "cpu", "target", "accel", "benchmarks", "regbench"])))
-    print(f"{s.where}: {len(runs)} runs")
+    print(f"{s.where}: {_runs(len(runs))}")
     return 0
 
 
@@ -160,7 +164,7 @@ def _latency(args):
     out = []
     for g in lat.groups:
         ghz = f", TSC {g.tsc_hz / 1e9:.3f} GHz" if g.tsc_hz else ""
-        out += [f"{g.host} · {g.cpu} · {g.target} (timer step {g.step:g} TSC cycles{ghz}): {len(g.runs)} run{'s' if len(g.runs) != 1 else ''} merged"]
+        out += [f"{g.host} · {g.cpu} · {g.target} (timer step {g.step:g} TSC cycles{ghz}): {_runs(len(g.runs))} merged"]
         rows = [[r.name, r.runs, r.samples, *(latency.bucket_text(r.percentiles[p], g.step)
                                               for p, _ in latency.PERCENTILES)] for r in g.rows]
         out += ["  " + line for line in _columns(rows, ["benchmark", "runs", "samples",
