@@ -11,7 +11,7 @@ of the run (tables.compare_results).  A benchmark the run has without a
 figure is said to be so (skipped, below the timer's resolution, failed); an
 answer whose families the run did not run at all is left out.
 """
-from . import headlines, names, stats, tables
+from . import headlines, model, names, stats, tables
 from .model import Key
 
 DISTURBED = "†"
@@ -51,10 +51,9 @@ class _Answers:
         res = self.run.results.get(key)
         if res is None:
             return "not in this run"
-        if res.state == "below":
-            return f"below the timer's resolution (< {tables.number(res.bound)} TSC cycles)"
-        return {"skipped": f"skipped ({res.reason})", "error": f"failed ({res.reason})",
-                "not_run": "not run (the run stopped before it)"}.get(res.state, "without a figure in the file")
+        if res.state in model.NO_FIGURE:
+            return model.NO_FIGURE[res.state].said.format(reason=res.reason, bound=tables.number(res.bound))
+        return "without a figure in the file"
 
     def num(self, key):
         """'4.01' (and † where disturbed), or why there is no figure."""

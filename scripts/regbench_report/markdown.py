@@ -420,14 +420,12 @@ def not_measured(run):
             groups.setdefault((res.state, reason), []).append(key)
     if not groups:
         return ["Every benchmark in the file has numbers."]
-    heads = {"skipped": "Skipped", "error": "Failed", "below": "Below the timer's resolution",
-             "not_run": "Not run (the run stopped before them)"}
     out = []
-    for state in ("error", "not_run", "skipped", "below"):
+    for state, text in model.NO_FIGURE.items():
         items = sorted((reason, keys) for (s, reason), keys in groups.items() if s == state)
         if not items:
             continue
-        out.append(f"**{heads[state]}** ({sum(len(k) for _, k in items)}):")
+        out.append(f"**{text.heading}** ({sum(len(k) for _, k in items)}):")
         for reason, keys in items:
             out.append(f"- {reason} — {len(keys)}: " + ", ".join(f"`{p}`" for p in names.compact(keys)))
         out.append("")

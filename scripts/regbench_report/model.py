@@ -31,8 +31,25 @@ _GB_FIELDS = contract.run_fields()
 # The contract's states, in the report's own words (Measure.state).
 _STATES = {"measured": "ok", "below_resolution": "below", "skipped": "skipped", "error": "error", "not_run": "not_run"}
 CONTRACT_STATE = {mine: theirs for theirs, mine in _STATES.items()}
-# The states of a benchmark that has no figure to quote.
-NO_FIGURE = ("skipped", "error", "below", "not_run")
+
+
+@dataclass(frozen=True)
+class Unmeasured:
+    """How a report speaks of a benchmark without a figure to quote, in one of these states."""
+    cell: str           # in a table
+    heading: str        # over the list of such benchmarks
+    said: str           # in a sentence; {reason} and {bound} (TSC cycles) filled in
+
+
+# The states of a benchmark that has no figure to quote, in the order a report lists them; a new state
+# of the contract without a figure is a row here (and in _STATES).
+NO_FIGURE = {
+    "error": Unmeasured("error", "Failed", "failed ({reason})"),
+    "not_run": Unmeasured("not run", "Not run (the run stopped before them)", "not run (the run stopped before it)"),
+    "skipped": Unmeasured("skipped", "Skipped", "skipped ({reason})"),
+    "below": Unmeasured("below res.", "Below the timer's resolution",
+                        "below the timer's resolution (< {bound} TSC cycles)"),
+}
 _DAMAGED = "the file is damaged or was edited; re-run regbench"
 
 

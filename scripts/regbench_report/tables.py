@@ -277,9 +277,9 @@ def cell_text(m, scale=1.0):
     """What a single-run cell shows for a Measure."""
     if m.state == "ok":
         return number(m.value * scale)
-    if m.state == "below":
-        return f"< {number(m.bound)}" if m.bound is not None else "below res."
-    return {"skipped": "skipped", "error": "error", "not_run": "not run", "nan": "NaN", "absent": "—"}[m.state]
+    if m.state == "below" and m.bound is not None:
+        return f"< {number(m.bound)}"
+    return model.NO_FIGURE[m.state].cell if m.state in model.NO_FIGURE else {"nan": "NaN", "absent": "—"}[m.state]
 
 
 def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_family=None, negligible=0.0):
