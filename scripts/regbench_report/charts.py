@@ -522,11 +522,12 @@ def _hbars(ax, rows, runs, key_of, counter):
 def barrier_chart(runs, labels, out_dir):
     """What each ordering primitive costs alone, in the family's first clock (linear: costs add up)."""
     by_row = {res.strategy or res.op: res.key for r in runs for res in r.results.values() if res.family == "barrier"}
-    rows = sorted(by_row, key=lambda b: min((r.measure(by_row[b]).value or 0 for r in runs)))
-    if not any(r.measure(by_row[b]).state == "ok" for r in runs for b in rows):
+    counter = tables.first_counter(runs, "barrier")     # the clock drawn is the clock sorted by
+    rows = sorted(by_row, key=lambda b: min((r.measure(by_row[b], counter).value or 0 for r in runs)))
+    if not any(r.measure(by_row[b], counter).state == "ok" for r in runs for b in rows):
         return None
     fig, ax = plt.subplots(figsize=(8, 0.45 * len(rows) * len(runs) + 1.6))
-    marked = _hbars(ax, rows, runs, by_row.get, tables.first_counter(runs, "barrier"))
+    marked = _hbars(ax, rows, runs, by_row.get, counter)
     ax.set_xlabel(f"{_clock(runs, 'barrier')} per {model.meta(runs).families['barrier'].unit}")
     ax.margins(x=0.15)
     if len(runs) > 1:
