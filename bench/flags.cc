@@ -340,16 +340,15 @@ bool benchmark_flag(const std::string &arg, rb_command *c, std::string *value)
 			throw rb_error(flag, "unknown flag", "regbench --help lists the flags");
 		return false;
 	}
+	bool boolean_kind = def->kind == BOOL || def->kind == REPORT_ONLY || def->kind == OUTPUT_BOOL;
 	if (def->run_only)
 		f->run_only.push_back(flag);
 	if (eq == std::string::npos) {
 		// a bare flag: true for the booleans, as Google Benchmark takes it
-		if (def->kind == BOOL || def->kind == REPORT_ONLY || def->kind == OUTPUT_BOOL)
-			v = "true";
-		else
+		if (!boolean_kind)
 			throw rb_error(flag, "needs a value", "Google Benchmark's flags take =, e.g. " + flag + "=" + def->example);
+		v = "true";
 	}
-	bool boolean_kind = def->kind == BOOL || def->kind == REPORT_ONLY || def->kind == OUTPUT_BOOL;
 	*value = boolean_kind && boolean(v, &b) ? (b ? "true" : "false") : v;
 	switch (def->kind) {
 	case OUTPUT:

@@ -209,6 +209,18 @@ int write_all(int fd, const std::string &s)
 	return 0;
 }
 
+// Writes all of s to fd, then (sync) to the disk, and closes fd: 0, or the errno of the first failure.
+int write_and_close(int fd, const std::string &s, bool sync)
+{
+	int e = write_all(fd, s);
+
+	if (!e && sync && fsync(fd))
+		e = errno;
+	if (close(fd) && !e)
+		e = errno;
+	return e;
+}
+
 std::string folder_of(const std::string &path)
 {
 	std::vector<char> copy(path.begin(), path.end());
@@ -295,14 +307,10 @@ std::string rescue(const std::string &text)
 	for (const char *dir : {env && env[0] == '/' ? env : nullptr, "/tmp", "/var/tmp", "."}) {
 		if (!dir || snprintf(tmp, rb_temporary_size, "%s/regbench-rescued-XXXXXX.json", dir) >= (int)rb_temporary_size)
 			continue;
-		int fd = mkostemps(tmp, 5, O_CLOEXEC), e;
+		int fd = mkostemps(tmp, 5, O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		e = write_all(fd, text);
-		if (!e && fsync(fd))
-			e = errno;
-		if (close(fd) && !e)
-			e = errno;
+		int e = write_and_close(fd, text, true);
 		std::string path = tmp;
 		if (e)
 			unlink(tmp);
@@ -419,8 +427,7 @@ int rb_output::put_in_place(const std::string &text, const char **stage)
 		fd = ::open(o.out.c_str(), O_WRONLY | O_CLOEXEC);
 		if (fd < 0)
 			return errno;
-		e = write_all(fd, text);
-		return close(fd) && !e ? errno : e;
+		return write_and_close(fd, text, false);
 	}
 	fd = temporary_name(final_, tmp, rb_temporary_size) ? mkostemp(tmp, O_CLOEXEC) : (errno = ENAMETOOLONG, -1);
 	if (fd < 0) {
@@ -431,11 +438,7 @@ int rb_output::put_in_place(const std::string &text, const char **stage)
 	mode_t mask = umask(0);
 	umask(mask);
 	fchmod(fd, 0666 & ~mask);
-	e = write_all(fd, text);
-	if (!e && fsync(fd))
-		e = errno;
-	if (close(fd) && !e)
-		e = errno;
+	e = write_and_close(fd, text, true);
 	if (!e && rename(tmp, final_.c_str())) {
 		e = errno;
 		*stage = "cannot put the results in place";

@@ -80,15 +80,6 @@ const rb_result *rb_registry::find(const std::string &name) const
 	return it == by_name_.end() ? nullptr : it->second;
 }
 
-std::vector<std::string> rb_registry::names() const
-{
-	std::vector<std::string> out;
-
-	for (const rb_result &r : results_)
-		out.push_back(r.name);
-	return out;
-}
-
 size_t rb_registry::selected(bool runnable) const
 {
 	return (size_t)std::count_if(results_.begin(), results_.end(), [&](const rb_result &r) {
@@ -121,10 +112,12 @@ const char *rb_state_word(rb_state s)
 namespace {
 
 /*
- * The bound a figure lies below, in plain digits, never an exponent: under
- * 0.01 cycle (a timer step over the many accesses of an unrolled kernel,
- * 8.01e-05) the power of ten above it, 0.0001, which says as much and reads
- * at a glance; else three significant digits (a sampled access: 21).
+ * The bound a figure lies below, in plain digits, never an exponent, and
+ * rounded up, never down (a bound written lower than measured would claim
+ * more than was measured): under 0.01 cycle (a timer step over the many
+ * accesses of an unrolled kernel, 8.01e-05) the power of ten above it,
+ * 0.0001, which says as much and reads at a glance; else three significant
+ * digits (a sampled access: 21).
  */
 std::string below(double bound)
 {
@@ -134,7 +127,9 @@ std::string below(double bound)
 		int decimals = -(int)std::ceil(std::log10(bound));
 		snprintf(number, sizeof(number), "%.*f", decimals, std::pow(10, -decimals));
 	} else {
-		snprintf(number, sizeof(number), bound < 100 ? "%.3g" : "%.0f", bound < 100 ? bound : std::ceil(bound));
+		// the last of three significant digits up (1e-9 of a unit: a bound of exactly 21 stays 21)
+		double unit = bound > 0 ? std::pow(10, std::floor(std::log10(bound)) - 2) : 1;
+		snprintf(number, sizeof(number), "%.*g", bound < 100 ? 3 : 17, std::ceil(bound / unit - 1e-9) * unit);
 	}
 	return std::string("below timer resolution (< ") + number + " cycles)";
 }

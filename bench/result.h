@@ -72,7 +72,6 @@ public:
 	rb_result *find(const std::string &name);
 	const rb_result *find(const std::string &name) const;
 	const std::deque<rb_result> &all() const { return results_; }
-	std::vector<std::string> names() const;
 	size_t selected(bool runnable) const;	// benchmarks the filter selects (runnable: and not skipped)
 	size_t disturbed_benchmarks() const;	// benchmarks with a disturbed repetition
 	bool any_error() const;

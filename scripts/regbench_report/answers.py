@@ -52,7 +52,7 @@ class _Answers:
         if res is None:
             return "not in this run"
         if res.state in model.NO_FIGURE:
-            return model.NO_FIGURE[res.state].said.format(reason=res.reason, bound=tables.number(res.bound))
+            return model.NO_FIGURE[res.state].said.format(reason=res.reason, bound=tables.bound_text(res.bound))
         return "without a figure in the file"
 
     def num(self, key):
@@ -91,8 +91,8 @@ def _readl(r, readl):
     ways = [", and ".join(bulk)] if bulk else []
     res, p50 = r.run.results.get(lat), r.run.measure(lat, "p50")
     if res and res.state == "below":
-        ways.append(f"alone between two timer reads (`{names.label(lat)}`) it is below the timer's step (< "
-                    f"{tables.number(res.bound)} TSC cycles)" + (", which is why those two measure it in bulk"
+        ways.append(f"alone between two timer reads (`{names.label(lat)}`) it is below the timer's step ("
+                    f"{tables.bound_text(res.bound)} TSC cycles)" + (", which is why those two measure it in bulk"
                                                                  if len(bulk) == 2 else ""))
     elif p50.state == "ok":
         ways.append(f"alone between two timer reads (`{names.label(lat)}`) p50 {tables.number(p50.value)}, p99 "

@@ -364,7 +364,7 @@ def histogram_charts(runs, labels, out_dir):
             res = runs[ri].ctx_float("timer_resolution_cycles")
             if res and lo < res:
                 ax.axvspan(lo, min(res, hi), color="0.85", alpha=0.6, linewidth=0,
-                           label=f"below timer resolution (< {tables.number(res)})")
+                           label=f"below timer resolution ({tables.bound_text(res)})")
             for k, (s, (edges, counts, tail), _) in enumerate(mine):
                 label = s
                 if tail:

@@ -321,10 +321,6 @@ def family_ratios(runs):
     return out
 
 
-def ratio_text(x):
-    return f"{x:.2f}×" if 0.01 <= x < 10 else f"{x:.1f}×" if 10 <= x < 100 else f"{x:.0f}×" if x >= 100 else f"{tables.number(x)}×"
-
-
 def headline(runs, labels):
     """One line saying what the report found; the index quotes it."""
     if len(runs) > 1:
@@ -341,7 +337,7 @@ def headline(runs, labels):
         if len(runs) == 2:
             fams = family_ratios(runs)[0]
             if fams:
-                parts.append("median cost ratio by family: " + ", ".join(f"{f}/ {ratio_text(x)}" for f, x, _ in fams))
+                parts.append("median cost ratio by family: " + ", ".join(f"{f}/ {tables.ratio_text(x)}" for f, x, _ in fams))
         return "; ".join(parts)
     run = runs[0]
     mapping = str(run.ctx('target_mapping', '?'))
@@ -415,7 +411,7 @@ def not_measured(run):
     groups = {}
     for key, res in run.results.items():
         if res.state in model.NO_FIGURE:
-            reason = f"< {tables.number(res.bound)} TSC cycles" if res.state == "below" and res.bound is not None \
+            reason = f"{tables.bound_text(res.bound)} TSC cycles" if res.state == "below" and res.bound is not None \
                 else res.reason
             groups.setdefault((res.state, reason), []).append(key)
     if not groups:

@@ -38,7 +38,7 @@ class Unmeasured:
     """How a report speaks of a benchmark without a figure to quote, in one of these states."""
     cell: str           # in a table
     heading: str        # over the list of such benchmarks
-    said: str           # in a sentence; {reason} and {bound} (TSC cycles) filled in
+    said: str           # in a sentence; {reason} and {bound} (as bound_text writes it) filled in
 
 
 # The states of a benchmark that has no figure to quote, in the order a report lists them; a new state
@@ -48,7 +48,7 @@ NO_FIGURE = {
     "not_run": Unmeasured("not run", "Not run (the run stopped before them)", "not run (the run stopped before it)"),
     "skipped": Unmeasured("skipped", "Skipped", "skipped ({reason})"),
     "below": Unmeasured("below res.", "Below the timer's resolution",
-                        "below the timer's resolution (< {bound} TSC cycles)"),
+                        "below the timer's resolution ({bound} TSC cycles)"),
 }
 _DAMAGED = "the file is damaged or was edited; re-run regbench"
 

@@ -110,7 +110,7 @@ def _render(runs, out_dir, staging, labels, title, command):
                    f"The median, over each family's results, of each run's cost divided by **{labels[0]}**'s "
                    "(time per operation: cycles, or for copies the inverse of GB/s), with how many results "
                    "it is taken over.", ""]
-            rows = [[f"`{f}/`", *(next((f"{markdown.ratio_text(x)} ({n})" for g, x, n in per if g == f), "—")
+            rows = [[f"`{f}/`", *(next((f"{tables.ratio_text(x)} ({n})" for g, x, n in per if g == f), "—")
                                   for per in fams)] for f in fam_names]
             md += [markdown.md_table(["family", *(f"{l} / {labels[0]}" for l in labels[1:])], rows), ""]
     md += ["Cells: a number is the median; `< N` is below the timer's resolution of N TSC cycles; `skipped` and "

@@ -8,6 +8,7 @@ interrupted.  Every failure is one line, `summary: what: why (what to try)`:
 2 for a command line or a file it cannot use, 130 when interrupted.
 """
 import argparse
+import collections
 import math
 import sys
 
@@ -131,11 +132,8 @@ def _names(results, where, detail=lambda r: "", most=8):
     table above has the headline benchmarks only)."""
     if len(results) <= most:
         return " ".join(r.name + detail(r) for r in results)
-    families = {}
-    for r in results:
-        families[r.key.family] = families.get(r.key.family, 0) + 1
-    return (f"{len(results)} benchmarks (" + ", ".join(f"{f}/ {n}" for f, n in families.items())
-            + f"; {where})")
+    families = collections.Counter(r.key.family for r in results)
+    return f"{len(results)} benchmarks (" + ", ".join(f"{f}/ {n}" for f, n in families.items()) + f"; {where})"
 
 
 def _run(argv):

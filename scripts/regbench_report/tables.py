@@ -252,25 +252,41 @@ def headline_tables(runs):
 
 # --- values, as cells print them ---------------------------------------------------------
 
-def number(v):
-    """A value with as many digits as a reader needs: 1234, 123, 12.3, 1.23, 0.123, 0.000076."""
+def number(v, up=False):
+    """A value with as many digits as a reader needs: 1234, 123, 12.3, 1.23, 0.123, 0.000076; up: rounded up at
+    the last digit shown, never down (a bound: bound_text)."""
     if v is None or not math.isfinite(v):
         return "NaN"
     a = abs(v)
-    if a >= 100 or v == int(v) and a >= 1:
-        return f"{v:.0f}"
-    if a >= 10:
-        return f"{v:.1f}"
-    if a >= 1:
-        return f"{v:.2f}"
     if a == 0:
         return "0"
-    if a >= 0.01:
-        return f"{v:.3f}"
     if a < 1e-12:
         return f"{v:.2g}"
-    # two significant digits written out, as the console writes its bounds: 0.00008, not 8e-05
-    return f"{v:.{1 - math.floor(math.log10(a))}f}".rstrip("0")
+    if a >= 100 or v == int(v) and a >= 1:
+        decimals = 0
+    elif a >= 0.01:
+        decimals = 1 if a >= 10 else 2 if a >= 1 else 3
+    else:
+        # two significant digits written out, as the console writes its bounds: 0.00008, not 8e-05
+        decimals = 1 - math.floor(math.log10(a))
+    if up:
+        # a billionth of the last digit's unit: a bound of exactly 21 or 0.1 is not raised by binary noise
+        scaled = v * 10 ** decimals
+        return number(math.ceil(scaled - 1e-9 * max(1.0, abs(scaled))) / 10 ** decimals)
+    text = f"{v:.{decimals}f}"
+    return text.rstrip("0") if a < 0.01 else text
+
+
+def bound_text(bound):
+    """A figure's upper bound as every table and sentence writes it: '< 21', '< 0.000081'."""
+    return f"< {number(bound, up=True)}"
+
+
+def ratio_text(x):
+    """A ratio of two figures: 0.50×, 1.52×, 12.3×, 123×, 0.0047×."""
+    if x >= 100:
+        return f"{x:.0f}×"
+    return f"{x:.1f}×" if x >= 10 else f"{x:.2f}×" if x >= 0.01 else f"{number(x)}×"
 
 
 def cell_text(m, scale=1.0):
@@ -278,7 +294,7 @@ def cell_text(m, scale=1.0):
     if m.state == "ok":
         return number(m.value * scale)
     if m.state == "below" and m.bound is not None:
-        return f"< {number(m.bound)}"
+        return bound_text(m.bound)
     return model.NO_FIGURE[m.state].cell if m.state in model.NO_FIGURE else {"nan": "NaN", "absent": "—"}[m.state]
 
 
@@ -358,5 +374,5 @@ def verdict_text(v):
     """A ratio cell: **bold** and the verdict when faster or slower, ≈ when the same, ? when it cannot be told."""
     if v.ratio is None:
         return "—"
-    r = f"{v.ratio:.2f}×" if 0.01 <= v.ratio < 100 else f"{v.ratio:.3g}×" if v.ratio >= 100 else f"{number(v.ratio)}×"
+    r = ratio_text(v.ratio)
     return {"slower": f"**{r} slower**", "faster": f"**{r} faster**", "same": f"≈{r}", "n/a": f"{r} ?"}[v.verdict]

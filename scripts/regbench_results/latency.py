@@ -103,7 +103,7 @@ def bucket_text(bucket, step):
         return "—"
     lo, hi = bucket
     if lo == 0 and hi <= step:
-        return f"< {tables.number(hi)}"
+        return tables.bound_text(hi)
     return tables.number(lo) if hi - lo <= step else f"{tables.number(lo)}–{tables.number(hi)}"
 
 

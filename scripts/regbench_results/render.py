@@ -28,7 +28,7 @@ def cell_text(cell):
             spread = max(cell.hi - cell.value, cell.value - cell.lo) / cell.value
             text += f" ±{spread:.0%}" if spread >= 0.1 or spread < 0.0005 else f" ±{spread:.1%}"
     elif cell.state == "below":
-        text = f"< {tables.number(cell.bound)}" if cell.bound is not None else "below res."
+        text = tables.bound_text(cell.bound) if cell.bound is not None else "below res."
     else:
         return cell.state
     return text + f" {DISTURBED}" if cell.disturbed else text

@@ -86,6 +86,9 @@ class SingleRunTables(unittest.TestCase):
         self.assertEqual(tables.cell_text(run.measure(Key("x", "y"))), "—")
         self.assertEqual([tables.number(v) for v in (1234.5, 40.5, 2.75, 0.25, 0.0001, 8.01e-05, 7.6e-06, -0.00999)],
                          ["1234", "40.5", "2.75", "0.250", "0.0001", "0.00008", "0.0000076", "-0.01"])
+        # a bound is rounded up at its last digit, never down; an exact one stays as it is
+        self.assertEqual([tables.bound_text(v) for v in (21, 26.25, 0.1, 8.01e-05, 9.999, 1234.5)],
+                         ["< 21", "< 26.3", "< 0.100", "< 0.000081", "< 10", "< 1235"])
 
 
 class OrderAndKindsFromTheFile(unittest.TestCase):
@@ -178,6 +181,7 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(v(1.01, "same"), "≈1.01×")
         self.assertEqual(v(2.0, "n/a"), "2.00× ?")
         self.assertEqual(v(None, "n/a"), "—")
+        self.assertEqual([tables.ratio_text(x) for x in (0.0047, 0.5, 12.34, 123.4)], ["0.0047×", "0.50×", "12.3×", "123×"])
 
 
 class ComparisonTables(unittest.TestCase):
