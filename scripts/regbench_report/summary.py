@@ -110,11 +110,14 @@ def lines(run):
                                           sorted(noisy, key=lambda r: -r.noise["cycles"])[:3])
     out += ["", f"{len(results)} benchmarks: {count('ok')} measured, {count('below')} below timer resolution, "
                 f"{count('skipped')} skipped (reason in the JSON), {count('error')} failed"
-            + (f", {count('not_run')} not run" if count("not_run") else ""),
-            f"CV above 5% (noisy; rerun or check the environment notes): {_names(noisy, noisiest)}" if noisy else
-            "every measured benchmark has a CV of at most 5% over its repetitions"]
+            + (f", {count('not_run')} not run" if count("not_run") else "")]
+    if noisy:
+        out.append(f"CV above 5% (noisy; rerun or check the environment notes): {_names(noisy, noisiest)}")
+    elif count("ok"):
+        out.append("every measured benchmark has a CV of at most 5% over its repetitions")
     out += [f"failed: {r.name}: {r.reason}" for r in results if r.state == "error"]
-    disturbed = [r for r in results if r.disturbed]
+    # those with a figure: one the run stopped in has nothing to rerun apart from the rest
+    disturbed = [r for r in results if r.disturbed and r.state in ("ok", "below")]
     if disturbed:
         out.append("measured while the machine was disturbed (rerun them on a quiet machine): "
                    + _names(disturbed, "scripts/report marks each with †",
