@@ -1,4 +1,5 @@
 // console.cc: what a run shows: a short header, a line per benchmark in plain units (each state once), the progress line, the count
+#include <errno.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -271,7 +272,8 @@ void rb_console::print(const std::string &text, const char *color)
 		printf("\033[%sm%s\033[m\n", color, text.c_str());
 	else
 		printf("%s\n", text.c_str());
-	fflush(stdout);
+	if (fflush(stdout) && !stdout_error_)
+		stdout_error_ = errno;
 }
 
 void rb_console::context(const benchmark::BenchmarkReporter::Context &c)

@@ -71,10 +71,12 @@ public:
 	// one benchmark's runs; the progress line is cleared before each line printed
 	void benchmark(const rb_runs &runs, rb_progress *progress);
 	void finish();		// after the last benchmark
+	int stdout_error() const { return stdout_error_; }	// the errno of the first line stdout did not take, or 0
 
 private:
 	const rb_session &s_;
 	bool color_;
+	int stdout_error_ = 0;
 	rb_progress *progress_ = nullptr;
 	size_t width_ = 30, not_run_ = 0;
 	std::string not_run_why_;	// why the benchmarks not run were not

@@ -20,10 +20,6 @@ const char *const kShapes[] = {"unrolled", "sampled", "batch"};
 const char *const kParams[] = {nullptr, "count", "size"};
 const char *const kRows[] = {"accessor", "variant", "reference"};
 
-// The keys Google Benchmark's JSONReporter writes in its context, before any custom one.
-const char *const kBenchmarkContextKeys[] = {"date", "host_name", "executable", "num_cpus", "mhz_per_cpu",
-					     "cpu_scaling_enabled", "caches", "load_avg", "library_build_type"};
-
 // The local time as Google Benchmark writes it (RFC 3339): 2026-12-03T08:00:00+00:00.
 std::string date()
 {
@@ -58,6 +54,9 @@ json context(const rb_session &s, const benchmark::BenchmarkReporter::Context &c
 	out["library_build_type"] = s.library_debug ? "debug" : "release";
 	for (const auto &kv : s.context.all())
 		out[kv.first] = kv.second;
+	out["labels"] = json::object();
+	for (const auto &kv : s.context.labels())
+		out["labels"][kv.first] = kv.second;
 	return out;
 }
 
@@ -203,12 +202,6 @@ json regbench(const rb_session &s)
 }
 
 }  // namespace
-
-void rb_contract_describe(rb_context &c)
-{
-	for (const char *key : kBenchmarkContextKeys)
-		c.claim(key);
-}
 
 std::string rb_contract_json(const rb_session &s, const benchmark::BenchmarkReporter::Context &c,
 			     const std::vector<Run> &runs)

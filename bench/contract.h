@@ -8,13 +8,9 @@
 #include <benchmark/benchmark.h>
 
 struct rb_session;
-class rb_context;
 
 // Version of the "regbench" object's layout; readers refuse one they do not know.
 constexpr int kContractVersion = 1;
-
-// The context keys Google Benchmark's own JSON has (date, host_name, ...): --benchmark_context may not take them.
-void rb_contract_describe(rb_context &c);
 
 /*
  * The whole document, as Google Benchmark 1.7.1's JSONReporter lays it out

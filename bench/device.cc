@@ -27,8 +27,6 @@ uint64_t read_register(const rb_kernel_arg *a, uint64_t iters)
 rb_device::rb_device(const iomap_target *t, const rb_clock *clk, rb_context *context)
 	: t_(t), clk_(clk), context_(context)
 {
-	context_->claim("target_first_read");
-	context_->claim("target_lost");
 }
 
 // One guarded read of the register, bytes wide: 0, or -1 with the fault in *why.

@@ -13,6 +13,16 @@
 // argument that is not UTF-8 (it would be kept in the JSON) throws rb_error.
 rb_command rb_parse_flags(int argc, char **argv);
 
+// What the command line asks regbench to do, as one word: run (benchmarks), or an answer that runs
+// none: help, list-targets, self-check, list-tests.  regbench --action ARGUMENTS... prints it for
+// scripts (scripts/run), so that no script restates which flags run nothing or take a value.
+const char *rb_action(const rb_command &c);
+
+// Takes arg when it is one of Google Benchmark's flags (--NAME=VALUE, or a bare boolean flag), checked,
+// into the command, with *value what it means (a boolean's true or false, however spelt); false when it
+// is not one of them (flags-benchmark.cc).
+bool rb_benchmark_flag(const std::string &arg, rb_command *c, std::string *value);
+
 // --help: regbench's flags, from the table, then Google Benchmark's own help.
 void rb_usage(FILE *f);
 

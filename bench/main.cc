@@ -22,11 +22,14 @@
 #include "error.h"
 #include "families.h"
 #include "flags.h"
+#include "identity.h"
 #include "measure.h"
 #include "output.h"
 #include "selfcheck.h"
 #include "session.h"
 #include "signals.h"
+
+#include "commit.h"	// REGBENCH_COMMIT, made at build time (commit.cmake)
 
 #ifndef REGBENCH_VERSION
 #define REGBENCH_VERSION "unknown"
@@ -125,18 +128,26 @@ void check_hardware_flags(const rb_options &o, const iomap_target &t)
 }
 
 // The context: each fact as its owner gives it (the target's description, the clock's timer, the
-// environment's warnings), and the keys set as the run goes, claimed.
+// environment's warnings, the machine's identity); bench/context-keys.cc declares each key.
 void describe(rb_session &s)
 {
 	const iomap_target &t = s.target;
 	const rb_clock &clk = s.clock;
 	const rb_env &e = s.env;
 	rb_context &c = s.context;
+	struct rb_identity id;
 	struct utsname u;
 
 	uname(&u);
+	rb_identity_read(&id);
 	c.set("regbench_version", REGBENCH_VERSION);
+	c.set("regbench_commit", REGBENCH_COMMIT);
 	c.set("regbench_build_type", REGBENCH_BUILD_TYPE);
+	c.set("arch", rb_arch_name());
+	c.set("machine_id", id.machine_id);
+	c.set("firmware", id.firmware);
+	if (*id.microcode)
+		c.set("microcode", id.microcode);
 	c.set("target", t.spec);
 	c.set("target_kind", iomap_space_name(t.space));
 	c.set("target_mapping", iomap_mapping_name(t.mapping));
@@ -167,20 +178,23 @@ void describe(rb_session &s)
 	c.set("env_loadavg", fmt(e.loadavg, "%.2f"));
 	c.set("env_warnings", e.warnings);
 	c.set("command_line", s.command.line);
-	c.claim("interrupted");
-	c.claim("disturbed_benchmarks");
 	rb_measure_describe(c);
-	rb_contract_describe(c);
 }
 
-// --benchmark_context's keys beside regbench's and Google Benchmark's own, which they may not replace.
-void add_user_context(rb_session &s)
+/*
+ * --benchmark_context's pairs are the run's labels, kept apart from the
+ * context's own keys (a reader tells a label from a fact); a label may not
+ * take the name of a key regbench or Google Benchmark sets, which would read
+ * as that fact.
+ */
+void add_labels(rb_session &s)
 {
 	for (const auto &kv : s.command.benchmark.context) {
-		if (s.context.claimed(kv.first))
+		const rb_context_key *k = rb_context_key_find(kv.first);
+		if (k && k->when != RB_FORMERLY)
 			throw rb_error("--benchmark_context", "'" + kv.first + "' is a key regbench or Google Benchmark sets itself",
 				       "choose another key");
-		s.context.set(kv.first, kv.second);
+		s.context.label(kv.first, kv.second);
 	}
 }
 
@@ -215,6 +229,10 @@ int run(int argc, char **argv)
 	std::vector<char *> gb_argv;
 	char why[300];
 
+	if (o.action) {
+		printf("%s\n", rb_action(s.command));
+		return 0;
+	}
 	if (o.help) {
 		rb_usage(stdout);
 		return 0;
@@ -246,7 +264,7 @@ int run(int argc, char **argv)
 	s.cpu_model = cpu_model();
 	s.measure.budget = budget;
 	describe(s);
-	add_user_context(s);
+	add_labels(s);
 	rb_register_families(s);
 	check_filter(s);
 	rb_output output(s);
@@ -254,6 +272,8 @@ int run(int argc, char **argv)
 
 	// Google Benchmark's own text reporters (--benchmark_out_format=console, csv) print its context
 	for (const auto &kv : s.context.all())
+		benchmark::AddCustomContext(kv.first, kv.second);
+	for (const auto &kv : s.context.labels())
 		benchmark::AddCustomContext(kv.first, kv.second);
 	rb_measure_init(s);
 	int status = output.run([&s] { finish(s); });

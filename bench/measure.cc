@@ -489,8 +489,6 @@ void rb_measure_context(rb_session &s)
  */
 void rb_measure_describe(rb_context &c)
 {
-	c.claim("core_hz_estimate");
-	c.claim("core_hz_source");
 	c.set("counters", rb_counters_text());
 }
 

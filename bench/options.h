@@ -19,6 +19,7 @@ struct rb_options {
 	bool list_targets = false;
 	bool self_check = false;
 	bool help = false;
+	bool action = false;			// --action, first: print what the rest asks for (rb_action), and stop
 
 	// hardware safety (pci:, port:): what the user permits beyond reading
 	iomap_permit permit{};			// --allow-write=OFF+LEN, --force

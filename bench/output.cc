@@ -1,4 +1,4 @@
-// output.cc: the reporters (console and result file) fed side by side, and the result file written to a temporary file and renamed
+// output.cc: where the results go: the result file written to a temporary file and renamed, stdout checked, and what cannot be written rescued
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,163 +21,18 @@
 #include "contract.h"
 #include "error.h"
 #include "output.h"
+#include "reporters.h"
 #include "session.h"
 #include "signals.h"
 
 namespace {
 
-/*
- * regbench's JSON, held back until the run ends: then the context can say
- * whether it was interrupted, and the whole document is written at once
- * (contract.cc).
- */
-class ResultJSON : public benchmark::BenchmarkReporter {
-public:
-	explicit ResultJSON(const rb_session &s) : s_(s) {}
-
-	bool ReportContext(const Context &context) override
-	{
-		context_ = &context;
-		return true;
-	}
-
-	void ReportRuns(const std::vector<Run> &runs) override { runs_.insert(runs_.end(), runs.begin(), runs.end()); }
-
-	void Finalize() override
-	{
-		if (context_)
-			GetOutputStream() << rb_contract_json(s_, *context_, runs_);
-	}
-
-private:
-	const rb_session &s_;
-	const Context *context_ = nullptr;
-	std::vector<Run> runs_;
-};
-
-/*
- * Google Benchmark's CSV (deprecated in 1.7, still what --benchmark_format=csv
- * asks for) takes its columns from the counters of the first runs it gets,
- * and aborts on a later run with one more: a first benchmark below the
- * resolution (no counters) and a measured one after it would end the run
- * and lose it.  Held back until the run ends, it gets every run at once.
- */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-class HeldCSV : public benchmark::CSVReporter {
-public:
-	void ReportRuns(const std::vector<Run> &runs) override { runs_.insert(runs_.end(), runs.begin(), runs.end()); }
-
-	void Finalize() override
-	{
-		if (!runs_.empty())
-			CSVReporter::ReportRuns(runs_);
-		CSVReporter::Finalize();
-	}
-
-private:
-	std::vector<Run> runs_;
-};
-#pragma GCC diagnostic pop
-
-/*
- * Hands everything to the result file's reporter, and to the console what it
- * shows: regbench's console gets each benchmark once it is complete;
- * Google Benchmark's JSON or CSV on stdout (--benchmark_format) gets, with
- * aggregates_only, the aggregates of repeated benchmarks, and the runs that
- * have no aggregates (one repetition) or failed.
- */
-class Tee : public benchmark::BenchmarkReporter {
-public:
-	Tee(const rb_session &s, rb_console *console, BenchmarkReporter *display, BenchmarkReporter *file,
-	    const std::function<void()> &finish)
-		: s_(s), console_(console), display_(display), file_(file), finish_(finish), progress_(s) {}
-
-	bool ReportContext(const Context &context) override
-	{
-		bool ok = true;
-
-		rb_console_header(s_, context);
-		if (console_)
-			console_->context(context);
-		else
-			ok = display_->ReportContext(context);
-		return (!file_ || file_->ReportContext(context)) && ok;
-	}
-
-	void ReportRuns(const std::vector<Run> &given) override
-	{
-		std::vector<Run> runs = given;
-
-		for (Run &r : runs) {
-			r.run_name.time_type.clear();	// the names regbench registered
-			told(r);
-		}
-		if (display_) {
-			std::vector<Run> shown;
-			for (const Run &r : runs)
-				if (!s_.command.output.aggregates_only || r.run_type == Run::RT_Aggregate ||
-				    r.repetitions <= 1 || r.error_occurred)
-					shown.push_back(r);
-			if (!shown.empty())
-				display_->ReportRuns(shown);
-		}
-		if (file_)
-			file_->ReportRuns(runs);
-		for (const rb_runs &b : gather_.add(runs))
-			complete(b);
-	}
-
-	void Finalize() override
-	{
-		for (const rb_runs &b : gather_.rest())
-			complete(b);
-		if (console_)
-			console_->finish();
-		progress_.finish();
-		finish_();
-		if (display_)
-			display_->Finalize();
-		if (file_)
-			file_->Finalize();
-	}
-
-private:
-	const rb_session &s_;
-	rb_console *console_;
-	BenchmarkReporter *display_, *file_;
-	std::function<void()> finish_;
-	rb_gather gather_;
-	rb_progress progress_;
-
-	void complete(const rb_runs &b)
-	{
-		if (console_)
-			console_->benchmark(b, &progress_);
-		progress_.done(b[0].run_name.str());
-	}
-
-	// The text Google Benchmark's fields carry for a repetition without a figure, from its record.
-	void told(Run &run) const
-	{
-		const rb_result *r = s_.registry.find(run.run_name.str());
-		const rb_repetition *rep = r ? r->repetition(run.repetition_index) : nullptr;
-
-		if (!rep || run.run_type != Run::RT_Iteration)
-			return;
-		if (run.error_occurred)
-			run.error_message = rb_repetition_message(*rep);
-		else
-			run.report_label = rb_repetition_label(*rep);
-	}
-};
-
 std::unique_ptr<benchmark::BenchmarkReporter> reporter(const rb_session &s, const std::string &format)
 {
 	if (format == "json")
-		return std::make_unique<ResultJSON>(s);
+		return std::make_unique<rb_json_reporter>(s);
 	if (format == "csv")
-		return std::make_unique<HeldCSV>();
+		return std::make_unique<rb_csv_reporter>();
 	// a result file in console format: Google Benchmark's, without colour
 	return std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None);
 }
@@ -322,6 +177,23 @@ std::string rescue(const std::string &text)
 	return "";
 }
 
+/*
+ * One line for results that could not be written where they were asked to
+ * go (what, a flag or stdout; stage, what failed; e, its errno), with the
+ * file the rescue put them in, or what to try when none took them.
+ */
+void lost(const std::string &what, const char *stage, int e, const std::string &kept)
+{
+	if (!kept.empty())
+		fprintf(stderr, "regbench: %s: %s: %s (the results are whole in %s instead: move them where they belong)\n",
+			what.c_str(), stage, strerror(e), kept.c_str());
+	else
+		fprintf(stderr, "regbench: %s: %s: %s (%s)\n", what.c_str(), stage, strerror(e),
+			e == ENOSPC || e == EDQUOT ? "free some space, or write elsewhere"
+			: e == EFBIG ? "raise the file-size limit, ulimit -f, or write elsewhere"
+			: e == ENOENT ? "was its folder removed during the run?" : "check the path");
+}
+
 }  // namespace
 
 /*
@@ -456,9 +328,11 @@ int rb_output::run(const std::function<void()> &finish)
 	rb_console console(s_, color);
 	auto display = o.format == "console" ? nullptr : reporter(s_, o.format);
 	auto file = o.out.empty() ? nullptr : reporter(s_, o.out_format);
-	std::ostringstream text;
+	// the run as JSON, kept for a rescue when the result file is not JSON or there is none
+	auto keep = o.out.empty() || o.out_format != "json" ? reporter(s_, "json") : nullptr;
+	std::ostringstream text, shown, kept;	// the result file's, the display's (stdout), the kept JSON
+	std::vector<benchmark::BenchmarkReporter *> others;
 	const char *stage;
-	int e;
 
 	// a listing keeps nothing: a signal ends it as it would any program
 	if (!s_.command.benchmark.list_tests)
@@ -466,27 +340,39 @@ int rb_output::run(const std::function<void()> &finish)
 	if (file) {
 		file->SetOutputStream(&text);
 		file->SetErrorStream(&text);
+		others.push_back(file.get());
 	}
-	Tee tee(s_, display ? nullptr : &console, display.get(), file.get(), finish);
+	if (keep) {
+		keep->SetOutputStream(&kept);
+		others.push_back(keep.get());
+	}
+	if (display)
+		display->SetOutputStream(&shown);
+	rb_tee tee(s_, display ? nullptr : &console, display.get(), others, finish);
 	std::ostringstream names;	// Google Benchmark lists the benchmarks on the display's stream
 	tee.SetOutputStream(&names);
 	benchmark::RunSpecifiedBenchmarks(&tee);
 	list(names.str());
+	// stdout is written as a file is: a line it did not take (a full disk, a closed pipe) is an error
+	std::cout.flush();
+	int out_error = console.stdout_error() ? console.stdout_error() : fflush(stdout) ? errno : 0;
+	if (!out_error && display)
+		out_error = write_all(STDOUT_FILENO, shown.str());
+	const std::string json = keep ? kept.str() : text.str();
 	// nothing ran (a listing): no file
-	if (!file || !text.tellp())
-		return 0;
-	e = put_in_place(text.str(), &stage);
+	int e = file && text.tellp() ? put_in_place(text.str(), &stage) : 0;
 	if (e) {
-		std::string kept = rescue(text.str());
-		if (!kept.empty())
-			fprintf(stderr, "regbench: --benchmark_out=%s: %s: %s (the results are whole in %s instead: move "
-				"them where they belong)\n", o.out.c_str(), stage, strerror(e), kept.c_str());
-		else
-			fprintf(stderr, "regbench: --benchmark_out=%s: %s: %s (%s)\n", o.out.c_str(), stage, strerror(e),
-				e == ENOSPC || e == EDQUOT ? "free some space, or write elsewhere"
-				: e == EFBIG ? "raise the file-size limit, ulimit -f, or write elsewhere"
-				: e == ENOENT ? "was its folder removed during the run?" : "check the path");
+		lost("--benchmark_out=" + o.out, stage, e, rescue(json));
 		return 1;
 	}
-	return 0;
+	if (!out_error)
+		return 0;
+	if (json.empty())
+		fprintf(stderr, "regbench: stdout: cannot write: %s (check where stdout goes)\n", strerror(out_error));
+	else if (file && o.out_format == "json" && (!final_.empty() || (direct_ >= 0 && direct_ != STDOUT_FILENO)))
+		fprintf(stderr, "regbench: stdout: cannot write the %s: %s (the results are whole in %s)\n",
+			display ? "results" : "console", strerror(out_error), o.out.c_str());
+	else
+		lost("stdout", display ? "cannot write the results" : "cannot write the console", out_error, rescue(json));
+	return 1;
 }

@@ -32,7 +32,7 @@ struct rb_session {
 	std::string cpu_model;		// as /proc/cpuinfo names it
 	bool library_debug = false;	// Google Benchmark's library was built without NDEBUG (Debian's is)
 	rb_measure_state measure;
-	rb_context context;		// before device, which claims its keys in it
+	rb_context context;		// before device, which sets its keys in it
 	rb_device device;		// the device behind a hardware target, watched between benchmarks
 	rb_registry registry;		// the benchmarks registered, and how each ended
 

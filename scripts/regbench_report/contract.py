@@ -129,6 +129,8 @@ def _word(v):
 def expected(sub):
     """What a value of the subschema is, in words: text, a whole number from 1 or null, one of a | b."""
     sub = _resolve(sub)
+    if "title" in sub:
+        return sub["title"]
     if "const" in sub:
         return _word(sub["const"])
     if "enum" in sub:
@@ -163,7 +165,7 @@ def _message(e):
         missing = next((k for k in e.validator_value if k not in e.instance), e.validator_value[0])
         sub = _resolve(e.schema).get("properties", {}).get(missing, {})
         return f"{field(path + [missing])}: expected {expected(sub)}, found nothing"
-    if e.validator in ("type", "enum", "const", "minimum", "maximum"):
+    if e.validator in ("type", "enum", "const", "minimum", "maximum", "pattern"):
         return f"{field(path)}: expected {expected(e.schema)}, got {shown(e.instance)}"
     if e.validator == "minItems":
         return f"{field(path)}: expected at least {e.validator_value} items, got {len(e.instance)}"

@@ -222,14 +222,14 @@ class Run:
         return self.paths[0]
 
     def ctx(self, key, default=None):
-        """A context value as text, default when absent or empty."""
-        v = self.context.get(key)
+        """A context value as text, or the label of that name (--benchmark_context), default when absent or empty."""
+        v = self.context.get(key, (self.context.get("labels") or {}).get(key))
         return default if v is None or v == "" else v
 
     def ctx_float(self, key):
         """A numeric context value, or None."""
         try:
-            v = float(self.context.get(key))
+            v = float(self.ctx(key))
         except (TypeError, ValueError):
             return None
         return v if math.isfinite(v) else None
