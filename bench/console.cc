@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <sstream>
 
 #include "console.h"
 #include "selfcheck.h"
@@ -108,20 +107,6 @@ std::string sampled_families()
 }
 
 }  // namespace
-
-bool rb_benchmark_debug_build()
-{
-	std::ostringstream text;
-	benchmark::BenchmarkReporter::Context context;
-	std::string line;
-
-	benchmark::BenchmarkReporter::PrintBasicContext(&text, context);
-	std::istringstream lines(text.str());
-	while (std::getline(lines, line))
-		if (!line.rfind("***WARNING*** Library was built as DEBUG", 0))
-			return true;
-	return false;
-}
 
 void rb_console_header(const rb_session &s, const benchmark::BenchmarkReporter::Context &c)
 {

@@ -14,9 +14,6 @@ struct rb_session;
 
 using rb_runs = std::vector<benchmark::BenchmarkReporter::Run>;
 
-// Whether Google Benchmark's library was built without NDEBUG (Debian's is): its own context says so.
-bool rb_benchmark_debug_build();
-
 /*
  * The header on stderr: the CPU, the target, the timer (lines that are not
  * "regbench: ", which begins errors and notes), and notes on what will

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -202,6 +203,19 @@ json regbench(const rb_session &s)
 }
 
 }  // namespace
+
+bool rb_benchmark_debug_build()
+{
+	benchmark::JSONReporter reporter;
+	std::ostringstream text;
+
+	reporter.SetOutputStream(&text);
+	reporter.SetErrorStream(&text);
+	reporter.ReportContext(benchmark::BenchmarkReporter::Context());
+	reporter.Finalize();
+	json doc = json::parse(text.str(), nullptr, false);
+	return !doc.is_discarded() && doc["context"].value("library_build_type", "") == "debug";
+}
 
 std::string rb_contract_json(const rb_session &s, const benchmark::BenchmarkReporter::Context &c,
 			     const std::vector<Run> &runs)

@@ -12,6 +12,10 @@ struct rb_session;
 // Version of the "regbench" object's layout; readers refuse one they do not know.
 constexpr int kContractVersion = 1;
 
+// Whether Google Benchmark's library was built without NDEBUG (Debian's is), as its JSON output says
+// (library_build_type): the library has no call that tells.
+bool rb_benchmark_debug_build();
+
 /*
  * The whole document, as Google Benchmark 1.7.1's JSONReporter lays it out
  * (its context keys, then regbench's; "benchmarks" with its field names and

@@ -38,16 +38,18 @@ std::unique_ptr<benchmark::BenchmarkReporter> reporter(const rb_session &s, cons
 }
 
 // Google Benchmark's --benchmark_list_tests output, with the names regbench registered.
-void list(const std::string &names)
+std::string list(const std::string &names)
 {
 	std::istringstream in(names);
 	const std::string suffix = "/manual_time";
+	std::string out;
 
 	for (std::string line; std::getline(in, line);) {
 		if (line.size() >= suffix.size() && !line.compare(line.size() - suffix.size(), suffix.size(), suffix))
 			line.erase(line.size() - suffix.size());
-		printf("%s\n", line.c_str());
+		out += line + "\n";
 	}
+	return out;
 }
 
 // Writes all of s to fd: 0, or the errno of the failure.
@@ -352,12 +354,11 @@ int rb_output::run(const std::function<void()> &finish)
 	std::ostringstream names;	// Google Benchmark lists the benchmarks on the display's stream
 	tee.SetOutputStream(&names);
 	benchmark::RunSpecifiedBenchmarks(&tee);
-	list(names.str());
 	// stdout is written as a file is: a line it did not take (a full disk, a closed pipe) is an error
 	std::cout.flush();
 	int out_error = console.stdout_error() ? console.stdout_error() : fflush(stdout) ? errno : 0;
-	if (!out_error && display)
-		out_error = write_all(STDOUT_FILENO, shown.str());
+	if (!out_error)
+		out_error = write_all(STDOUT_FILENO, list(names.str()) + shown.str());
 	const std::string json = keep ? kept.str() : text.str();
 	// nothing ran (a listing): no file
 	int e = file && text.tellp() ? put_in_place(text.str(), &stage) : 0;

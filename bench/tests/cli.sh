@@ -123,7 +123,7 @@ expect_error "regbench: --benchmark_context: 'a' given twice: '1' and '2' (give 
 expect_error "regbench: --benchmark_context: 'target' is a key regbench or Google Benchmark sets itself (choose another key)" --benchmark_context=target=mine
 expect_error "regbench: --benchmark_context: 'date' is a key regbench or Google Benchmark sets itself (choose another key)" --benchmark_context=date=today
 expect_error "regbench: --benchmark_context: 'interrupted' is a key regbench or Google Benchmark sets itself (choose another key)" --benchmark_context=interrupted=no
-for key in disturbed_benchmarks target_first_read target_lost target_iommu; do
+for key in disturbed_benchmarks target_first_read target_lost target_iommu machine_id firmware microcode regbench_commit arch labels; do
 	expect_error "regbench: --benchmark_context: '$key' is a key regbench or Google Benchmark sets itself (choose another key)" --benchmark_context=$key=mine
 done
 expect_error "regbench: --benchmark_perf_counters: this Google Benchmark is built without libpfm: it has no counters to read (regbench's core_cycles counts core cycles where perf_event has a counter)" --benchmark_perf_counters=CYCLES
@@ -208,6 +208,59 @@ for want in "^ram +available" "^trap +available"; do
 	if echo "$list" | grep -qE "$want"; then echo "ok: --list-targets shows /$want/"
 	else echo "FAIL: --list-targets lacks /$want/:"; echo "$list" | sed 's/^/  /'; fail=1; fi
 done
+
+# --action says what a command line asks for, from regbench's own reading of it (scripts/run asks it)
+action_is() {	# action_is WORD ARGS...
+	want=$1; shift
+	got=$("$regbench" --action "$@" 2>&1); rc=$?
+	if [ "$rc" = 0 ] && [ "$got" = "$want" ]; then echo "ok: --action $* -> $want"
+	else echo "FAIL: --action $*: exit $rc, printed '$got', wanted '$want'"; fail=1; fi
+}
+action_is run
+action_is run --target trap --quick --sizes 64 --benchmark_filter=^copy/
+action_is run --benchmark_list_tests=no
+action_is help --target ram -h
+action_is list-targets --list-targets
+action_is self-check --self-check --cpu 0
+action_is list-tests --benchmark_list_tests
+action_is list-tests --strategy relaxed --benchmark_list_tests=yes
+action_is run --target --list-targets	# --list-targets is --target's value here, as regbench reads it
+err=$("$regbench" --action --list-targets --quick 2>&1); rc=$?
+if [ "$rc" = 2 ] && [ "$err" = "regbench: --list-targets: takes no other flag, and --quick was given (run regbench --list-targets alone)" ]; then
+	echo "ok: --action on arguments regbench refuses: its one line, exit 2"
+else
+	echo "FAIL: --action --list-targets --quick: exit $rc, printed '$err'"; fail=1
+fi
+
+# The context: labels apart from the facts, the machine hashed (never its ids), the build's commit and architecture
+out=$(mktemp) || exit 1
+if "$regbench" --benchmark_filter='^barrier/mfence$' --benchmark_min_time=0.001 --benchmark_repetitions=1 \
+	--benchmark_context=baseline=yes,accelerator=tcg --benchmark_out="$out" >/dev/null 2>&1; then
+	got=$(/usr/bin/python3 - "$out" <<'PY'
+import json, os, re, sys
+c = json.load(open(sys.argv[1]))["context"]
+ids = [open(p).read().strip() for p in ("/etc/machine-id", "/sys/class/dmi/id/product_uuid") if os.access(p, os.R_OK)]
+cpuinfo = open("/proc/cpuinfo").read()
+checks = {
+    "labels in the order given, apart": c["labels"] == {"baseline": "yes", "accelerator": "tcg"} and "baseline" not in c,
+    "machine_id: 32 hex digits, or empty with nothing to hash": bool(re.fullmatch("[0-9a-f]{32}", c["machine_id"]))
+                                                                 if ids else c["machine_id"] == "",
+    "no identifier of the machine in the file": not any(i and i.lower() in json.dumps(c).lower() for i in ids),
+    "arch: the machine's": c["arch"] == os.uname().machine,
+    "regbench_commit: set": c["regbench_commit"] != "",
+    "microcode as /proc/cpuinfo says, absent where it does not":
+        ("microcode" in c) == bool(re.search(r"^microcode\s*: 0x", cpuinfo, re.M)),
+}
+for what, ok in checks.items():
+    print(("ok: " if ok else "FAIL: ") + "context " + what + ("" if ok else f": {c}"))
+PY
+)
+	echo "$got"
+	echo "$got" | grep -q '^FAIL' && fail=1
+else
+	echo "FAIL: a run with --benchmark_context labels failed"; fail=1
+fi
+rm -f "$out"
 
 # --help ends with Google Benchmark's own flags
 help=$("$regbench" --help)

@@ -241,6 +241,48 @@ else
 	bad "the folder removed during the run: exit $rc, printed '$line' ($why)"
 fi
 
+# stdout is written as a file is: on a full disk (/dev/full) it is an error, one line, exit 1, and the results
+# go whole to $TMPDIR, as a failed --benchmark_out's do; with a result file that holds them, the line names it.
+# stdout_full WHAT PREFIX ARGS...: regbench ARGS >/dev/full printed PREFIX and the rescue, exit 1
+stdout_full() {
+	what=$1 prefix=$2; shift 2
+	TMPDIR=$tmp/rescue "$regbench" $quick "$@" >/dev/full 2>"$tmp/err"
+	rc=$?
+	line=$(errors "$tmp/err")
+	why=$(rescued "$line" "$prefix")
+	if [ "$rc" = 1 ] && [ -z "$why" ]; then
+		ok "$what to a full stdout: exit 1, one line, the results whole in \$TMPDIR"
+	else
+		bad "$what to a full stdout: exit $rc, printed '$line' ($why)"
+	fi
+}
+stdout_full "--benchmark_format=json" "regbench: stdout: cannot write the results: No space left on device" \
+	--benchmark_format=json
+stdout_full "--benchmark_format=csv" "regbench: stdout: cannot write the results: No space left on device" \
+	--benchmark_format=csv
+stdout_full "the console" "regbench: stdout: cannot write the console: No space left on device"
+stdout_full "the console beside a console-format result file" \
+	"regbench: stdout: cannot write the console: No space left on device" \
+	--benchmark_out="$tmp/console.txt" --benchmark_out_format=console
+before=$(ls "$tmp/rescue" | wc -l)
+"$regbench" $quick --benchmark_out="$tmp/kept.json" >/dev/full 2>"$tmp/err"
+rc=$?
+line=$(errors "$tmp/err")
+if [ "$rc" = 1 ] && [ "$line" = "regbench: stdout: cannot write the console: No space left on device (the results are whole in $tmp/kept.json)" ] &&
+   [ -z "$(strict "$tmp/kept.json")" ] && [ "$(ls "$tmp/rescue" | wc -l)" = "$before" ]; then
+	ok "the console to a full stdout beside a JSON result file: exit 1, one line naming the file, no rescue"
+else
+	bad "the console to a full stdout beside a JSON result file: exit $rc, printed '$line'"
+fi
+"$regbench" --benchmark_list_tests=true >/dev/full 2>"$tmp/err"
+rc=$?
+line=$(errors "$tmp/err")
+if [ "$rc" = 1 ] && [ "$line" = "regbench: stdout: cannot write: No space left on device (check where stdout goes)" ]; then
+	ok "--benchmark_list_tests to a full stdout: exit 1, one line"
+else
+	bad "--benchmark_list_tests to a full stdout: exit $rc, printed '$line'"
+fi
+
 # /dev/stdout into a pipe and into a file: the console, then the whole JSON; no hang.
 # console_then_json RC FILE WHAT: regbench exited RC, FILE holds its console lines and then strict JSON.
 console_then_json() {
@@ -361,7 +403,7 @@ done
 # a --benchmark_context pair given twice alike is one pair, never a key "regbench sets itself"
 "$regbench" $quick --benchmark_context=run=a --benchmark_context=run=a,lab=b --benchmark_out="$tmp/ctx.json" >/dev/null 2>"$tmp/err"
 rc=$?
-if [ "$rc" = 0 ] && [ "$(field "$tmp/ctx.json" 'd["context"]["run"] + d["context"]["lab"]')" = ab ]; then
+if [ "$rc" = 0 ] && [ "$(field "$tmp/ctx.json" 'd["context"]["labels"]')" = "{'run': 'a', 'lab': 'b'}" ]; then
 	ok "--benchmark_context=run=a twice: one pair"
 else
 	bad "--benchmark_context=run=a twice: exit $rc, printed: $(cat "$tmp/err")"
@@ -382,17 +424,17 @@ for f in "$tmp/stdout.json" "$tmp/nan.json"; do
 	fi
 done
 
-# Control characters in a context value and in the result's name: escaped, strict, read back as given.
+# Control characters in a label and in the result's name: escaped, strict, read back as given.
 ctl=$(printf 'a\001b\tc\033[1md\177')
 name="$tmp/$(printf 'r\002\nx').json"
 "$regbench" $quick "--benchmark_context=note=$ctl" --benchmark_out="$name" >/dev/null 2>&1
 rc=$?
 why=$(strict "$name")
-if [ "$rc" = 0 ] && [ -z "$why" ] && [ "$(field "$name" 'd["context"]["note"] == sys.argv[3]' "$ctl")" = True ] &&
+if [ "$rc" = 0 ] && [ -z "$why" ] && [ "$(field "$name" 'd["context"]["labels"]["note"] == sys.argv[3]' "$ctl")" = True ] &&
    [ "$(field "$name" 'sys.argv[3] in d["context"]["command_line"]' "$name")" = True ]; then
-	ok "control characters in a context value and the result's name: strict JSON, read back as given"
+	ok "control characters in a label and the result's name: strict JSON, read back as given"
 else
-	bad "control characters: exit $rc, JSON: ${why:-strict}, note: $(field "$name" 'repr(d["context"].get("note"))' 2>&1)"
+	bad "control characters: exit $rc, JSON: ${why:-strict}, note: $(field "$name" 'repr(d["context"]["labels"].get("note"))' 2>&1)"
 fi
 
 # The metadata speaks of the benchmarks the run had, not of those the filter left out.
