@@ -141,6 +141,7 @@ const rb_context_key rb_context_keys[] = {
 	// labels regbench 0.1.0 wrote beside its own keys; files of that version still read
 	{"accelerator", kLegacyLabel, kText, RB_FORMERLY, "A QEMU guest's accelerator, kvm or tcg (now labels.accelerator)."},
 	{"host", kLegacyLabel, kText, RB_FORMERLY, "The fleet's inventory name for the machine (now labels.host)."},
+	{"regbench_command", "main.cc of regbench before 0.1.0", kText, RB_FORMERLY, "The command line (now command_line)."},
 };
 
 const size_t rb_nr_context_keys = sizeof(rb_context_keys) / sizeof(rb_context_keys[0]);
