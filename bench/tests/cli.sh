@@ -236,9 +236,21 @@ fi
 out=$(mktemp) || exit 1
 if "$regbench" --benchmark_filter='^barrier/mfence$' --benchmark_min_time=0.001 --benchmark_repetitions=1 \
 	--benchmark_context=baseline=yes,accelerator=tcg --benchmark_out="$out" >/dev/null 2>&1; then
-	got=$(/usr/bin/python3 - "$out" <<'PY'
-import json, os, re, sys
-c = json.load(open(sys.argv[1]))["context"]
+	got=$(/usr/bin/python3 - "$out" "$(cd "$(dirname "$0")/../../scripts" && pwd)" <<'PY'
+import copy, json, os, re, sys
+sys.path.insert(0, sys.argv[2])
+from regbench_report import contract
+doc = json.load(open(sys.argv[1]))
+c = doc["context"]
+
+
+def problem(key, value, where=None):
+    """What the contract says of the run with context[key] (or context[where][key]) set to value."""
+    d = copy.deepcopy(doc)
+    (d["context"][where] if where else d["context"])[key] = value
+    return contract.problem(d)
+
+
 ids = [open(p).read().strip() for p in ("/etc/machine-id", "/sys/class/dmi/id/product_uuid") if os.access(p, os.R_OK)]
 cpuinfo = open("/proc/cpuinfo").read()
 checks = {
@@ -250,6 +262,14 @@ checks = {
     "regbench_commit: set": c["regbench_commit"] != "",
     "microcode as /proc/cpuinfo says, absent where it does not":
         ("microcode" in c) == bool(re.search(r"^microcode\s*: 0x", cpuinfo, re.M)),
+    "as written keeps the contract": contract.problem(doc) is None,
+    "a number as text that is no number is refused":
+        problem("tsc_hz", "fast") == 'context.tsc_hz: expected a number as decimal text, got "fast"'
+        and problem("timer_overhead_cycles", "") is not None and problem("env_sibling_busy", "") is None,
+    "a key the table does not declare is refused":
+        problem("tsc_hzz", "1") == "context: Additional properties are not allowed ('tsc_hzz' was unexpected)",
+    "a label is text": problem("baseline", 1, "labels") == "context.labels.baseline: expected text, got 1",
+    "a machine_id that is not a hash is refused": problem("machine_id", "4c4c4544-004a") is not None,
 }
 for what, ok in checks.items():
     print(("ok: " if ok else "FAIL: ") + "context " + what + ("" if ok else f": {c}"))
