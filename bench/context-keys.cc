@@ -55,7 +55,9 @@ const rb_context_key rb_context_keys[] = {
 	 "The architecture regbench was built for, as uname -m names it."},
 	{"command_line", "flags.cc", kText, RB_ALWAYS, "regbench's command line, as typed."},
 	{"labels", "flags-benchmark.cc (--benchmark_context)",
-	 R"({"type": "object", "propertyNames": {"pattern": "^[^,=]+$"}, "additionalProperties": {"type": "string"}})", RB_ALWAYS,
+	 R"({"type": "object", "propertyNames": {"pattern": "^[^,=]+$"}, "additionalProperties": {"type": "string"},
+	    "title": "KEY: text pairs"})",
+	 RB_ALWAYS,
 	 "The --benchmark_context KEY=VALUE pairs, in the order given: labels a user or a tool puts on the run (scripts/guest's "
 	 "accelerator, the fleet's host, baseline=yes); a key of this context cannot be one."},
 

@@ -92,11 +92,25 @@ def splice_schema(text, made):
     return text[:written] + required_list(made["written"], depth, lead) + text[span(text, written, "[", "]"):]
 
 
+_WORDS = {"string": "text", "integer": "whole number", "number": "number", "boolean": "true or false",
+          "array": "list", "object": "object"}
+
+
+def value_words(p):
+    """What a key's value is, in words, from its schema."""
+    if "title" in p:
+        return p["title"]
+    if "enum" in p:
+        return "one of " + ", ".join(f"`{v}`" if v else "nothing" for v in p["enum"])
+    return _WORDS[p["type"]]
+
+
 def doc_table(made):
     """docs/METHOD.md's table of the context keys, from the schema the table made."""
-    rows = ["| key | set by | what it is |", "|---|---|---|"]
+    rows = ["| key | set by | value | what it is |", "|---|---|---|---|"]
     for key, p in made["context"]["properties"].items():
-        rows.append(f"| `{key}` | {p['$comment'].removeprefix('set by ')} | {p['description'].replace('|', '/')} |")
+        rows.append(f"| `{key}` | {p['$comment'].removeprefix('set by ')} | {value_words(p)} | "
+                    f"{p['description'].replace('|', '/')} |")
     return "\n".join(rows)
 
 
