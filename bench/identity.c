@@ -115,13 +115,13 @@ static void first_line(const char *path, char *out, size_t size)
 static void microcode(char *out, size_t size)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[256], value[64];
+	char line[256], value[32];
 
 	out[0] = '\0';
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "microcode", 9) && sscanf(line, "microcode : %63s", value) == 1 &&
+		if (!strncmp(line, "microcode", 9) && sscanf(line, "microcode : %31s", value) == 1 &&
 		    !strncmp(value, "0x", 2) && strspn(value + 2, "0123456789abcdef") == strlen(value + 2) && value[2]) {
 			snprintf(out, size, "%s", value);
 			break;
