@@ -281,7 +281,8 @@ class Summary(unittest.TestCase):
 
     def test_a_field_of_the_wrong_type_is_one_line_never_a_traceback(self):
         for edit, why in ((lambda d: d["context"].update(cpu_model=["AMD"]), "context.cpu_model: expected text, got a list"),
-                          (lambda d: d["context"].update(tsc_hz=2.5e9), "context.tsc_hz: expected text, got 2500000000.0"),
+                          (lambda d: d["context"].update(tsc_hz=2.5e9),
+                           "context.tsc_hz: expected a number as decimal text, got 2500000000.0"),
                           (lambda d: d["benchmarks"][2].update(cycles=[1]), "benchmarks[2].cycles: expected a number from "
                                                                              "-9007199254740992 to 9007199254740992, got a list"),
                           (lambda d: d["regbench"]["benchmarks"]["barrier/mfence"].update(disturbed="2"),
