@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -297,6 +298,10 @@ int main(int argc, char **argv)
 	} catch (const rb_error &e) {
 		fprintf(stderr, "regbench: %s\n", e.what());
 		return e.status;
+	} catch (const std::logic_error &e) {
+		// a mistake in regbench itself (a context key without a row): say so in one line, not an abort
+		fprintf(stderr, "regbench: internal error: %s (report it with the command line)\n", e.what());
+		return 70;
 	} catch (const std::bad_alloc &e) {
 		// inside a benchmark it is that benchmark's error (measure.cc), and the run goes on
 		fprintf(stderr, "regbench: out of memory: %s outside a benchmark (raise the memory limit, ulimit -v)\n",
