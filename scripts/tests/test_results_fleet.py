@@ -94,7 +94,7 @@ class Fleet(unittest.TestCase):
         runs = rows(db, "SELECT host, json FROM runs ORDER BY host")
         self.assertEqual([h for h, _ in runs], ["localbox", "sshbox"])
         for host, text in runs:
-            self.assertEqual(json.loads(text)["context"]["host"], host)
+            self.assertEqual(json.loads(text)["context"]["labels"]["host"], host)
         self.assertEqual(rows(db, "SELECT r.host, COUNT(*) FROM results s JOIN runs r ON r.id = s.run_id "
                                   "GROUP BY r.host ORDER BY r.host"), [("localbox", 1), ("sshbox", 5)])
         self.assertEqual(sorted(f.split("-")[0] for f in os.listdir(fetched)), ["localbox", "sshbox"])
