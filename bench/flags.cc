@@ -392,7 +392,7 @@ void rb_usage(FILE *out)
 		if (f.more)
 			f.more(out);
 	}
-	fprintf(out, "  --action ARGS...   (first) print what ARGS ask for, one word: run, help, list-targets, self-check\n"
+	fprintf(out, "  --action ARGS...  (first) print what ARGS ask for, one word: run, help, list-targets, self-check\n"
 		     "                    or list-tests, for scripts that wrap regbench\n");
 	fprintf(out, "\nGoogle Benchmark's flags work too (--benchmark_min_time=SECONDS is the most one repetition\n"
 		     "measures; regbench stops it sooner once its figure settles). Google Benchmark's help:\n\n");
