@@ -274,6 +274,16 @@ if [ "$rc" = 1 ] && [ "$line" = "regbench: stdout: cannot write the console: No 
 else
 	bad "the console to a full stdout beside a JSON result file: exit $rc, printed '$line'"
 fi
+# a reader that closes the pipe (regbench | true): SIGPIPE stops the run, and what it measured is rescued
+{ TMPDIR=$tmp/rescue "$regbench" --benchmark_filter='^(lat|barrier)/' --benchmark_repetitions=1 2>"$tmp/err"; echo $? >"$tmp/rc"; } | true
+line=$(grep '^regbench: stdout: ' "$tmp/err")
+why=$(rescued "$line" "regbench: stdout: cannot write the console: Broken pipe")
+file=$(printf '%s\n' "$line" | sed -n 's|.*whole in \(.*\) instead.*|\1|p')
+if [ "$(cat "$tmp/rc")" = 141 ] && [ -z "$why" ] && [ "$(field "$file" 'd["context"]["interrupted"]')" = SIGPIPE ]; then
+	ok "the console to a closed pipe: exit 141, one line, what was measured whole in \$TMPDIR"
+else
+	bad "the console to a closed pipe: exit $(cat "$tmp/rc"), printed '$line' ($why)"
+fi
 "$regbench" --benchmark_list_tests=true >/dev/full 2>"$tmp/err"
 rc=$?
 line=$(errors "$tmp/err")
