@@ -138,7 +138,7 @@ def _relaxed(r, readl, relaxed):
         elif d[0] == "same":
             parts.append(both)
         else:
-            parts.append(f"{both}, {d[1]} apart, unclear: {d[2]}")
+            parts.append(f"{both}, {d[1]} apart, {d[0]}: {d[2]}")
     if not parts:
         return None
     # the same everywhere is said first and plainly; otherwise each way says its own verdict
@@ -168,7 +168,8 @@ def _cookie(r):
         text = f"`{k.strategy}` ({r.run.meta.help.get(k.strategy, '')}) {r.num(k)}"
         if d:
             text += {"same": f", the same within ±{stats.pct(stats.MARGIN)}", "more": f", {d[1]} more",
-                     "less": f", {d[1]} less", "unclear": f", {d[1]} apart, unclear: {d[2]}"}[d[0]]
+                     "less": f", {d[1]} less", "unclear": f", {d[1]} apart, unclear: {d[2]}",
+                     "n/a": f", {d[1]} apart: {d[2]}"}[d[0]]
         parts.append(text)
     return (f"**`ioread32`'s cookie**, in {r.unit('dispatch')} per read back to back, against a direct `readl`, "
             f"`{names.label(direct)}`, at {r.figure(direct)}: " + "; ".join(parts) + ".")
@@ -193,7 +194,8 @@ def _ordering(r, relaxed):
                 same.append(f"`{k.strategy}`")
                 continue
             adds.append(f"`{k.strategy}` " + {"more": f"+{d[1]}{r.mark(k)}", "less": f"−{d[1]}{r.mark(k)}",
-                                              "unclear": f"{d[1]} apart, unclear ({d[2]})"}[d[0]])
+                                              "unclear": f"{d[1]} apart, unclear ({d[2]})",
+                                              "n/a": f"{d[1]} apart ({d[2]})"}[d[0]])
         said = ([f"the same within ±{stats.pct(stats.MARGIN)}: " + ", ".join(same)] if same else []) + \
             ([", ".join(adds)] if adds else [])
         parts.append(f"per {op}, against `{relaxed}` at {r.num(base)}: " + "; ".join(said))

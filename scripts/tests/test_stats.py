@@ -327,6 +327,21 @@ class OnRuns(unittest.TestCase):
         big = self.verdicts(a, side(verdict_rates.scaled(synthetic(2), factor)))
         self.assertEqual({v.verdict for _, _, v in big}, {"slower"})
 
+    def test_groups_measured_disturbed_hold_their_family_s_spread(self):
+        def shaken(doc):
+            for meta in doc["regbench"]["benchmarks"].values():
+                meta["disturbed"] = 1
+            return doc
+        a = side(*(shaken(synthetic(i)) for i in (1, 2, 3)))
+        b = side(*(shaken(verdict_rates.scaled(synthetic(i), 1.10)) for i in (4, 5, 6)))
+        for key, name, v in self.verdicts(a, b):
+            spread = stats.CALM_EFFECT[key.family]
+            self.assertEqual(v.floor, max(spread, stats.MIN_EFFECT["run"]), name)
+            if spread < 0.10 and not a.meta.sampled(key.family):
+                self.assertEqual(v.verdict, "slower", name)
+            elif spread > 0.10:
+                self.assertNotEqual(v.verdict, "slower", name)
+
     def test_a_change_of_the_core_clock_alone_is_no_difference(self):
         def clocked(seed, tsc, core):
             doc = synthetic(seed)
@@ -363,6 +378,54 @@ class OnRuns(unittest.TestCase):
         self.assertEqual({e["repetition_index"] for e in doc["benchmarks"]}, {0, 1, 2})
         self.assertTrue(all(e["run_type"] == "iteration" for e in doc["benchmarks"]))
 
+
+
+class CompareJson(unittest.TestCase):
+    """compare.json's verdict fields, from synthetic runs of the fixture: what a program reads to act on them."""
+
+    def doc(self, a, b):
+        return json.loads(json.dumps(verdicts.document([a, b], ["old", "new"], [["a.json"], ["b.json"]]),
+                                     allow_nan=False))
+
+    def test_method_names_the_margin_and_the_equivalence_test(self):
+        doc = self.doc(side(synthetic(1)), side(synthetic(2)))
+        self.assertEqual(doc["method"]["margin"], stats.MARGIN)
+        self.assertIn("90% interval", doc["method"]["equivalence"])
+
+    def test_one_run_a_side_unclear_carries_what_it_would_need(self):
+        doc = self.doc(side(synthetic(1)), side(synthetic(2)))
+        unclear = [r for r in doc["results"] if r["verdict"] == "unclear"]
+        self.assertTrue(unclear)
+        for r in unclear:
+            self.assertEqual(r["margin"], stats.MARGIN, r["name"])
+            lo, hi = r["interval"]
+            self.assertAlmostEqual(r["margin_needed"], max(1 / lo, hi) - 1, msg=r["name"])
+            self.assertGreater(r["margin_needed"], r["margin"], r["name"])
+            self.assertIn("cannot tell within ±5%", r["why"])
+            if r["runs_needed"] is not None:
+                self.assertGreaterEqual(r["runs_needed"], stats.values_needed())
+                self.assertIn(f"about {r['runs_needed']} runs a side", r["why"])
+        # rep/ (40%) and copy/ (80%) need many runs; chain/ none: it is shown the same with one
+        self.assertTrue(any(r["family"] == "copy" and r["runs_needed"] is None for r in unclear))
+        self.assertEqual({r["verdict"] for r in doc["results"] if r["family"] == "chain"}, {"same"})
+
+    def test_several_runs_a_side_the_same_carries_its_interval(self):
+        doc = self.doc(side(*(synthetic(i) for i in (1, 2, 3))), side(*(synthetic(i) for i in (4, 5, 6))))
+        for r in (r for r in doc["results"] if r["verdict"] != "n/a"):      # n/a: barrier/compiler, below resolution
+            self.assertEqual((r["verdict"], r["unit"], r["runs_needed"]), ("same", "run", None), r["name"])
+            lo, hi = r["interval"]
+            self.assertTrue(1 / (1 + r["margin"]) <= lo <= hi <= 1 + r["margin"], r["name"])
+            self.assertLessEqual(r["margin_needed"], r["margin"], r["name"])
+
+    def test_slower_and_n_a_carry_no_interval(self):
+        later = verdict_rates.scaled(synthetic(2), 3.0)
+        later["benchmarks"] = [e for e in later["benchmarks"] if not e["name"].startswith("chain/")]
+        doc = self.doc(side(synthetic(1)), side(later))
+        slower = next(r for r in doc["results"] if r["verdict"] == "slower")
+        self.assertEqual((slower["interval"], slower["margin_needed"], slower["runs_needed"]), (None, None, None))
+        gone = next(r for r in doc["results"] if r["family"] == "chain")
+        self.assertEqual((gone["verdict"], gone["ratio"], gone["margin"], gone["interval"]), ("n/a", None, None, None))
+        self.assertIn("no number in the later run", gone["why"])
 
 if __name__ == "__main__":
     unittest.main()

@@ -157,6 +157,13 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(tables.compare(a, Measure("ok", 40.0, reps=(39.0, 40.0, 41.0)), higher_is_better=True).verdict,
                          "slower")
 
+    def test_two_benchmarks_of_a_disturbed_run_are_never_shown_the_same(self):
+        a = Measure("ok", 100.0, 0.01, reps=(99.9, 100.0, 100.1))
+        self.assertEqual(tables.compare_within(a, a).verdict, "same")
+        v = tables.compare_within(a, a, disturbed=True)
+        self.assertEqual((v.verdict, v.floor), ("unclear", stats.MIN_EFFECT["repetition"]))
+        self.assertIn("a quiet rerun would tell", v.why)
+
     def test_a_difference_under_one_timer_step_is_not_called_and_not_shown_the_same_by_one_value(self):
         v = tables.compare(Measure("ok", 78.0), Measure("ok", 91.0), quantum=26)
         self.assertEqual((v.ratio, v.verdict, v.margin), (91 / 78, "unclear", 26 / 78))
