@@ -325,7 +325,7 @@ def verdict_section(runs, labels):
                     f"how many no count of runs up to {stats.RUNS_LIMIT} would (their medians lie about ±"
                     f"{stats.pct(stats.MARGIN)} apart, or their spread is too wide); each one's reason is in "
                     "`compare.json` (`why`, `margin_needed`, `runs_needed`).", "",
-                    md_table(["family", "unclear", "interval reaches", "runs a side", "beyond"], rows)]
+                    md_table(["family", "unclear", "interval reaches", "runs a side", "not by runs"], rows)]
         out.append("")
     return out
 

@@ -58,9 +58,11 @@ def first_repetitions(doc, n):
     return out
 
 
-def tally(a, b, by=None):
+def tally(a, b, by=None, real=0.0):
     """{verdict: count} over results with a number on both sides, and the count of those without; by, when
-    given, also counts {(calm or disturbed, family): {verdict: count}} (calm: undisturbed on both sides)."""
+    given, also counts {(calm or disturbed, family): {verdict: count}} (calm: undisturbed on both sides).
+    real, the relative difference made, counts a "same" whose margin is narrower than it as "false same"
+    (the count is apart from the verdicts')."""
     counts = {v: 0 for v in stats.VERDICTS}
     absent = 0
     for key, _, _, v in verdicts.results([a, b])[0]:
@@ -68,6 +70,9 @@ def tally(a, b, by=None):
             absent += 1
             continue
         counts[v.verdict] += 1
+        if real and v.verdict == "same" and v.margin < real:
+            counts.setdefault("false same", 0)
+            counts["false same"] += 1
         if by is not None:
             cell = by.setdefault(("calm" if v.calm else "disturbed", key.family), {})
             cell[v.verdict] = cell.get(v.verdict, 0) + 1
@@ -75,7 +80,7 @@ def tally(a, b, by=None):
 
 
 def line(what, counts, absent, wanted):
-    n = sum(counts.values())
+    n = sum(counts[v] for v in stats.VERDICTS)
     hit = sum(counts[w] for w in wanted)
     return (f"{what}: {hit} of {n} results {' or '.join(wanted)} ({hit / max(n, 1):.1%}); "
             + ", ".join(f"{k} {v}" for k, v in counts.items()) + f"; {absent} without a number on a side")
@@ -120,10 +125,10 @@ def main():
                                    ("det", side(fb, db, args.slower), ["slower"], f"{what} x{args.slower:g}"),
                                    ("self", side(fa, da, args.slower), ["slower"],
                                     f"{name(ga)} x{args.slower:g} vs itself")):
-            counts, absent = tally(a, b, by.get(w))
+            counts, absent = tally(a, b, by.get(w), 0.0 if w == "fp" else args.slower - 1)
             print(line(text, counts, absent, wanted))
             for v, n in counts.items():
-                totals[w][0][v] += n
+                totals[w][0][v] = totals[w][0].get(v, 0) + n
             totals[w][1][0] += absent
     print(line("in all, same build (false positives)", totals["fp"][0], totals["fp"][1][0],
                ["slower", "faster"]))
