@@ -78,7 +78,11 @@ class _Answers:
             return None
         v = tables.compare_results(self.run, base, other, self.counter(base))
         verdict = {"slower": "more", "faster": "less"}.get(v.verdict, v.verdict)
-        return verdict, tables.number(abs(b - a)), v.why
+        # a sentence has room for how far an unclear verdict's interval reaches; compare.json has the rest
+        why = v.why if v.verdict != "unclear" else (
+            f"within ±{stats.pct(v.margin_needed)}, not shown within ±{stats.pct(v.margin)}" if v.margin_needed
+            else f"too few repetitions to show it within ±{stats.pct(v.margin)}")
+        return verdict, tables.number(abs(b - a)), why
 
 
 def _readl(r, readl):
@@ -161,16 +165,21 @@ def _cookie(r):
     direct = Key("dispatch", "read", 32, "direct")
     if direct not in r.run.results:
         return f"**`ioread32`'s cookie**: this run has no direct `readl` (`{names.label(direct)}`) to set it against."
-    parts = []
+    same, parts = [], []
     for k in sorted((k for k in r.run.results if k.family == "dispatch" and k != direct),
                     key=lambda k: r.run.meta.strategy_key(k.strategy)):
         d = r.against(direct, k)
         text = f"`{k.strategy}` ({r.run.meta.help.get(k.strategy, '')}) {r.num(k)}"
+        if d and d[0] == "same":
+            same.append(text)
+            continue
         if d:
-            text += {"same": f", the same within ±{stats.pct(stats.MARGIN)}", "more": f", {d[1]} more",
-                     "less": f", {d[1]} less", "unclear": f", {d[1]} apart, unclear: {d[2]}",
+            text += {"more": f", {d[1]} more", "less": f", {d[1]} less", "unclear": f", {d[1]} apart, unclear: {d[2]}",
                      "n/a": f", {d[1]} apart: {d[2]}"}[d[0]]
         parts.append(text)
+    # the ones the same as a direct readl are said first, plainly
+    if same:
+        parts.insert(0, f"the same within ±{stats.pct(stats.MARGIN)}: " + ", ".join(same))
     return (f"**`ioread32`'s cookie**, in {r.unit('dispatch')} per read back to back, against a direct `readl`, "
             f"`{names.label(direct)}`, at {r.figure(direct)}: " + "; ".join(parts) + ".")
 

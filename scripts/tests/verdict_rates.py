@@ -64,6 +64,8 @@ def tally(a, b, by=None, real=0.0):
     real, the relative difference made, counts a "same" whose margin is narrower than it as "false same"
     (the count is apart from the verdicts')."""
     counts = {v: 0 for v in stats.VERDICTS}
+    if real:
+        counts["false same"] = 0
     absent = 0
     for key, _, _, v in verdicts.results([a, b])[0]:
         if v.ratio is None:
@@ -71,7 +73,6 @@ def tally(a, b, by=None, real=0.0):
             continue
         counts[v.verdict] += 1
         if real and v.verdict == "same" and v.margin < real:
-            counts.setdefault("false same", 0)
             counts["false same"] += 1
         if by is not None:
             cell = by.setdefault(("calm" if v.calm else "disturbed", key.family), {})
