@@ -60,24 +60,28 @@ class _Answers:
         v = self.value(key)
         return self.why_not(key) if v is None else tables.number(v) + self.mark(key)
 
-    def figure(self, key):
-        """'4.01 core cycles (1.09 ns)' (and †), or why there is no figure."""
+    def figure(self, key, unit=True):
+        """'4.01 core cycles (1.09 ns)' (and †; without the clock's name when unit is false), or why there is no
+        figure."""
         v = self.value(key)
         if v is None:
             return self.why_not(key)
         t = self.run.measure(key, "ns")
-        return (f"{tables.number(v)} {self.unit(key.family)}" + (f" ({tables.number(t.value)} ns)" if t.state == "ok"
-                                                                 else "") + self.mark(key))
+        return (tables.number(v) + (f" {self.unit(key.family)}" if unit else "")
+                + (f" ({tables.number(t.value)} ns)" if t.state == "ok" else "") + self.mark(key))
 
     def against(self, base, other):
         """The verdict of benchmark other against base, |difference| in their first clock and, for no verdict,
-        why; None when either has no figure: ('same' | 'more' | 'less' | 'n/a', '3.77', why)."""
+        why; None when either has no figure: ('same' | 'more' | 'less' | 'unclear', '3.77', why)."""
         a, b = self.value(base), self.value(other)
         if a is None or b is None:
             return None
         v = tables.compare_results(self.run, base, other, self.counter(base))
         verdict = {"slower": "more", "faster": "less"}.get(v.verdict, v.verdict)
-        why = "too few repetitions to tell" if "cannot show" in v.why else v.why
+        # a sentence has room for how far an unclear verdict's interval reaches; compare.json has the rest
+        why = v.why if v.verdict != "unclear" else (
+            f"within ±{stats.pct(v.margin_needed)}, not shown within ±{stats.pct(v.margin)}" if v.margin_needed
+            else f"too few repetitions to show it within ±{stats.pct(v.margin)}")
         return verdict, tables.number(abs(b - a)), why
 
 
@@ -85,23 +89,28 @@ def _readl(r, readl):
     if not r.has("chain", "thrpt", "lat"):
         return None
     chain, thrpt, lat = (Key(f, "read", 32, readl) for f in ("chain", "thrpt", "lat"))
-    # only the ways this run measured it: a port target's run has lat/ alone
-    bulk = [f"{r.figure(k)} {how} (`{names.label(k)}`)" for k, how in
-            ((chain, "when each read waits for the last"), (thrpt, "back to back")) if k in r.run.results]
-    ways = [", and ".join(bulk)] if bulk else []
+    # only the ways this run measured it: a port target's run has lat/ alone; a sentence per clock
+    bulk = {}
+    for k, how in ((chain, "when each read waits for the last"), (thrpt, "back to back")):
+        if k in r.run.results:
+            bulk.setdefault(r.unit(k.family), []).append(f"{r.figure(k, unit=False)} {how} (`{names.label(k)}`)")
+    said = [f"in {unit}, " + ", and ".join(ways) for unit, ways in bulk.items()]
     res, p50 = r.run.results.get(lat), r.run.measure(lat, "p50")
+    alone = f"alone between two timer reads (`{names.label(lat)}`), in TSC cycles,"
     if res and res.state == "below":
-        ways.append(f"alone between two timer reads (`{names.label(lat)}`) it is below the timer's step ("
-                    f"{tables.bound_text(res.bound)} TSC cycles)" + (", which is why those two measure it in bulk"
-                                                                 if len(bulk) == 2 else ""))
+        said.append(f"{alone} it is below the timer's step ({tables.bound_text(res.bound)})"
+                    + (", which is why those two measure it in bulk" if sum(map(len, bulk.values())) == 2 else ""))
     elif p50.state == "ok":
-        ways.append(f"alone between two timer reads (`{names.label(lat)}`) p50 {tables.number(p50.value)}, p99 "
-                    f"{tables.cell_text(r.run.measure(lat, 'p99'))} TSC cycles{r.mark(lat)}")
+        said.append(f"{alone} it takes p50 {tables.number(p50.value)}, p99 "
+                    f"{tables.cell_text(r.run.measure(lat, 'p99'))}{r.mark(lat)}")
     elif res:
-        ways.append(f"alone between two timer reads (`{names.label(lat)}`) {r.why_not(lat)}")
-    if not ways:
+        said.append(f"alone between two timer reads (`{names.label(lat)}`) it is {r.why_not(lat)}")
+    if not said:
         return None
-    return f"**One `readl`** (`{readl}`, the kernel's) costs " + "; ".join(ways) + "."
+    first, rest = said[0], said[1:]
+    return (f"**One `readl`** (`{readl}`, the kernel's) costs, {first}." if bulk else
+            f"**One `readl`** (`{readl}`, the kernel's), {first}.") + "".join(
+        f" {w[0].upper()}{w[1:]}." for w in rest)
 
 
 def _relaxed(r, readl, relaxed):
@@ -131,11 +140,13 @@ def _relaxed(r, readl, relaxed):
         elif d[0] == "more":
             parts.append(f"{both}: it costs {d[1]} more per read")
         elif d[0] == "same":
-            parts.append(f"{both}, the same within the noise")
+            parts.append(both)
         else:
-            parts.append(f"{both}, {d[1]} apart: {d[2]}")
+            parts.append(f"{both}, {d[1]} apart, {d[0]}: {d[2]}")
     if not parts:
         return None
+    # the same everywhere is said first and plainly; otherwise each way says its own verdict
+    lead = f"the same, within ±{stats.pct(stats.MARGIN)} ({'; '.join(parts)})" if same else "; ".join(parts)
     help_ = r.run.meta.help
     issue = (f"both issue one `mov` (`{readl}` is \"{help_.get(readl, '?')}\", `{relaxed}` "
              f"\"{help_.get(relaxed, '?')}\"); the compiler barrier only keeps the compiler from moving other "
@@ -145,7 +156,7 @@ def _relaxed(r, readl, relaxed):
     why = (f"On x86 that is what to expect: {issue}." if same else
            f"On x86 {issue}: a difference comes from the code the compiler may move around the read, not from the "
            "CPU." if differs else f"On x86 {issue}.")
-    return f"**`readl_relaxed`** (`{relaxed}`) against `readl` on this machine: " + "; ".join(parts) + ". " + why
+    return f"**`readl_relaxed`** (`{relaxed}`) against `readl` on this machine: {lead}. {why}"
 
 
 def _cookie(r):
@@ -154,15 +165,21 @@ def _cookie(r):
     direct = Key("dispatch", "read", 32, "direct")
     if direct not in r.run.results:
         return f"**`ioread32`'s cookie**: this run has no direct `readl` (`{names.label(direct)}`) to set it against."
-    parts = []
+    same, parts = [], []
     for k in sorted((k for k in r.run.results if k.family == "dispatch" and k != direct),
                     key=lambda k: r.run.meta.strategy_key(k.strategy)):
         d = r.against(direct, k)
         text = f"`{k.strategy}` ({r.run.meta.help.get(k.strategy, '')}) {r.num(k)}"
+        if d and d[0] == "same":
+            same.append(text)
+            continue
         if d:
-            text += {"same": ", the same within the noise", "more": f", {d[1]} more", "less": f", {d[1]} less",
+            text += {"more": f", {d[1]} more", "less": f", {d[1]} less", "unclear": f", {d[1]} apart, unclear: {d[2]}",
                      "n/a": f", {d[1]} apart: {d[2]}"}[d[0]]
         parts.append(text)
+    # the ones the same as a direct readl are said first, plainly
+    if same:
+        parts.insert(0, f"the same within ±{stats.pct(stats.MARGIN)}: " + ", ".join(same))
     return (f"**`ioread32`'s cookie**, in {r.unit('dispatch')} per read back to back, against a direct `readl`, "
             f"`{names.label(direct)}`, at {r.figure(direct)}: " + "; ".join(parts) + ".")
 
@@ -177,15 +194,20 @@ def _ordering(r, relaxed):
             if base in r.run.results:
                 parts.append(f"per {op}, `{names.label(base)}` is {r.why_not(base)}: nothing to set the others against")
             continue
-        adds = []
+        same, adds = [], []
         for k in sorted((k for k in r.run.results if k.family == "thrpt" and k.op == op and k.width == 32
                          and k.strategy != relaxed and r.run.meta.kinds.get(k.strategy) == "accessor"
                          and r.value(k) is not None), key=lambda k: r.run.meta.strategy_key(k.strategy)):
             d = r.against(base, k)
-            adds.append(f"`{k.strategy}` " + {"same": "nothing measurable", "more": f"+{d[1]}{r.mark(k)}",
-                                              "less": f"−{d[1]}{r.mark(k)}",
+            if d[0] == "same":
+                same.append(f"`{k.strategy}`")
+                continue
+            adds.append(f"`{k.strategy}` " + {"more": f"+{d[1]}{r.mark(k)}", "less": f"−{d[1]}{r.mark(k)}",
+                                              "unclear": f"{d[1]} apart, unclear ({d[2]})",
                                               "n/a": f"{d[1]} apart ({d[2]})"}[d[0]])
-        parts.append(f"per {op}, against `{relaxed}` at {r.num(base)}: " + ", ".join(adds))
+        said = ([f"the same within ±{stats.pct(stats.MARGIN)}: " + ", ".join(same)] if same else []) + \
+            ([", ".join(adds)] if adds else [])
+        parts.append(f"per {op}, against `{relaxed}` at {r.num(base)}: " + "; ".join(said))
     if not parts:
         return None
     return (f"**What each ordering adds** to a 32-bit access back to back (`thrpt/`, {r.unit('thrpt')}; "
@@ -212,7 +234,8 @@ def _copies(r, direction):
             text += f", the kernel's `{kernel}` " + (f"{tables.number(m.value / 1e9)} GB/s" if m.state == "ok"
                                                       else r.why_not(k))
         parts.append(text)
-    return f"**`{what}`**, the fastest strategy at each size (and those as fast within the noise): " + \
+    return f"**`{what}`**, the fastest strategy at each size in GB/s (and those the same within ±" \
+        f"{stats.pct(stats.MARGIN)}): " + \
         "; ".join(parts) + "."
 
 
@@ -228,7 +251,8 @@ def lines(run):
     reps = f"Medians of {run.repetitions} repetitions" if run.repetitions > 1 else "One repetition each"
     note = (f"{reps}. Whether two figures differ is the report's own test of "
             f"their repetitions (an exact rank test at p ≤ {stats.ALPHA:g} and a difference of at least "
-            f"{stats.MIN_EFFECT['run']:.0%}; docs/METHOD.md).")
+            f"{stats.MIN_EFFECT['run']:.0%}); the same means the 90% interval of their ratio lies within "
+            f"±{stats.pct(stats.MARGIN)}, and unclear neither (docs/METHOD.md).")
     if r.disturbed:
         note += (f" {DISTURBED}: some repetitions measured while the machine was disturbed; there only a difference "
                  f"of {stats.MIN_EFFECT['repetition']:.0%} counts.")

@@ -264,33 +264,77 @@ def _main_cells(runs):
     return {c for t in tables.headline_tables(runs) for c in t.cells.values() if c[1] == t.main}
 
 
+def cached_note(runs, labels):
+    """The lines a report on cached memory opens with: what its figures are not (a device register's cost)."""
+    cached = [l for r, l in zip(runs, labels) if r.ctx("target_mapping") == "wb"]
+    if not cached:
+        return []
+    which = "These are" if len(cached) == len(runs) else f"The figures of {', '.join(cached)} are"
+    return [f"> **Cached memory, not a device.** {which} costs on write-back memory that the CPU caches: what each "
+            "strategy costs the CPU itself. A device register is uncached and across a bus (PCIe, an SoC "
+            "interconnect), and one access to it costs orders of magnitude more; run on a `pci:` or `vfio:` "
+            "target for those.", ""]
+
+
 def verdict_rule(runs):
-    """How this comparison decides same, faster and slower, with the figures the code uses."""
+    """How this comparison decides slower, faster, same and unclear, with the figures the code uses."""
     n, eff, alpha = stats.values_needed(), stats.MIN_EFFECT, f"{stats.ALPHA:g}"
     step = f"and by one timer step for {tables.sampled_families(runs)}, whose values move in steps"
+    margin = stats.pct(stats.MARGIN)
+    same = (f"≈ marks a result shown the **same**: the 90% interval of its ratio (two one-sided tests) lies within "
+            f"±{margin} (±one timer step where that is more)")
+    unclear = (f"? marks one **unclear**: not shown different, and its interval reaches beyond ±{margin}; *Verdicts* "
+               "below says how far and how many runs a side would tell")
     if all(r.runs >= 2 for r in runs):
         return (f"Each side is several runs of one build (the same `--names` label) and each run's median is one "
                 f"value: a ratio in **bold** is a difference the data shows, the runs of the two sides separate (an exact "
                 f"two-sided Mann-Whitney U test, p ≤ {alpha}) and the medians differ by at least {eff['run']:.0%} "
-                f"({step}). ≈ marks a result that is the same as far as the data can tell; ? one with too few runs: "
-                f"a verdict needs {n} runs of each, and with {n} only a complete separation counts.")
+                f"({step}); with fewer than {n} runs of each, only none. {same}; {unclear}.")
     calm = ", ".join(f"{f}/ {e:.0%}" for f, e in sorted(stats.CALM_EFFECT.items(), key=lambda x: x[1]))
     return (f"With one run a side, a ratio in **bold** needs the repetitions of the two runs to separate (an exact "
             f"two-sided Mann-Whitney U test, p ≤ {alpha}) and the medians to differ by at least the run-to-run "
             f"spread of the result's family, measured on back-to-back runs of one build on two development VMs (Ice Lake, AMD Zen 5): "
             f"{calm} where neither run was measured on a disturbed machine, {eff['repetition']:.0%} where either "
             f"was (†: a host sharing the core moves whole runs by that much, which repetitions within a run cannot "
-            f"show) ({step}). For smaller differences give "
+            f"show) ({step}). {same}, after that spread is added to it, since the repetitions of one run cannot show "
+            f"it; {unclear}. For smaller differences and for sameness give "
             f"{n} runs of each build, each with its label repeated (`--names a,a,a,b,b,b`): the runs are then the "
-            f"test's unit and {eff['run']:.0%} counts. ≈ marks a result that is the same as far as the data can "
-            f"tell; ? one with too few repetitions (at least {n} a run, `--benchmark_repetitions`).")
+            f"test's unit and {eff['run']:.0%} counts.")
+
+
+def verdict_section(runs, labels):
+    """The verdicts counted for each later side, and what the unclear ones would need, family by family."""
+    out = []
+    for label, mine in zip(labels[1:], verdicts.results(runs)):
+        counts = {v: sum(x.verdict == v for *_, x in mine) for v in stats.VERDICTS}
+        out.append(f"**{label} against {labels[0]}**: " + ", ".join(f"{n} {v}" for v, n in counts.items() if n) + ".")
+        rows = []
+        fams = sorted({k.family for k, _, _, v in mine if v.verdict == "unclear"}, key=runs[0].meta.family_key)
+        for f in fams:
+            these = [v for k, _, _, v in mine if k.family == f and v.verdict == "unclear"]
+            reach = sorted(v.margin_needed for v in these if v.margin_needed is not None)
+            need = [v.runs_needed for v in these if v.runs_needed]
+            rows.append([f"`{f}/`", str(len(these)),
+                         f"±{stats.pct(statistics.median(reach))}" if reach else "no interval",
+                         f"{min(need)}–{max(need)}" if need and min(need) != max(need) else
+                         str(need[0]) if need else "—",
+                         str(len(these) - len(need))])
+        if rows:
+            out += ["", f"The unclear ones, by family: how far their 90% interval reaches (the median over the family; "
+                    f"a same needs ±{stats.pct(stats.MARGIN)}), how many runs a side would bring them within it, and "
+                    f"how many no count of runs up to {stats.RUNS_LIMIT} would (their medians lie about ±"
+                    f"{stats.pct(stats.MARGIN)} apart, or their spread is too wide); each one's reason is in "
+                    "`compare.json` (`why`, `margin_needed`, `runs_needed`).", "",
+                    md_table(["family", "unclear", "interval reaches", "runs a side", "not by runs"], rows)]
+        out.append("")
+    return out
 
 
 def comparison_counts(runs):
     """For each run after the first: ({verdict: count}, largest (ratio, Key, counter) among faster and slower)."""
     out = []
     for mine in verdicts.results(runs):
-        counts = {v: 0 for v in ("slower", "faster", "same", "n/a")}
+        counts = {v: 0 for v in stats.VERDICTS}
         largest = None
         for key, counter, _, v in mine:
             counts[v.verdict] += 1
@@ -328,9 +372,9 @@ def headline(runs, labels):
         for label, (counts, largest) in zip(labels[1:], comparison_counts(runs)):
             total = sum(counts.values())
             text = (f"{label} vs {labels[0]}: of {total} results {counts['slower']} slower, {counts['faster']} faster, "
-                    f"{counts['same']} the same")
+                    f"{counts['same']} the same, {counts['unclear']} unclear")
             if counts["n/a"]:
-                text += f", {counts['n/a']} not comparable"
+                text += f", {counts['n/a']} without a figure on a side"
             if largest:
                 text += f"; most {names.label(largest[1])} ({largest[2]}) at {tables.number(largest[0])}×"
             parts.append(text)
@@ -370,8 +414,8 @@ def headline(runs, labels):
         v = tables.compare_results(run, toio.reference, toio.fastest, "bytes_per_second", higher_is_better=True) \
             if ref and toio.reference else None
         if v and v.ratio:
-            text += {"same": f", on par with {ref} (within noise)",
-                     "n/a": f", {v.ratio:.2f}× {ref}, too few repetitions to tell"}.get(v.verdict, f", {v.ratio:.2f}× {ref}")
+            text += {"same": f", the same as {ref} within ±{stats.pct(v.margin)}",
+                     "unclear": f", {v.ratio:.2f}× {ref}, unclear"}.get(v.verdict, f", {v.ratio:.2f}× {ref}")
         bits.append(text + ")")
     return "; ".join(bits)
 

@@ -216,6 +216,8 @@ class Run:
     results: Dict[Key, Result]
     meta: Meta
     runs: int = 1                # how many runs of one build it takes together (group)
+    # the text of each source that cannot be read twice (a pipe, /dev/stdin), by path: the report's copy
+    read_once: Dict[str, str] = field(default_factory=dict)
 
     @property
     def path(self):
@@ -273,7 +275,10 @@ def load(path):
     except ValueError as e:
         # valid JSON beyond the contract or what Python reads: NaN, a number no double holds, 4300 digits, deep nesting
         raise ReportError(path, f"JSON this report cannot read ({e})", _DAMAGED)
-    return from_document(path, doc)
+    run = from_document(path, doc)
+    if not os.path.isfile(path):
+        run.read_once[path] = text
+    return run
 
 
 def from_document(path, doc):
@@ -452,7 +457,8 @@ def merge(runs):
     results = {}
     for r in runs:
         results.update(r.results)
-    return Run([p for r in runs for p in r.paths], dict(base.context), results, meta(runs))
+    return Run([p for r in runs for p in r.paths], dict(base.context), results, meta(runs),
+               read_once={p: t for r in runs for p, t in r.read_once.items()})
 
 
 def group(runs):
@@ -491,7 +497,8 @@ def group(runs):
                                            disturbed=sum(m.disturbed for m in members),
                                            failed=[f for m in members for f in m.failed],
                                            note=next((m.note for m in members if m.note), ""))
-    return Run([p for r in runs for p in r.paths], dict(runs[0].context), results, meta(runs), len(runs))
+    return Run([p for r in runs for p in r.paths], dict(runs[0].context), results, meta(runs), len(runs),
+               {p: t for r in runs for p, t in r.read_once.items()})
 
 
 def label_runs(runs):

@@ -19,17 +19,26 @@ def _group(table):
 
 
 def _copy_json(runs, out_dir, staging):
-    """Copies the sources into staging under distinct names (one already in out_dir stays); returns the names by run."""
+    """Copies the sources into staging under distinct names (one already in out_dir stays); returns the names by run.
+
+    A source read from a pipe (/dev/stdin, a shell's <(...)) is written from the text the report read, as
+    stdin.json or 63.json: it cannot be read again.
+    """
     files, out = set(), []
     for r in runs:
         out.append([])
         for p in r.paths:
             base = os.path.basename(p)
+            if p in r.read_once and not base.endswith(".json"):
+                base += ".json"
             name, i = base, 2
             while name in files or name in _RESERVED:
                 stem, ext = os.path.splitext(base)
                 name, i = f"{stem}-{i}{ext}", i + 1
-            if os.path.abspath(p) != os.path.abspath(os.path.join(out_dir, name)):
+            if p in r.read_once:
+                with open(os.path.join(staging, name), "w", encoding="utf-8") as f:
+                    f.write(r.read_once[p])
+            elif os.path.abspath(p) != os.path.abspath(os.path.join(out_dir, name)):
                 shutil.copyfile(p, os.path.join(staging, name))
             files.add(name)
             out[-1].append(name)
@@ -68,7 +77,8 @@ def _render(runs, out_dir, staging, labels, title, command):
         title = (f"regbench comparison: {' vs '.join(labels)}" if compare else
                  f"regbench on {head.ctx('target', '?')}: {head.ctx('cpu_model', 'unknown CPU')}"
                  + (" (QEMU tcg: emulation costs)" if head.ctx("accelerator") == "tcg" else ""))
-    md = [f"# {title}", "", f"> **Headline:** {markdown.headline(runs, labels)}", ""]
+    md = [f"# {title}", ""] + markdown.cached_note(runs, labels)
+    md += [f"> **Headline:** {markdown.headline(runs, labels)}", ""]
     if compare:
         md += [markdown.md_table(["run", "files", "target", "date", "regbench"],
                                  [[l, ", ".join(f"[{f}]({f})" for f in fs), r.ctx("target", "?"),
@@ -113,6 +123,7 @@ def _render(runs, out_dir, staging, labels, title, command):
             rows = [[f"`{f}/`", *(next((f"{tables.ratio_text(x)} ({n})" for g, x, n in per if g == f), "—")
                                   for per in fams)] for f in fam_names]
             md += [markdown.md_table(["family", *(f"{l} / {labels[0]}" for l in labels[1:])], rows), ""]
+        md += ["### Verdicts", ""] + markdown.verdict_section(runs, labels)
     md += ["Cells: a number is the median; `< N` is below the timer's resolution of N TSC cycles; `skipped` and "
            "`error` are explained under *Not measured*; — means the run has no such benchmark. Each table's heading "
            "names its clock: TSC cycles are ticks of the fixed-rate time-stamp counter, core cycles the core's own "

@@ -1,6 +1,6 @@
-"""The verdict of a comparison: same, faster or slower, from the repetitions or runs of both sides.
+"""The verdict of a comparison: slower, faster, same, unclear or n/a, from the repetitions or runs of both sides.
 
-Two conditions, both needed, because two kinds of noise move a result:
+Two kinds of noise move a result:
 - Within a run, repetitions scatter.  An exact two-sided Mann-Whitney U test
   says whether the two sides separate beyond that scatter; it holds its
   false-positive rate (ALPHA) whatever the distribution, and with too few
@@ -14,10 +14,15 @@ Two conditions, both needed, because two kinds of noise move a result:
   one run, the test is over repetitions and a difference must also exceed
   the run-to-run spread measured on back-to-back runs of one build.
 
-Either way a difference must exceed MIN_EFFECT for its unit, and for
-results that move in timer steps one step.  A result that fails a condition
-is "same": no difference this data can show.  "n/a" is a result without a
-number on a side, or with too few values for the test ever to reach ALPHA.
+Slower or faster: the test separates the sides and the medians differ by
+at least the floor (MIN_EFFECT for its unit, CALM_EFFECT for one run a side
+undisturbed, one timer step for results that move in steps).  Same is not
+the absence of that: it is an equivalence test (two one-sided tests at
+ALPHA / 2 each), the 90% interval of the ratio, widened by the run-to-run
+spread the values cannot show, lies within ±MARGIN (at least one timer
+step).  Anything else is unclear, with the margin its interval reaches and
+how many runs a side would bring it within MARGIN.  n/a is a result
+without a number on a side.
 """
 import math
 import statistics
@@ -55,6 +60,26 @@ MIN_EFFECT = {"run": 0.05, "repetition": 1.0}
 CALM_EFFECT = {"chain": 0.02, "thrpt": 0.05, "barrier": 0.05, "rep": 0.40, "lat": 0.30,
                "copy": 0.80, "flush": 0.40, "dispatch": 0.40}
 
+# The margin a "same" names: the 90% interval of the ratio lies within ±MARGIN.  It is the smallest
+# difference several runs a side can show (MIN_EFFECT["run"]), so with 3 runs of each build the verdicts
+# split at one figure.  One run a side widens the interval by its family's run-to-run spread, so only the
+# steadiest families (chain/, barrier/ undisturbed) can be shown the same with one run.
+MARGIN = 0.05
+
+# The normal quantile of the 90% interval (two-sided, ALPHA), for large samples and the runs estimate.
+Z = statistics.NormalDist().inv_cdf(1 - ALPHA / 2)
+
+# CALM_EFFECT and MIN_EFFECT are the 98th percentile of how far two runs of one build land apart: that is
+# SPREAD_Z standard deviations of the difference of two runs, each run's own deviation that over sqrt(2).
+SPREAD_Z = statistics.NormalDist().inv_cdf(0.99)
+
+# An unclear verdict counts the runs a side that would bring it within MARGIN up to this many; beyond it
+# says "more than".
+RUNS_LIMIT = 30
+
+# The verdicts, in the order reports count them.
+VERDICTS = ("slower", "faster", "same", "unclear", "n/a")
+
 # A cost below this many cycles per unit is no cost to speak of (barrier/compiler
 # reads 0.00001): two such results are the same whatever their ratio.
 NEGLIGIBLE_CYCLES = 0.01
@@ -70,12 +95,19 @@ class Verdict:
     """How side b's value of a counter compares with side a's.
 
     ratio is b's median over a's (of the counter as written: cycles, or
-    bytes/s); verdict is same, faster, slower (b against a, in cost: less
-    GB/s is slower) or n/a; unit what the test counted (repetition or run)
-    and n how many of them on each side; p is the test's two-sided p (None
-    when not tested); floor the smallest relative difference that could
-    count; why says what decided an n/a or a same; calm whether the
-    result was undisturbed on both sides (its family's floor applied).
+    bytes/s); verdict is slower or faster (b against a, in cost: less GB/s
+    is slower), same, unclear or n/a; unit what the test counted
+    (repetition or run) and n how many of them on each side; p is the
+    test's two-sided p (None when not tested); floor the smallest relative
+    difference that could count as slower or faster; margin the ±relative
+    difference a same names (its interval lies within it); interval the
+    90% interval of the ratio, widened by the run-to-run spread its values
+    cannot show, None where the values are too few for one; margin_needed
+    the margin that interval reaches (what a same would have needed);
+    runs_needed how many runs a side would bring an unclear one within its
+    margin (None: a comparison inside one run, or no count would: see why);
+    why says what decided it; calm whether the result was undisturbed on
+    both sides (its family's floor applied).
     """
     ratio: Optional[float]
     verdict: str
@@ -85,6 +117,10 @@ class Verdict:
     unit: str = "repetition"
     n: Tuple[int, int] = (0, 0)
     calm: bool = False
+    margin: Optional[float] = None
+    interval: Optional[Tuple[float, float]] = None
+    margin_needed: Optional[float] = None
+    runs_needed: Optional[int] = None
 
 
 def _midranks(pooled):
@@ -161,18 +197,90 @@ def values_needed(alpha=ALPHA):
     return n
 
 
+def shift_interval(a: Sequence[float], b: Sequence[float], alpha=ALPHA):
+    """The (1 - alpha) interval of log(b) - log(a)'s shift, or None when the values are too few for one.
+
+    The distribution-free interval that inverts the Mann-Whitney test (as
+    Hodges and Lehmann's estimate does): of the n * m differences between a
+    value of b and one of a, drop the k smallest and the k largest, k as
+    large as the test's null distribution allows at alpha / 2 a side.  With
+    3 values a side it is the whole range of the 9 differences (90%).
+    """
+    n, m = len(a), len(b)
+    if min(n, m) < 1 or min(list(a) + list(b)) <= 0:
+        return None
+    if n > EXACT_LIMIT or m > EXACT_LIMIT:
+        k = math.floor(n * m / 2 - Z * math.sqrt(n * m * (n + m + 1) / 12))
+    else:
+        counts = _exact_counts([2 * (i + 1) for i in range(n + m)], m)   # doubled rank sums of b, no ties
+        total, least, below, k = sum(counts.values()), m * (m + 1), 0, 0
+        for s in sorted(counts):
+            below += counts[s]
+            if below / total > alpha / 2 + 1e-12:
+                break
+            k = (s - least) // 2 + 1                                     # U = (s - least) / 2, and P(U < k) holds
+    if k < 1:
+        return None
+    d = sorted(math.log(y) - math.log(x) for x in a for y in b)
+    return d[k - 1], d[len(d) - k]
+
+
+def runs_for(shift, sigma, margin):
+    """The fewest runs a side (at least values_needed()) whose interval would lie within ±margin around shift.
+
+    sigma is one run's spread (a standard deviation, in log) and the
+    interval a normal one: a guide to how many runs to give, not a promise.
+    None where the shift itself is about the margin (more runs tell which
+    side of it, not that it is inside) or beyond RUNS_LIMIT.
+    """
+    room = math.log1p(margin) - abs(shift)
+    if room <= 0:
+        return None
+    for k in range(values_needed(), RUNS_LIMIT + 1):
+        if Z * sigma * math.sqrt(2 / k) <= room:
+            return k
+    return None
+
+
+def pct(x):
+    """A relative difference as a verdict says it: 5%, 3.1%, 0.4%, 160%."""
+    v = x * 100
+    return f"{v:.0f}%" if v >= 10 else f"{v:.2g}%"
+
+
+def _spread_sigma(spread):
+    """One run's standard deviation (in log) from a spread measured at the 98th percentile of |two runs apart|."""
+    return math.log1p(spread) / (SPREAD_Z * math.sqrt(2))
+
+
+def _pooled_sigma(xa, xb):
+    """The standard deviation (in log) of one value, pooled over both sides; 0 where neither side varies."""
+    logs = [[math.log(x) for x in xs] for xs in (xa, xb)]
+    free = sum(len(v) - 1 for v in logs)
+    if free < 1:
+        return None
+    return math.sqrt(sum((len(v) - 1) * statistics.variance(v) for v in logs if len(v) > 1) / free)
+
+
 def compare(a: Sequence[float], b: Sequence[float], *, a_runs: Sequence[float] = (), b_runs: Sequence[float] = (),
-            higher_is_better=False, quantum=0.0, floor=None, calm_family=None, negligible=0.0):
+            higher_is_better=False, quantum=0.0, floor=None, calm_family=None, negligible=0.0, spread=None,
+            shaken_family=None):
     """The Verdict of side b against side a for one counter.
 
     a and b are the values of every repetition (empty: no number on that
     side); a_runs and b_runs each run's median where a side holds several
     runs (when both do, they are the test's unit).  quantum is the step the
-    values move in (the timer's resolution for sampled results), 0 if none;
-    floor replaces MIN_EFFECT of the unit (two benchmarks of one run);
-    calm_family, the family of a result undisturbed on both sides, gives
-    CALM_EFFECT's floor to a test over repetitions.  Medians both under
-    negligible (NEGLIGIBLE_CYCLES for a cost in cycles) are the same.
+    values move in (the timer's resolution for sampled results), 0 if none:
+    a difference under one step is not called, and a same names at least
+    one step.  floor replaces MIN_EFFECT of the unit; calm_family, the
+    family of a result undisturbed on both sides, gives CALM_EFFECT's floor
+    to a test over repetitions; shaken_family, the family of a result
+    disturbed on a side, holds a test over runs to CALM_EFFECT's floor
+    where that is wider than MIN_EFFECT["run"].  Medians both under negligible
+    (NEGLIGIBLE_CYCLES for a cost in cycles) are the same.  spread is given
+    for two benchmarks of one run (how far one moves against the other that
+    the repetitions cannot show); None means two runs, whose run-to-run
+    spread widens an interval over repetitions by the floor's spread.
     """
     if not a or not b:
         return Verdict(None, "n/a", why="no number in " + ("either run" if not a and not b else
@@ -182,24 +290,51 @@ def compare(a: Sequence[float], b: Sequence[float], *, a_runs: Sequence[float] =
     ma, mb = statistics.median(xa), statistics.median(xb)
     if ma <= 0 or mb <= 0:
         return Verdict(None, "n/a", why="a median of 0: no ratio", unit=unit)
-    ratio = mb / ma
+    ratio, between = mb / ma, spread is None
     if floor is None:
         floor = CALM_EFFECT.get(calm_family, MIN_EFFECT[unit]) if unit == "repetition" else MIN_EFFECT[unit]
-    seen = dict(floor=floor, unit=unit, n=(len(xa), len(xb)), calm=calm_family is not None)
-    if quantum and abs(mb - ma) < quantum:
-        return Verdict(ratio, "same", why="less than one timer step apart", **seen)
+        if unit == "run" and shaken_family:
+            # A busy host moves consecutive runs together (copies between two speeds for minutes on the AMD
+            # EPYC VM), so a group of runs measured disturbed can move as far as one run does.
+            floor = max(floor, CALM_EFFECT.get(shaken_family, MIN_EFFECT["repetition"]))
+    if between:
+        spread = 0.0 if unit == "run" else CALM_EFFECT.get(calm_family, MIN_EFFECT["repetition"])
+    margin = max(MARGIN, quantum / min(ma, mb))
+    seen = dict(floor=floor, unit=unit, n=(len(xa), len(xb)), calm=calm_family is not None, margin=margin)
     if max(ma, mb) < negligible:
         return Verdict(ratio, "same", why=f"both under {negligible:g}: no cost to speak of", **seen)
-    if smallest_p(len(xa), len(xb)) > ALPHA:
-        more = (f"give {values_needed()} runs of each" if unit == "run" else
-                f"run with --benchmark_repetitions={values_needed()} or more")
-        return Verdict(ratio, "n/a", why=f"{len(xa)} and {len(xb)} {unit}s cannot show a difference at "
-                                         f"p ≤ {ALPHA:g} ({more})", **seen)
-    p = mann_whitney_p(xa, xb)
-    if p > ALPHA:
-        return Verdict(ratio, "same", p, why=f"the {unit}s overlap (p = {p:.2g})", **seen)
-    if abs(math.log(ratio)) < math.log1p(floor):
-        return Verdict(ratio, "same", p, why=f"under the {floor:.0%} run-to-run spread of one {unit} a side"
-                       if unit == "repetition" else f"under {floor:.0%}", **seen)
-    costlier = (ratio < 1) if higher_is_better else (ratio > 1)
-    return Verdict(ratio, "slower" if costlier else "faster", p, **seen)
+    p = mann_whitney_p(xa, xb) if smallest_p(len(xa), len(xb)) <= ALPHA else None
+    shift = math.log(ratio)
+    if p is not None and p <= ALPHA and abs(shift) >= math.log1p(floor) and abs(mb - ma) >= quantum:
+        costlier = (ratio < 1) if higher_is_better else (ratio > 1)
+        return Verdict(ratio, "slower" if costlier else "faster", p, **seen)
+    iv = shift_interval(xa, xb)
+    if iv:
+        wide = math.log1p(spread)
+        lo, hi = iv[0] - wide, iv[1] + wide
+        seen.update(interval=(math.exp(lo), math.exp(hi)), margin_needed=math.expm1(max(-lo, hi)))
+        span = (f"the {unit}s' 90% interval {math.exp(lo):.3g}–{math.exp(hi):.3g}×"
+                + (f" (with the ±{pct(spread)} {'run-to-run ' if between else ''}spread their values cannot show)"
+                   if spread else ""))
+        if max(-lo, hi) <= math.log1p(margin):
+            return Verdict(ratio, "same", p, why=f"within ±{pct(margin)}: {span}", **seen)
+        why = f"cannot tell within ±{pct(margin)}: {span} reaches ±{pct(seen['margin_needed'])}"
+    else:
+        why = (f"cannot tell within ±{pct(margin)}: {len(xa)} and {len(xb)} {unit}s give no 90% interval")
+    if between:
+        sigma = _pooled_sigma(xa, xb) if unit == "run" else _spread_sigma(spread)
+        seen["runs_needed"] = k = runs_for(shift, sigma, margin) if sigma is not None else values_needed()
+        more = "runs a side"
+    else:
+        k = runs_for(shift, _pooled_sigma(xa, xb) or 0.0, margin)
+        more = "repetitions each (`--benchmark_repetitions`)"
+    if not between and spread:
+        how = "measured on a disturbed machine: a quiet rerun would tell"
+    elif k:
+        how = f"about {k} {more} would tell"
+    elif abs(shift) >= math.log1p(margin):
+        how = (f"the medians are {pct(abs(ratio - 1))} apart, about the margin: more {more.split(' ')[0]} would show "
+               "on which side of it")
+    else:
+        how = f"more than {RUNS_LIMIT} {more} would be needed"
+    return Verdict(ratio, "unclear", p, why=f"{why}; {how}", **seen)

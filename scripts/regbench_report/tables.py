@@ -298,7 +298,8 @@ def cell_text(m, scale=1.0):
     return model.NO_FIGURE[m.state].cell if m.state in model.NO_FIGURE else {"nan": "NaN", "absent": "—"}[m.state]
 
 
-def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_family=None, negligible=0.0):
+def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_family=None, negligible=0.0, spread=None,
+            shaken_family=None):
     """stats.Verdict of Measure b against Measure a, over their repetitions or runs (n/a when either has no number).
 
     quantum is the step the values move in (the timer resolution for sampled
@@ -306,15 +307,17 @@ def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_family=N
     """
     reps = lambda m: list(m.reps or (m.value,)) if m.state == "ok" else []
     return stats.compare(reps(a), reps(b), a_runs=a.runs, b_runs=b.runs, higher_is_better=higher_is_better,
-                         quantum=quantum, floor=floor, calm_family=calm_family, negligible=negligible)
+                         quantum=quantum, floor=floor, calm_family=calm_family, negligible=negligible, spread=spread,
+                         shaken_family=shaken_family)
 
 
 def compare_within(a, b, higher_is_better=False, disturbed=False):
     """compare() of two benchmarks of one run (strategies side by side): the run moves both, so the floor
     is the one a test over runs uses, not the run-to-run spread of one run against another; where either was
-    measured on a disturbed machine only MIN_EFFECT["repetition"] counts: a host sharing the core moves one
-    benchmark of a run and not the other, as it moves whole runs."""
-    return compare(a, b, higher_is_better=higher_is_better,
+    measured on a disturbed machine only MIN_EFFECT["repetition"] counts, and a same must hold that much more:
+    a host sharing the core moves one benchmark of a run and not the other, as it moves whole runs."""
+    wide = stats.MIN_EFFECT["repetition"] if disturbed else 0.0
+    return compare(a, b, higher_is_better=higher_is_better, spread=wide,
                    floor=stats.MIN_EFFECT["repetition" if disturbed else "run"])
 
 
@@ -347,7 +350,8 @@ def _clock_free(run):
 
 def compare_in(a, b, key, counter, higher_is_better=False):
     """compare() of one benchmark's counter in run b against run a, with the timer step either run has, and the
-    floor of its family where neither run measured it on a disturbed machine.
+    floor of its family where neither run measured it on a disturbed machine (and where either did, for several
+    runs a side).
 
     TSC figures (cycles, ns, bytes/s) move with the core clock, which a host changes between runs by several
     percent: a difference is called only when core cycles, with the clock's change taken out, say the same.
@@ -356,23 +360,27 @@ def compare_in(a, b, key, counter, higher_is_better=False):
     """
     results = [r.results.get(key) for r in (a, b)]
     calm = all(res is not None and not res.disturbed for res in results)
-    family = key.family if calm else None
+    family, shaken = (key.family, None) if calm else (None, key.family)
     v = compare(a.measure(key, counter), b.measure(key, counter), max(quantum(r, key, counter) for r in (a, b)),
-                higher_is_better, calm_family=family,
+                higher_is_better, calm_family=family, shaken_family=shaken,
                 negligible=stats.NEGLIGIBLE_CYCLES if counter in ("cycles", "core_cycles") else 0.0)
     if v.verdict not in ("slower", "faster") or counter == "core_cycles" or not all(_clock_free(r) for r in (a, b)):
         return v
     core = compare(a.measure(key, "core_cycles"), b.measure(key, "core_cycles"), calm_family=family,
-                   negligible=stats.NEGLIGIBLE_CYCLES)
+                   shaken_family=shaken, negligible=stats.NEGLIGIBLE_CYCLES)
     if core.ratio is None or core.verdict == v.verdict:
         return v
-    return dataclasses.replace(v, verdict="same", why=f"in core cycles {core.verdict} ({core.ratio:.2f}×): "
-                                                      "the core clock moved between the runs")
+    # The TSC figure moved and core cycles did not, or the other way: the clock's change, not the code's. What
+    # core cycles show of the code decides: the same within their interval, or nothing to tell.
+    return dataclasses.replace(v, verdict="same" if core.verdict == "same" else "unclear", interval=core.interval,
+                               margin=core.margin, margin_needed=core.margin_needed, runs_needed=core.runs_needed,
+                               why=f"in core cycles {core.verdict} ({core.ratio:.2f}×): the core clock moved between "
+                                   "the runs" + (f"; {core.why}" if core.why else ""))
 
 
 def verdict_text(v):
-    """A ratio cell: **bold** and the verdict when faster or slower, ≈ when the same, ? when it cannot be told."""
+    """A ratio cell: **bold** and the verdict when faster or slower, ≈ when the same, ? when unclear."""
     if v.ratio is None:
         return "—"
     r = ratio_text(v.ratio)
-    return {"slower": f"**{r} slower**", "faster": f"**{r} faster**", "same": f"≈{r}", "n/a": f"{r} ?"}[v.verdict]
+    return {"slower": f"**{r} slower**", "faster": f"**{r} faster**", "same": f"≈{r}", "unclear": f"{r} ?"}[v.verdict]

@@ -2,8 +2,9 @@
 
 A comparison's README counts and shows these verdicts; compare.json lists
 them with what decided each (the medians' ratio, the test's p, the smallest
-difference that could count, every repetition's value), so a script can
-act on a comparison without reading Markdown.
+difference that could count, the margin a same names and the interval
+held against it, what an unclear one would need, every repetition's
+value), so a script can act on a comparison without reading Markdown.
 """
 import json
 
@@ -45,6 +46,10 @@ def document(runs, labels, files):
            "against": labels[0],
            "method": {"test": "Mann-Whitney U, exact two-sided p, over each side's runs (several runs a side) "
                               "or repetitions (one run a side)", "alpha": stats.ALPHA,
+                      "equivalence": "same: the ratio's distribution-free 90% interval (two one-sided tests), "
+                                     "widened by the calm_effect or min_effect.repetition spread where one run a "
+                                     "side leaves the run-to-run spread out, lies within ±margin",
+                      "margin": stats.MARGIN,
                       "min_effect": stats.MIN_EFFECT, "calm_effect": stats.CALM_EFFECT,
                       "negligible_cycles": stats.NEGLIGIBLE_CYCLES, "values_needed": stats.values_needed(),
                       "timer_step": f"a sampled result ({tables.sampled_families(runs)}) must also move by one "
@@ -55,7 +60,9 @@ def document(runs, labels, files):
             res = [x.results.get(key) for x in (runs[0], r)]
             doc["results"].append({
                 "name": name, "counter": counter, "run": label, "ratio": v.ratio, "verdict": v.verdict,
-                "p": v.p, "unit": v.unit, "n": list(v.n), "min_effect": v.floor, "why": v.why,
+                "p": v.p, "unit": v.unit, "n": list(v.n), "min_effect": v.floor, "margin": v.margin,
+                "interval": list(v.interval) if v.interval else None, "margin_needed": v.margin_needed,
+                "runs_needed": v.runs_needed, "why": v.why,
                 "family": key.family, "op": key.op, "width": key.width, "strategy": key.strategy, "param": key.param,
                 "states": [model.CONTRACT_STATE[x.state] if x else "absent" for x in res],
                 "disturbed": [x.disturbed if x else 0 for x in res],

@@ -63,6 +63,42 @@ class LoadSingle(unittest.TestCase):
                          ["relaxed", "simd", "direct", "libc"])
 
 
+class FromAPipe(unittest.TestCase):
+    """A result read from a pipe (`cat run.json | scripts/report /dev/stdin`) cannot be read again: the report keeps
+    what it read and copies that, named after the pipe (it named the output folder "None" in an error before)."""
+
+    def piped(self, text):
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:                       # the writer, as cat would be
+            os.close(r)
+            with os.fdopen(w, "w", encoding="utf-8") as f:
+                f.write(text)
+            os._exit(0)
+        os.close(w)
+        try:
+            return model.load(f"/dev/fd/{r}")
+        finally:
+            os.close(r)
+            os.waitpid(pid, 0)
+
+    def test_the_text_read_is_kept_and_copied(self):
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            text = f.read()
+        run = self.piped(text)
+        self.assertEqual(list(run.read_once.values()), [text])
+        self.assertEqual(model.load(fixture.path("single.json")).read_once, {})
+        self.assertEqual(model.group([run, run]).read_once, run.read_once)
+        from regbench_report import render
+        out = fixture.tmpdir()
+        render.write([run], out)
+        copied = os.path.basename(run.path) + ".json"
+        with open(os.path.join(out, copied), encoding="utf-8") as f:
+            self.assertEqual(f.read(), text)
+        with open(os.path.join(out, "README.md"), encoding="utf-8") as f:
+            self.assertIn(f"raw results: [{copied}]({copied})", f.read())
+
+
 class StateIsTheMetadata(unittest.TestCase):
     """Google Benchmark's error fields and labels do not decide a state; regbench.benchmarks does."""
 

@@ -72,33 +72,69 @@ class MannWhitney(unittest.TestCase):
 class Compare(unittest.TestCase):
     """One run a side: the repetitions are the unit, and a difference must exceed one run's run-to-run spread."""
 
-    def test_slower_faster_same(self):
+    def test_slower_and_faster(self):
         a = [100.0, 101.0, 99.5]
         big = 1 + stats.MIN_EFFECT["repetition"] + 0.2
         self.assertEqual(stats.compare(a, [x * big for x in a]).verdict, "slower")
         self.assertEqual(stats.compare(a, [x / big for x in a]).verdict, "faster")
         self.assertEqual(stats.compare(a, [x * big for x in a], higher_is_better=True).verdict, "faster")
-        same = stats.compare(a, list(a))
-        self.assertEqual((same.verdict, same.p, same.ratio, same.unit, same.n),
-                         ("same", 1.0, 1.0, "repetition", (3, 3)))
+        v = stats.compare(a, [x * big for x in a])
+        self.assertEqual((v.p, v.unit, v.n, v.margin, v.interval), (0.1, "repetition", (3, 3), stats.MARGIN, None))
 
-    def test_separated_but_within_the_run_to_run_spread_is_the_same(self):
+    def test_identical_runs_measured_disturbed_are_unclear_not_the_same(self):
+        # one run a side with the disturbed spread (100%): the interval cannot be inside 5%, however alike
+        a = [100.0, 101.0, 99.5]
+        v = stats.compare(a, list(a))
+        self.assertEqual((v.verdict, v.p, v.ratio, v.margin), ("unclear", 1.0, 1.0, stats.MARGIN))
+        self.assertGreaterEqual(v.margin_needed, stats.MIN_EFFECT["repetition"])
+        self.assertIsNone(v.runs_needed)
+        self.assertIn(f"more than {stats.RUNS_LIMIT} runs a side", v.why)
+
+    def test_the_same_only_when_the_interval_lies_inside_the_margin(self):
         a = [100.0, 100.1, 100.2]
-        v = stats.compare(a, [x * 1.10 for x in a])
-        self.assertEqual((v.verdict, v.p, v.floor), ("same", 0.1, stats.MIN_EFFECT["repetition"]))
-        self.assertIn("run-to-run spread", v.why)
-        # two benchmarks of one run: the floor of a test over runs
-        self.assertEqual(stats.compare(a, [x * 1.10 for x in a], floor=stats.MIN_EFFECT["run"]).verdict, "slower")
+        v = stats.compare(a, [x * 1.005 for x in a], calm_family="chain")
+        self.assertEqual((v.verdict, v.margin), ("same", stats.MARGIN))
+        lo, hi = v.interval
+        # the repetitions' own interval (0.3% wide) widened by chain's run-to-run spread on each side
+        self.assertAlmostEqual(lo, min(a[j] * 1.005 / a[i] for i in range(3) for j in range(3)) / 1.02)
+        self.assertAlmostEqual(hi, max(a[j] * 1.005 / a[i] for i in range(3) for j in range(3)) * 1.02)
+        self.assertLessEqual(v.margin_needed, stats.MARGIN)
+        self.assertIn("within ±5%", v.why)
+        # 3.5% apart: not called (under nothing but the floor) and not the same: its interval passes 5%
+        u = stats.compare(a, [x * 1.035 for x in a], calm_family="chain", floor=0.5)
+        self.assertEqual(u.verdict, "unclear")
+        self.assertGreater(u.margin_needed, stats.MARGIN)
+        self.assertIn("cannot tell within ±5%", u.why)
+
+    def test_a_ten_percent_difference_is_never_the_same(self):
+        # the issue's case: a result 10% slower in every repetition, below a family's run-to-run floor
+        a = [100.0, 100.1, 100.2]
+        for family in list(stats.CALM_EFFECT) + [None]:
+            v = stats.compare(a, [x * 1.10 for x in a], calm_family=family)
+            self.assertIn(v.verdict, ("slower", "unclear"), family)
+            self.assertEqual(v.verdict == "slower", stats.CALM_EFFECT.get(family, 1.0) < 0.10, family)
 
     def test_an_undisturbed_result_has_its_family_s_floor(self):
         a = [100.0, 100.1, 100.2]
         v = stats.compare(a, [x * 1.10 for x in a], calm_family="chain")
         self.assertEqual((v.verdict, v.floor), ("slower", stats.CALM_EFFECT["chain"]))
         v = stats.compare(a, [x * 1.10 for x in a], calm_family="dispatch")
-        self.assertEqual((v.verdict, v.floor), ("same", stats.CALM_EFFECT["dispatch"]))
+        self.assertEqual((v.verdict, v.floor), ("unclear", stats.CALM_EFFECT["dispatch"]))
         # a family without a measured spread keeps the disturbed floor
         self.assertEqual(stats.compare(a, [x * 1.10 for x in a], calm_family="new").floor,
                          stats.MIN_EFFECT["repetition"])
+
+    def test_unclear_says_how_many_runs_a_side_would_tell(self):
+        a = [100.0, 100.1, 100.2]
+        v = stats.compare(a, [x * 1.01 for x in a], calm_family="thrpt")     # 5% spread: 1% apart cannot be inside 5%
+        self.assertEqual(v.verdict, "unclear")
+        sigma = math.log1p(stats.CALM_EFFECT["thrpt"]) / (stats.SPREAD_Z * math.sqrt(2))
+        self.assertEqual(v.runs_needed, stats.runs_for(math.log(1.01), sigma, stats.MARGIN))
+        self.assertIn(f"about {v.runs_needed} runs a side would tell", v.why)
+        # medians as far apart as the margin: no count of runs makes that the same
+        w = stats.compare(a, [x * 1.06 for x in a], calm_family="dispatch")
+        self.assertEqual((w.verdict, w.runs_needed), ("unclear", None))
+        self.assertIn("about the margin", w.why)
 
     def test_negligible_costs_are_the_same(self):
         v = stats.compare([2e-5] * 3, [9e-5] * 3, floor=0, negligible=stats.NEGLIGIBLE_CYCLES)
@@ -106,22 +142,78 @@ class Compare(unittest.TestCase):
         self.assertIn("no cost to speak of", v.why)
         self.assertEqual(stats.compare([2e-5] * 3, [9e-5] * 3, floor=0).verdict, "slower")
 
-    def test_overlapping_repetitions_are_the_same_however_far_the_medians(self):
-        v = stats.compare([100, 200, 300], [120, 250, 290], floor=0)
-        self.assertEqual(v.verdict, "same")
-        self.assertIn("overlap", v.why)
+    def test_overlapping_repetitions_are_unclear_however_far_the_medians(self):
+        v = stats.compare([100, 200, 300], [120, 250, 290], floor=0, spread=0.0)
+        self.assertEqual(v.verdict, "unclear")
+        self.assertGreater(v.margin_needed, 1.0)
 
     def test_too_few_repetitions_cannot_tell(self):
         v = stats.compare([100.0, 100.0], [350.0, 350.0])
-        self.assertEqual(v.verdict, "n/a")
-        self.assertIn(f"--benchmark_repetitions={stats.values_needed()}", v.why)
+        self.assertEqual((v.verdict, v.interval, v.margin_needed), ("unclear", None, None))
+        self.assertIn("2 and 2 repetitions give no 90% interval", v.why)
         self.assertEqual(stats.values_needed(), 3)
-        self.assertEqual(stats.compare([], [1.0]).verdict, "n/a")
-        self.assertIsNone(stats.compare([1.0], []).ratio)
+
+    def test_n_a_only_without_a_figure(self):
+        for a, b, why in (([], [1.0], "the first run"), ([1.0], [], "the later run"), ([], [], "either run")):
+            v = stats.compare(a, b)
+            self.assertEqual((v.verdict, v.ratio, v.margin), ("n/a", None, None))
+            self.assertIn(why, v.why)
+        self.assertEqual(stats.compare([0.0] * 3, [1.0] * 3).verdict, "n/a")
 
     def test_one_timer_step(self):
-        self.assertEqual(stats.compare([26.0] * 5, [30.0] * 5, quantum=26, floor=0).verdict, "same")
-        self.assertEqual(stats.compare([26.0] * 5, [52.0] * 5, quantum=26, floor=0).verdict, "slower")
+        # a same names at least one timer step: 26 against 30 is inside one step of 26 (100%)
+        v = stats.compare([26.0] * 5, [30.0] * 5, quantum=26, floor=0, spread=0.0)
+        self.assertEqual((v.verdict, v.margin), ("same", 1.0))
+        self.assertEqual(stats.compare([26.0] * 5, [52.0] * 5, quantum=26, floor=0, spread=0.0).verdict, "slower")
+        self.assertEqual(stats.compare([78.0] * 5, [91.0] * 5, quantum=26, floor=0, spread=0.0).margin, 26 / 78)
+
+    def test_within_one_run_the_repetitions_decide(self):
+        a = [100.0, 100.1, 100.2]
+        self.assertEqual(stats.compare(a, [x * 1.01 for x in a], floor=0.05, spread=0.0).verdict, "same")
+        v = stats.compare(a, [100.0 * f for f in (1.01, 1.04, 1.07)], floor=0.05, spread=0.0)
+        self.assertEqual((v.verdict, v.runs_needed), ("unclear", None))
+        self.assertIn("repetitions each (`--benchmark_repetitions`)", v.why)
+        v = stats.compare(a, [x * 1.01 for x in a], floor=1.0, spread=1.0)
+        self.assertEqual(v.verdict, "unclear")
+        self.assertIn("a quiet rerun would tell", v.why)
+
+
+class Interval(unittest.TestCase):
+    """The distribution-free interval of the shift that the same verdict rests on."""
+
+    def test_three_a_side_is_the_range_of_the_differences(self):
+        a, b = [1.0, 2.0, 4.0], [2.0, 3.0, 5.0]
+        d = sorted(math.log(y) - math.log(x) for x in a for y in b)
+        self.assertEqual(stats.shift_interval(a, b), (d[0], d[-1]))
+
+    def test_more_values_drop_the_extreme_differences(self):
+        a, b = [float(x) for x in range(1, 9)], [float(x) + 0.5 for x in range(1, 9)]
+        d = sorted(math.log(y) - math.log(x) for x in a for y in b)
+        # 8 and 8: P(U <= 15) = 0.0415 and P(U <= 16) = 0.0524 (exact, no ties): 15 dropped at each end
+        self.assertEqual(stats.shift_interval(a, b), (d[15], d[-16]))
+
+    def test_too_few_values_have_no_interval(self):
+        self.assertIsNone(stats.shift_interval([1.0, 2.0], [1.0, 2.0]))
+        self.assertIsNone(stats.shift_interval([1.0], [1.0, 2.0, 3.0]))
+        self.assertIsNone(stats.shift_interval([1.0, 0.0, 2.0], [1.0, 2.0, 3.0]))
+
+    def test_it_covers_the_true_shift_nine_times_in_ten(self):
+        rnd = random.Random(13)
+        for n in (3, 6):
+            trials, shift, hit = 1500, 0.07, 0
+            for _ in range(trials):
+                lo, hi = stats.shift_interval([rnd.lognormvariate(0, 0.05) for _ in range(n)],
+                                              [rnd.lognormvariate(shift, 0.05) for _ in range(n)])
+                hit += lo <= shift <= hi
+            self.assertGreaterEqual(hit / trials, 1 - stats.ALPHA - 0.025, n)   # exact: at least 90%, less noise
+
+    def test_runs_for_and_pct(self):
+        self.assertEqual(stats.runs_for(0.0, 0.0, 0.05), stats.values_needed())
+        self.assertIsNone(stats.runs_for(math.log(1.06), 0.001, 0.05))
+        self.assertIsNone(stats.runs_for(0.0, 1.0, 0.05))
+        few, many = stats.runs_for(0.0, 0.02, 0.05), stats.runs_for(0.0, 0.04, 0.05)
+        self.assertLess(few, many)
+        self.assertEqual([stats.pct(x) for x in (0.05, 0.031, 0.004, 1.6)], ["5%", "3.1%", "0.4%", "160%"])
 
 
 class CompareRuns(unittest.TestCase):
@@ -133,19 +225,34 @@ class CompareRuns(unittest.TestCase):
         self.assertEqual((v.verdict, v.unit, v.n, v.p, v.floor),
                          ("slower", "run", (3, 3), 0.1, stats.MIN_EFFECT["run"]))
 
-    def test_runs_that_jump_between_two_speeds_are_the_same(self):
+    def test_runs_alike_are_the_same_within_the_margin(self):
+        v = stats.compare([1.0] * 9, [1.0] * 9, a_runs=[1.0, 1.01, 0.99], b_runs=[1.02, 1.0, 0.995])
+        self.assertEqual((v.verdict, v.unit, v.runs_needed), ("same", "run", None))
+        self.assertEqual(v.interval, (0.995 / 1.01, 1.02 / 0.99))
+
+    def test_runs_that_jump_between_two_speeds_are_unclear(self):
         # repetitions alone would separate 1.0 from 1.7; the runs show both speeds on both sides
         v = stats.compare([1.0] * 3 + [1.7] * 6, [1.7] * 3 + [1.0] * 6, a_runs=[1.0, 1.7, 1.7], b_runs=[1.7, 1.0, 1.0])
-        self.assertEqual(v.verdict, "same")
+        self.assertEqual(v.verdict, "unclear")
+        self.assertAlmostEqual(v.margin_needed, 0.7)
 
     def test_two_runs_a_side_cannot_tell(self):
         v = stats.compare([1.0] * 6, [2.0] * 6, a_runs=[1.0, 1.0], b_runs=[2.0, 2.0])
-        self.assertEqual((v.verdict, v.unit), ("n/a", "run"))
-        self.assertIn("give 3 runs of each", v.why)
+        self.assertEqual((v.verdict, v.unit), ("unclear", "run"))
+        self.assertIn("2 and 2 runs give no 90% interval", v.why)
+        v = stats.compare([1.0] * 6, [1.01] * 6, a_runs=[1.0, 1.0], b_runs=[1.01, 1.01])
+        self.assertEqual((v.verdict, v.runs_needed), ("unclear", stats.values_needed()))
+
+    def test_a_disturbed_group_holds_its_family_s_spread(self):
+        a, b = [100.0, 101.0, 99.0], [120.0, 121.0, 119.0]
+        v = stats.compare(a * 3, b * 3, a_runs=a, b_runs=b, shaken_family="copy")
+        self.assertEqual((v.verdict, v.floor), ("unclear", stats.CALM_EFFECT["copy"]))
+        v = stats.compare(a * 3, b * 3, a_runs=a, b_runs=b, shaken_family="chain")
+        self.assertEqual((v.verdict, v.floor), ("slower", stats.MIN_EFFECT["run"]))
 
     def test_one_side_with_one_run_tests_repetitions(self):
         v = stats.compare([1.0] * 3, [1.1] * 9, a_runs=(), b_runs=[1.1, 1.1, 1.1])
-        self.assertEqual((v.verdict, v.unit), ("same", "repetition"))
+        self.assertEqual((v.verdict, v.unit), ("unclear", "repetition"))
 
 
 def synthetic(jitter_seed, reps=5, spread=0.004):
@@ -175,10 +282,14 @@ class OnRuns(unittest.TestCase):
     def verdicts(self, a, b):
         return [(key, name, v) for key, _, name, v in verdicts.results([a, b])[0] if v.ratio is not None]
 
-    def test_runs_alike_are_the_same(self):
+    def test_runs_alike_are_never_told_apart_and_the_same_where_their_spread_allows(self):
         got = self.verdicts(side(synthetic(1)), side(synthetic(2)))
-        self.assertEqual({v.verdict for _, _, v in got}, {"same"})
         self.assertGreater(len(got), 10)
+        for key, name, v in got:
+            # one run a side: the family's run-to-run spread is added to the interval; under 5% it can be inside
+            inside = stats.CALM_EFFECT.get(key.family, 1.0) < stats.MARGIN or v.margin > stats.MARGIN
+            self.assertEqual(v.verdict, "same" if inside else "unclear", name)
+            self.assertTrue(v.verdict == "same" or v.margin_needed > v.margin, name)
         got = self.verdicts(side(*(synthetic(i) for i in (1, 2, 3))), side(*(synthetic(i) for i in (4, 5, 6))))
         self.assertEqual({(v.verdict, v.unit) for _, _, v in got}, {("same", "run")})
 
@@ -191,7 +302,9 @@ class OnRuns(unittest.TestCase):
             # a lat/ or flush/ value under ten timer steps moves by less than one step: no difference it can show
             if a.meta.sampled(key.family) and a.measure(key).value < 10 * step:
                 small.append(name)
+                # the same within the one timer step it names, which is more than 10%
                 self.assertEqual(v.verdict, "same", name)
+                self.assertGreater(v.margin, 0.10, name)
             else:
                 self.assertEqual((v.verdict, v.unit), ("slower", "run"), name)
         self.assertEqual(small, ["lat/read32/fenced", "lat/write32/fenced"])
@@ -203,16 +316,31 @@ class OnRuns(unittest.TestCase):
         for key, name, v in ten:
             floor = stats.CALM_EFFECT.get(key.family, 1)
             if floor != 0.10:   # at the floor itself the repetitions' own scatter decides
-                self.assertEqual(v.verdict, "slower" if floor < 0.10 else "same", name)
+                self.assertEqual(v.verdict, "slower" if floor < 0.10 else "unclear", name)
         self.assertIn("slower", {v.verdict for _, _, v in ten})
-        # measured on a disturbed machine on one side: only what exceeds the disturbed spread
+        # measured on a disturbed machine on one side: only what exceeds the disturbed spread, and nothing the same
         shaken = verdict_rates.scaled(synthetic(2), 1.10)
         for meta in shaken["regbench"]["benchmarks"].values():
             meta["disturbed"] = 1
-        self.assertEqual({v.verdict for _, _, v in self.verdicts(a, side(shaken))}, {"same"})
+        self.assertEqual({v.verdict for _, _, v in self.verdicts(a, side(shaken))}, {"unclear"})
         factor = 1 + stats.MIN_EFFECT["repetition"] + 0.2
         big = self.verdicts(a, side(verdict_rates.scaled(synthetic(2), factor)))
         self.assertEqual({v.verdict for _, _, v in big}, {"slower"})
+
+    def test_groups_measured_disturbed_hold_their_family_s_spread(self):
+        def shaken(doc):
+            for meta in doc["regbench"]["benchmarks"].values():
+                meta["disturbed"] = 1
+            return doc
+        a = side(*(shaken(synthetic(i)) for i in (1, 2, 3)))
+        b = side(*(shaken(verdict_rates.scaled(synthetic(i), 1.10)) for i in (4, 5, 6)))
+        for key, name, v in self.verdicts(a, b):
+            spread = stats.CALM_EFFECT[key.family]
+            self.assertEqual(v.floor, max(spread, stats.MIN_EFFECT["run"]), name)
+            if spread < 0.10 and not a.meta.sampled(key.family):
+                self.assertEqual(v.verdict, "slower", name)
+            elif spread > 0.10:
+                self.assertNotEqual(v.verdict, "slower", name)
 
     def test_a_change_of_the_core_clock_alone_is_no_difference(self):
         def clocked(seed, tsc, core):
@@ -250,6 +378,54 @@ class OnRuns(unittest.TestCase):
         self.assertEqual({e["repetition_index"] for e in doc["benchmarks"]}, {0, 1, 2})
         self.assertTrue(all(e["run_type"] == "iteration" for e in doc["benchmarks"]))
 
+
+
+class CompareJson(unittest.TestCase):
+    """compare.json's verdict fields, from synthetic runs of the fixture: what a program reads to act on them."""
+
+    def doc(self, a, b):
+        return json.loads(json.dumps(verdicts.document([a, b], ["old", "new"], [["a.json"], ["b.json"]]),
+                                     allow_nan=False))
+
+    def test_method_names_the_margin_and_the_equivalence_test(self):
+        doc = self.doc(side(synthetic(1)), side(synthetic(2)))
+        self.assertEqual(doc["method"]["margin"], stats.MARGIN)
+        self.assertIn("90% interval", doc["method"]["equivalence"])
+
+    def test_one_run_a_side_unclear_carries_what_it_would_need(self):
+        doc = self.doc(side(synthetic(1)), side(synthetic(2)))
+        unclear = [r for r in doc["results"] if r["verdict"] == "unclear"]
+        self.assertTrue(unclear)
+        for r in unclear:
+            self.assertEqual(r["margin"], stats.MARGIN, r["name"])
+            lo, hi = r["interval"]
+            self.assertAlmostEqual(r["margin_needed"], max(1 / lo, hi) - 1, msg=r["name"])
+            self.assertGreater(r["margin_needed"], r["margin"], r["name"])
+            self.assertIn("cannot tell within ±5%", r["why"])
+            if r["runs_needed"] is not None:
+                self.assertGreaterEqual(r["runs_needed"], stats.values_needed())
+                self.assertIn(f"about {r['runs_needed']} runs a side", r["why"])
+        # rep/ (40%) and copy/ (80%) need many runs; chain/ none: it is shown the same with one
+        self.assertTrue(any(r["family"] == "copy" and r["runs_needed"] is None for r in unclear))
+        self.assertEqual({r["verdict"] for r in doc["results"] if r["family"] == "chain"}, {"same"})
+
+    def test_several_runs_a_side_the_same_carries_its_interval(self):
+        doc = self.doc(side(*(synthetic(i) for i in (1, 2, 3))), side(*(synthetic(i) for i in (4, 5, 6))))
+        for r in (r for r in doc["results"] if r["verdict"] != "n/a"):      # n/a: barrier/compiler, below resolution
+            self.assertEqual((r["verdict"], r["unit"], r["runs_needed"]), ("same", "run", None), r["name"])
+            lo, hi = r["interval"]
+            self.assertTrue(1 / (1 + r["margin"]) <= lo <= hi <= 1 + r["margin"], r["name"])
+            self.assertLessEqual(r["margin_needed"], r["margin"], r["name"])
+
+    def test_slower_and_n_a_carry_no_interval(self):
+        later = verdict_rates.scaled(synthetic(2), 3.0)
+        later["benchmarks"] = [e for e in later["benchmarks"] if not e["name"].startswith("chain/")]
+        doc = self.doc(side(synthetic(1)), side(later))
+        slower = next(r for r in doc["results"] if r["verdict"] == "slower")
+        self.assertEqual((slower["interval"], slower["margin_needed"], slower["runs_needed"]), (None, None, None))
+        gone = next(r for r in doc["results"] if r["family"] == "chain")
+        self.assertEqual((gone["verdict"], gone["ratio"], gone["margin"], gone["interval"]), ("n/a", None, None, None))
+        self.assertIn("no number in the later run", gone["why"])
 
 if __name__ == "__main__":
     unittest.main()

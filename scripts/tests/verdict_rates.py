@@ -5,10 +5,12 @@ Given result files of the same build and target measured one after the
 other, it compares sides of --runs K files each (K = 1: every pair of files;
 K > 1: consecutive groups of K files, taken together as --names a,a,a,b,b,b
 does) and prints for each pair of sides, and in total:
-- the false-positive rate: results not "same" between the two real sides;
+- the false-positive rate: results called "slower" or "faster" between the
+  two real sides, and how many were shown "same" and how many "unclear";
 - the detection rate: the later side made 10% slower in every repetition
   (each repetition's time counters times 1.10, its bytes/s divided by it),
-  and how many results then read "slower";
+  how many results then read "slower", and how many "same" (a sameness
+  claimed where there is a 10% difference);
 - the same against the earlier side itself made 10% slower (no run-to-run
   difference at all: what the statistic alone can find).
 Rates are over the results with a number on both sides; results without one
@@ -56,16 +58,22 @@ def first_repetitions(doc, n):
     return out
 
 
-def tally(a, b, by=None):
+def tally(a, b, by=None, real=0.0):
     """{verdict: count} over results with a number on both sides, and the count of those without; by, when
-    given, also counts {(calm or disturbed, family): {verdict: count}} (calm: undisturbed on both sides)."""
-    counts = {v: 0 for v in ("same", "slower", "faster", "n/a")}
+    given, also counts {(calm or disturbed, family): {verdict: count}} (calm: undisturbed on both sides).
+    real, the relative difference made, counts a "same" whose margin is narrower than it as "false same"
+    (the count is apart from the verdicts')."""
+    counts = {v: 0 for v in stats.VERDICTS}
+    if real:
+        counts["false same"] = 0
     absent = 0
     for key, _, _, v in verdicts.results([a, b])[0]:
         if v.ratio is None:
             absent += 1
             continue
         counts[v.verdict] += 1
+        if real and v.verdict == "same" and v.margin < real:
+            counts["false same"] += 1
         if by is not None:
             cell = by.setdefault(("calm" if v.calm else "disturbed", key.family), {})
             cell[v.verdict] = cell.get(v.verdict, 0) + 1
@@ -73,7 +81,7 @@ def tally(a, b, by=None):
 
 
 def line(what, counts, absent, wanted):
-    n = sum(counts.values())
+    n = sum(counts[v] for v in stats.VERDICTS)
     hit = sum(counts[w] for w in wanted)
     return (f"{what}: {hit} of {n} results {' or '.join(wanted)} ({hit / max(n, 1):.1%}); "
             + ", ".join(f"{k} {v}" for k, v in counts.items()) + f"; {absent} without a number on a side")
@@ -106,7 +114,7 @@ def main():
     if args.repetitions:
         docs = [first_repetitions(d, args.repetitions) for d in docs]
     groups = [list(range(i, i + k)) for i in range(0, len(docs) - k + 1, k)]
-    totals = {w: ({v: 0 for v in ("same", "slower", "faster", "n/a")}, [0]) for w in ("fp", "det", "self")}
+    totals = {w: ({v: 0 for v in stats.VERDICTS}, [0]) for w in ("fp", "det", "self")}
     by = {"fp": {}, "det": {}}
     name = lambda g: "+".join(os.path.basename(args.files[i]) for i in g)
     for ga, gb in itertools.combinations(groups, 2):
@@ -114,25 +122,28 @@ def main():
         fb, db = [args.files[i] for i in gb], [docs[i] for i in gb]
         a = side(fa, da)
         what = f"{name(gb)} vs {name(ga)}"
-        for w, b, wanted, text in (("fp", side(fb, db), ["slower", "faster", "n/a"], f"same build, {what}"),
+        for w, b, wanted, text in (("fp", side(fb, db), ["slower", "faster"], f"same build, {what}"),
                                    ("det", side(fb, db, args.slower), ["slower"], f"{what} x{args.slower:g}"),
                                    ("self", side(fa, da, args.slower), ["slower"],
                                     f"{name(ga)} x{args.slower:g} vs itself")):
-            counts, absent = tally(a, b, by.get(w))
+            counts, absent = tally(a, b, by.get(w), 0.0 if w == "fp" else args.slower - 1)
             print(line(text, counts, absent, wanted))
             for v, n in counts.items():
-                totals[w][0][v] += n
+                totals[w][0][v] = totals[w][0].get(v, 0) + n
             totals[w][1][0] += absent
     print(line("in all, same build (false positives)", totals["fp"][0], totals["fp"][1][0],
-               ["slower", "faster", "n/a"]))
+               ["slower", "faster"]))
     print(line(f"in all, x{args.slower:g} (detection)", totals["det"][0], totals["det"][1][0], ["slower"]))
     print(line(f"in all, x{args.slower:g} against itself", totals["self"][0], totals["self"][1][0], ["slower"]))
-    print("by family, undisturbed on both sides (calm) or not: false positives; detection")
+    print("by family, undisturbed on both sides (calm) or not: false positives (slower or faster), same, unclear; "
+          "detection (slower), same")
+    share = lambda c, v: f"{c.get(v, 0):5} ({c.get(v, 0) / max(sum(c.values()), 1):6.1%})"
     for cell in sorted(by["fp"]):
         fp, det = by["fp"][cell], by["det"].get(cell, {})
-        n, nd = sum(fp.values()), sum(det.values())
-        print(f"  {cell[0]:9} {cell[1]:8} {n - fp.get('same', 0):5} of {n:5} ({(n - fp.get('same', 0)) / n:6.1%}); "
-              f"{det.get('slower', 0):5} of {nd:5} ({det.get('slower', 0) / max(nd, 1):6.1%})")
+        wrong = {"wrong": fp.get("slower", 0) + fp.get("faster", 0)}
+        wrong[""] = sum(fp.values())
+        print(f"  {cell[0]:9} {cell[1]:8} of {sum(fp.values()):5}: {share(wrong, 'wrong')} {share(fp, 'same')} "
+              f"{share(fp, 'unclear')}; of {sum(det.values()):5}: {share(det, 'slower')} {share(det, 'same')}")
 
 
 if __name__ == "__main__":
