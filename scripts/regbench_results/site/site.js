@@ -179,10 +179,13 @@ function drawHistory() {
     transform: `rotate(-90 14 ${T + (H - T - B) / 2})` }, unit.replace(/ \(.*$/, "").replace(/,.*$/, "")));
   const line = points.map((q, i) => q[1] !== null && q[4] === "ok" ? `${x(i)},${y(q[1])}` : null).filter(Boolean);
   if (line.length > 1) svg.append(el("polyline", { points: line.join(" "), class: "trend" }));
+  // Dates label the runs; their times too where two runs share a day.
+  const days = points.map((q) => (site.runs[q[0]].date || "undated").slice(0, 10));
+  const when = (q, i) => days.indexOf(days[i]) !== days.lastIndexOf(days[i])
+    ? site.runs[q[0]].date.slice(0, 16).replace("T", " ") : days[i];
   points.forEach((q, i) => {
     const run = site.runs[q[0]];
-    svg.append(el("text", { x: x(i), y: H - B + 18, class: "tick", "text-anchor": "middle" },
-      (run.date || "undated").slice(0, 10)));
+    svg.append(el("text", { x: x(i), y: H - B + 18, class: "tick", "text-anchor": "middle" }, when(q, i)));
     if (q[1] === null) {
       svg.append(el("text", { x: x(i), y: y(0) - 6, class: "state", "text-anchor": "middle" }, q[4]));
       return;
