@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 from regbench_report import folder, names, tables
 from regbench_report.markdown import DISTURBED
+from regbench_report.model import Key
 
 from . import reference, render
 from .errors import ResultsError
@@ -145,12 +146,19 @@ def _tones(cells, emulation, higher_is_better):
     return out
 
 
+def _label(result):
+    """A result row's benchmark as the table names it."""
+    return names.label(Key(result["family"], result["op"], result["width"], result["strategy"], result["param"]))
+
+
 def _history(results, run_of, size_of):
-    """Per column and benchmark, each run's figure in the section's unit: [run, value, lo, hi, state, text]."""
+    """Per column and benchmark (the table's rows), each run's figure in its unit: [run, value, lo, hi, state, text]."""
     series = {}
     for r in sorted(results, key=lambda r: (run_of[r["run_id"]]["date"] or "", r["run_id"])):
-        run = run_of[r["run_id"]]
-        size = size_of.get(r["name"])
+        run, name = run_of[r["run_id"]], _label(r)
+        if name not in size_of:
+            continue
+        size = size_of[name]
         state = {"measured": "ok", "below_resolution": "below"}.get(r["state"], r["state"])
         ns = lambda v: v / run["tsc_hz"] * 1e9 if v is not None and run["tsc_hz"] else None
         text, value = _figure(state, r["ns"], r["ns_lo"], r["ns_hi"], ns(r["bound"]), bool(r["disturbed"]), size)
@@ -160,7 +168,7 @@ def _history(results, run_of, size_of):
         elif state == "below":
             value = _gbps(ns(r["bound"]), size) if size else ns(r["bound"])
         point = [run["index"], _round(value), _round(lo), _round(hi), state, text]
-        series.setdefault(run["column"], {}).setdefault(r["name"], []).append(point)
+        series.setdefault(run["column"], {}).setdefault(name, []).append(point)
     return series
 
 
@@ -202,16 +210,16 @@ def collect(store, filters=None):
         columns.append({"id": _slug(f"{c.label} {c.target}", taken), "machine": machines[c.machine]["id"],
                         "label": c.label, "target": c.target, "emulation": c.emulation,
                         "arch": ", ".join(sorted({r["arch"] for r in c.runs})), "runs": len(c.runs)})
-    out_runs = []
+    out_runs, col_of = [], {run["id"]: j for j, c in enumerate(ref.columns) for run in c.runs}
     for i, run in enumerate(sorted(runs, key=lambda r: (r["date"] or "", r["id"]))):
-        col = next(j for j, c in enumerate(ref.columns) if any(x["id"] == run["id"] for x in c.runs))
+        col = col_of[run["id"]]
         run.update(index=i, column=columns[col]["id"])
         machines[ref.columns[col].machine]["runs"].append(i)
         out_runs.append({k: run[k] for k in ("id", "date", "host", "cpu", "target", "accelerator", "kernel",
                                             "regbench_version", "regbench_build_type", "results", "measured",
                                             "arch", "column", "interrupted")})
 
-    sections, size_of = [], {}
+    sections, size_of = [], {}          # size_of: each row's bytes per unit where it reads in GB/s, else None
     for s in ref.sections:
         family = ref.meta.families.get(s.family)
         by_size = bool(family and family.param == "size")
@@ -223,8 +231,7 @@ def collect(store, filters=None):
         rows = []
         for key in s.rows:
             name = names.label(key)
-            if by_size:
-                size_of[name] = key.param
+            size_of[name] = key.param if by_size else None
             cells = {columns[c]["id"]: {"text": figures[(key, c)][0], "value": _round(figures[(key, c)][1]),
                                         "tone": tones.get((key, c)), "state": s.cells[(key, c)].state}
                      for c in s.columns if (key, c) in figures}
@@ -233,12 +240,8 @@ def collect(store, filters=None):
         unit = f"GB/s (bytes per ns; higher is better), a {s.unit} of N bytes" if by_size else f"ns per {s.unit}"
         sections.append({"title": f"{s.family}/{s.op}" if s.op else f"{s.family}/", "what": s.what, "unit": unit,
                          "hidden": s.hidden, "gbps": by_size, "rows": rows})
-    for r in results:
-        size_of.setdefault(r["name"], None)
-    run_of = {r["id"]: r for r in runs}
     return {"machines": list(machines.values()), "columns": columns, "runs": out_runs, "sections": sections,
-            "history": _history([r for r in results if r["name"] in {x["name"] for s in sections for x in s["rows"]}],
-                                run_of, {k: v for k, v in size_of.items() if v}),
+            "history": _history(results, {r["id"]: r for r in runs}, size_of),
             "emulation": {k: v for k, v in reference.EMULATION.items() if any(c["emulation"] == k for c in columns)}}
 
 
@@ -248,18 +251,21 @@ e = html.escape
 
 
 def _counts(site):
+    n = lambda count, what: f"{count} {what}{'' if count == 1 else 's'}"
     benchmarks = sum(len(s["rows"]) for s in site["sections"])
-    return (f"{len(site['runs'])} runs of {len(site['machines'])} machines in {len(site['columns'])} machine × target "
-            f"columns, {benchmarks} benchmarks")
+    return (f"{n(len(site['runs']), 'run')} of {n(len(site['machines']), 'machine')} in "
+            f"{n(len(site['columns']), 'machine × target column')}, {n(benchmarks, 'benchmark')}")
 
 
 def _dates(site):
-    dates = sorted((r["date"] or "")[:10] for r in site["runs"] if r["date"]) or ["undated runs"]
-    return dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}"
+    dates = sorted((r["date"] or "")[:10] for r in site["runs"] if r["date"])
+    if not dates:
+        return "undated"
+    return f"on {dates[0]}" if dates[0] == dates[-1] else f"from {dates[0]} to {dates[-1]}"
 
 
 def headline(site):
-    return (f"{_counts(site)} ({_dates(site)}): the reference table to filter, sort and link to, each cell's history "
+    return (f"{_counts(site)}, measured {_dates(site)}: the reference table to filter, sort and link to, each cell's history "
             "and each machine's runs (open index.html in a browser; it needs no network)")
 
 
@@ -315,7 +321,7 @@ def _cell(c, row, cell):
 
 def index_html(site, title):
     columns = site["columns"]
-    body = [f'<p class="lede">{e(_counts(site))}, from {e(_dates(site))}.</p>', _legend(site), _controls(site),
+    body = [f'<p class="lede">{e(_counts(site))}, measured {e(_dates(site))}.</p>', _legend(site), _controls(site),
             '<table id="reference"><thead><tr><th class="name"><button type="button" class="sort" data-sort="name" '
             'title="sort by name">benchmark ⇅</button></th>' + "".join(_head(c, c["machine"]) for c in columns)
             + "</tr></thead><tbody>"]

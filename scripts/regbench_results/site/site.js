@@ -47,11 +47,21 @@ function applyTable(table) {
       sections.set(tr.dataset.section, true);
     }
   }
+  // A column without a figure in any row left (the TCG guests' under barrier/) goes too.
+  const used = new Set();
+  for (const tr of rows) {
+    if (tr.hidden) continue;
+    for (const td of tr.querySelectorAll("td.ok, td.below")) {
+      if (!td.hidden) used.add(td.dataset.col);
+    }
+  }
+  for (const th of heads) th.hidden = !used.has(th.dataset.col);
+  for (const td of body.querySelectorAll("td")) td.hidden = !used.has(td.dataset.col);
   const sort = p.get("sort") || "";
   sortRows(body, rows, sort);
   for (const tr of body.querySelectorAll("tr.section")) {
     tr.hidden = Boolean(sort) || !sections.has(tr.dataset.section);
-    tr.cells[0].colSpan = shownColumns.size + 1;
+    tr.cells[0].colSpan = used.size + 1;
   }
   for (const button of table.querySelectorAll("button.sort")) {
     const key = button.dataset.sort;
@@ -60,7 +70,7 @@ function applyTable(table) {
   }
   document.getElementById("nothing").hidden = shown > 0;
   document.getElementById("shown").textContent =
-    `${shown} of ${rows.length} benchmarks, ${shownColumns.size} of ${heads.length} columns`;
+    `${shown} of ${rows.length} benchmarks, ${used.size} of ${heads.length} columns`;
   const form = document.getElementById("filters");
   for (const field of form.elements) {
     if (field.name) field.value = p.get(field.name) || "";
