@@ -58,34 +58,46 @@ class _Selection:
 
 
 def _matching(flag, values, runs, test):
-    """The runs any of values matches; a value that matches no run at all is an error, not an empty page."""
-    keep = []
+    """The ids of the runs any of values matches; a value that matches no run of the store is an error."""
+    keep = set()
     for v in values:
-        hits = [r for r in runs if test(r, v)]
+        hits = {r["id"] for r in runs if test(r, v)}
         if not hits:
             raise ResultsError(f"--{flag} {v}", "no run in the store matches it",
                                "scripts/results list shows the runs; leave the filter out to take them all")
-        keep += [r for r in hits if r not in keep]
-    return [r for r in runs if r in keep]
+        keep |= hits
+    return keep
+
+
+_DATE = re.compile(r"\d{4}(-\d\d(-\d\d([T ]\d\d(:\d\d(:\d\d)?)?)?)?)?")
 
 
 def _select_runs(runs, f):
-    """The runs the filters keep (each one a dict of the store's run fields plus arch, machine_id and context)."""
+    """The runs every filter keeps (runs: the store's run rows plus arch, machine_id and context)."""
+    chosen = []
     for flag, key, test in RUN_FILTERS:
         if f.get(flag):
-            runs = _matching(flag, f[flag], runs, lambda r, v, key=key, test=test: test(r[key], v))
+            chosen.append(_matching(flag, f[flag], runs, lambda r, v, key=key, test=test: test(r[key], v)))
     if f.get("target"):
-        runs = _matching("target", f["target"], runs,
-                         lambda r, v: v in (r["target"], reference.target_label(r)))
+        chosen.append(_matching("target", f["target"], runs, lambda r, v: v in (r["target"], reference.target_label(r))))
     for flag, keep in (("since", lambda date, v: date >= v), ("until", lambda date, v: date[:len(v)] <= v)):
         if f.get(flag):
-            runs = _matching(flag, [f[flag]], runs, lambda r, v, keep=keep: bool(r["date"]) and keep(r["date"], v))
+            if not _DATE.fullmatch(f[flag]):
+                raise ResultsError(f"--{flag} {f[flag]}", "not a date", "give it as ISO 8601: 2026-12-01, or "
+                                   "2026-12-01T08:00")
+            chosen.append(_matching(flag, [f[flag]], runs, lambda r, v, keep=keep: bool(r["date"])
+                                    and keep(r["date"].replace(" ", "T"), v.replace(" ", "T"))))
     for pair in f.get("label") or []:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise ResultsError(f"--label {pair}", "not KEY=VALUE", "e.g. --label baseline=yes")
-        runs = _matching("label", [pair], runs, lambda r, v, key=key, value=value: str(r["context"].get(key)) == value)
-    return runs
+        chosen.append(_matching("label", [pair], runs, lambda r, v, key=key, value=value:
+                                str(r["context"].get(key)) == value))
+    keep = set.intersection(*chosen) if chosen else {r["id"] for r in runs}
+    if not keep:
+        raise ResultsError("the filters", "each matches runs, but no run matches them all",
+                           "scripts/results list shows the runs; leave one out")
+    return [r for r in runs if r["id"] in keep]
 
 
 def _patterns(texts):

@@ -151,11 +151,16 @@ class Site(Check):
         with open(os.path.join(out, "index.html"), encoding="utf-8") as f:
             page = Page(f.read())
         self.assertEqual([(h["data-arch"], h["data-target"]) for h in page.heads], [("aarch64", "ram")])
-        self.ok(results("site", "--db", self.db, "--arch", "x86_64", "--host", "fixture-host", "^chain/", "-o", out,
-                        "--force"))
+        # the same folder again: the earlier site is replaced (its manifest says the files are the site's)
+        self.ok(results("site", "--db", self.db, "--arch", "x86_64", "--host", "fixture-host", "^chain/", "-o", out))
         with open(os.path.join(out, "index.html"), encoding="utf-8") as f:
             page = Page(f.read())
         self.assertEqual({r["data-family"] for r in page.rows}, {"chain"})
+        self.assertEqual({(h["data-machine"], h["data-arch"]) for h in page.heads}, {("fixture-cpu", "x86_64")})
+        mine = os.path.join(fixture.tmpdir(), "mine")
+        os.mkdir(mine)
+        open(os.path.join(mine, "notes.txt"), "w").close()
+        self.one_line(results("site", "--db", self.db, "-o", mine), 1, f"{mine}: holds 1 file the report did not")
         self.one_line(results("site", "--db", self.db, "--host", "nowhere", "-o", out), 1, "--host nowhere: no run")
         self.one_line(results("site", "--db", self.db, "--label", "baseline", "-o", out), 1, "--label baseline: not")
         self.one_line(results("site", "--db", self.db, "^nothing/", "-o", out), 1, "benchmark pattern ^nothing/")
