@@ -1,4 +1,4 @@
-"""The scripts/results command line: add runs to the store, list them, render the reference table, export them.
+"""The scripts/results command line: add runs to the store, list them, render the reference table and site, export them.
 
 Kept thin (arguments, printing, exit status) over store, runfile, reference
 and bmf.  Every failure is one line, `results: what: why (what to try)`, and
@@ -84,12 +84,14 @@ def parser():
                            "filters choose the runs (a filter that matches no run is an error); BENCHMARK patterns "
                            "(regular expressions) the benchmarks.")
     site.add_argument("benchmarks", nargs="*", metavar="BENCHMARK", help="only benchmarks matching these patterns")
-    for flag, what in (("host", "this host"), ("machine", "this machine identity (context machine_id, or its start)"),
-                       ("cpu", "CPUs whose name contains this"), ("target", "this target: its spec or column name"),
-                       ("arch", "this architecture (x86_64, aarch64)"), ("label", "runs with context KEY=VALUE")):
-        site.add_argument(f"--{flag}", action="append", default=[], help=f"only {what} (repeatable)")
-    site.add_argument("--since", help="only runs from this date on (ISO 8601: 2026-12-01)")
-    site.add_argument("--until", help="only runs up to this date (ISO 8601, inclusive)")
+    for flag, value, what in (("host", "HOST", "this host"), ("machine", "ID", "this machine identity (context "
+                              "machine_id, or its start)"), ("cpu", "TEXT", "CPUs whose name contains this"),
+                              ("target", "TARGET", "this target: its spec or column name"),
+                              ("arch", "ARCH", "this architecture (x86_64, aarch64)"),
+                              ("label", "KEY=VALUE", "runs whose context has this pair")):
+        site.add_argument(f"--{flag}", action="append", default=[], metavar=value, help=f"only {what} (repeatable)")
+    site.add_argument("--since", metavar="DATE", help="only runs from this date on (ISO 8601: 2026-12-01)")
+    site.add_argument("--until", metavar="DATE", help="only runs up to this date (ISO 8601, inclusive)")
     site.add_argument("-o", "--output", metavar="DIR", required=True, help="the folder to write (created if needed)")
     site.add_argument("--title", help="the pages' title")
     site.add_argument("--force", action="store_true", help="write into a folder holding files this command did not "
@@ -112,7 +114,8 @@ def _site(args):
     except folder.FolderError as e:
         raise ResultsError(str(e)) from None
     except OSError as e:
-        raise ResultsError(e.filename or args.output, e.strerror or str(e), "check that the folder is writable") from None
+        raise ResultsError(e.filename or args.output, e.strerror or str(e),
+                           "check that the folder is writable") from None
     return 0
 
 

@@ -79,7 +79,8 @@ def _select_runs(runs, f):
         if f.get(flag):
             chosen.append(_matching(flag, f[flag], runs, lambda r, v, key=key, test=test: test(r[key], v)))
     if f.get("target"):
-        chosen.append(_matching("target", f["target"], runs, lambda r, v: v in (r["target"], reference.target_label(r))))
+        chosen.append(_matching("target", f["target"], runs,
+                                lambda r, v: v in (r["target"], reference.target_label(r))))
     for flag, keep in (("since", lambda date, v: date >= v), ("until", lambda date, v: date[:len(v)] <= v)):
         if f.get(flag):
             if not _DATE.fullmatch(f[flag]):
@@ -277,8 +278,8 @@ def _dates(site):
 
 
 def headline(site):
-    return (f"{_counts(site)}, measured {_dates(site)}: the reference table to filter, sort and link to, each cell's history "
-            "and each machine's runs (open index.html in a browser; it needs no network)")
+    return (f"{_counts(site)}, measured {_dates(site)}: the reference table to filter, sort and link to, each "
+            "cell's history and each machine's runs (open index.html in a browser; it needs no network)")
 
 
 def _page(title, page, body, scripts=("site.js",)):
@@ -361,7 +362,8 @@ def _legend(site):
             "Colour: cheap <span class=\"swatch\" style=\"--t:0\"></span> to costly "
             "<span class=\"swatch\" style=\"--t:1\"></span> on a log scale within each table and group of columns: "
             "hardware columns on one scale, each kind of emulation (marked in red) on its own, so that emulation's "
-            "thousands of ns do not flatten the differences between machines. Click a cell for its history, a machine for its runs, ⇅ to sort; "
+            "thousands of ns do not flatten the differences between machines. Click a cell for its history, a "
+            "machine for its runs, ⇅ to sort; "
             f"the address keeps the filters and the order, so a view can be linked. {emulation}</p></details>")
 
 

@@ -1,4 +1,4 @@
-"""scripts/results site: the static site from a store, its filters on the command line, and the pages in headless Chromium.
+"""scripts/results site: the static site from a store, its filters, and the pages in headless Chromium.
 
 The store holds the fixtures' runs: two runs of one machine and target (a
 history of three points with an edited copy), an AMD EPYC ram run with copies

@@ -66,7 +66,8 @@ function applyTable(table) {
   for (const button of table.querySelectorAll("button.sort")) {
     const key = button.dataset.sort;
     button.classList.toggle("active", sort === key || sort === "-" + key);
-    button.textContent = button.textContent.replace(/[⇅▲▼]$/, sort === key ? "▲" : sort === "-" + key ? "▼" : "⇅");
+    const mark = sort === key ? "▲" : sort === "-" + key ? "▼" : "⇅";
+    button.textContent = button.textContent.replace(/[⇅▲▼]$/, mark);
   }
   document.getElementById("nothing").hidden = shown > 0;
   document.getElementById("shown").textContent =
