@@ -1,4 +1,4 @@
-"""The store as a static site: the reference table to filter, sort and link to, each cell's history, each machine's runs.
+"""The store as a static site: the reference table to filter, sort and link, each cell's history, each machine's runs.
 
 collect() is the one place that reads the store (the filters, the reference
 table, the history of every cell) and gives plain dicts; write() turns them
@@ -125,23 +125,21 @@ def _gbps(cell_ns, size):
     return size / cell_ns if cell_ns else None
 
 
-def _figure(state, value, lo, hi, bound, disturbed, size):
-    """A figure as the site shows it: (text, value in the section's unit or None); size: bytes per unit, GB/s."""
-    if state == "ok":
-        if size:
-            value, lo, hi = _gbps(value, size), _gbps(hi, size), _gbps(lo, size)
-        text = render.cell_text(reference.Cell("ok", value, lo, hi))
-    elif state == "below":
-        value = None
-        if bound is None:
-            text = "below res."
-        elif size:
-            text = f"> {tables.number(_gbps(bound, size))}"
-        else:
-            text = tables.bound_text(bound)
+def _figure(cell, size):
+    """A reference.Cell as the site shows it: {text, value, lo, hi, bound} in the row's unit (GB/s where size, the
+    bytes per unit, is given; value None below the timer's resolution, and bound None above it)."""
+    value, lo, hi, bound = cell.value, cell.lo, cell.hi, cell.bound
+    if size:
+        value, lo, hi, bound = _gbps(value, size), _gbps(hi, size), _gbps(lo, size), _gbps(bound, size)
+    if cell.state == "ok":
+        text = render.cell_text(reference.Cell("ok", value, lo, hi, disturbed=cell.disturbed))
+    elif cell.state == "below":
+        # below one timer step of ns is above the GB/s of that step
+        text = render.cell_text(cell) if not size else f"> {tables.number(bound)}" if bound else "below res."
+        text += f" {DISTURBED}" if size and cell.disturbed else ""
     else:
-        return state, None
-    return (text + f" {DISTURBED}" if disturbed else text), value
+        text = render.cell_text(cell)
+    return {"text": text, "value": value if cell.state == "ok" else None, "lo": lo, "hi": hi, "bound": bound}
 
 
 def _tones(cells, emulation, higher_is_better):
@@ -149,7 +147,7 @@ def _tones(cells, emulation, higher_is_better):
     of emulation (TCG, trap), so that neither flattens the others' differences."""
     out = {}
     for group in sorted(set(emulation)):
-        mine = {kc: v for kc, (_, v) in cells.items() if v and v > 0 and emulation[kc[1]] == group}
+        mine = {kc: f["value"] for kc, f in cells.items() if (f["value"] or 0) > 0 and emulation[kc[1]] == group}
         if not mine:
             continue
         lo, hi = math.log(min(mine.values())), math.log(max(mine.values()))
@@ -165,22 +163,18 @@ def _label(result):
 
 
 def _history(results, run_of, size_of):
-    """Per column and benchmark (the table's rows), each run's figure in its unit: [run, value, lo, hi, state, text]."""
+    """Per column and benchmark (the table's rows), each run's figure in its unit: [run, value, lo, hi, state, text];
+    value is the bound for a figure below the timer's resolution."""
     series = {}
     for r in sorted(results, key=lambda r: (run_of[r["run_id"]]["date"] or "", r["run_id"])):
         run, name = run_of[r["run_id"]], _label(r)
         if name not in size_of:
             continue
-        size = size_of[name]
-        state = {"measured": "ok", "below_resolution": "below"}.get(r["state"], r["state"])
-        ns = lambda v: v / run["tsc_hz"] * 1e9 if v is not None and run["tsc_hz"] else None
-        text, value = _figure(state, r["ns"], r["ns_lo"], r["ns_hi"], ns(r["bound"]), bool(r["disturbed"]), size)
-        lo, hi = (r["ns_lo"], r["ns_hi"]) if state == "ok" else (None, None)
-        if size and state == "ok":
-            lo, hi = _gbps(hi, size), _gbps(lo, size)
-        elif state == "below":
-            value = _gbps(ns(r["bound"]), size) if size else ns(r["bound"])
-        point = [run["index"], _round(value), _round(lo), _round(hi), state, text]
+        cell = reference._cell([(r, run)])      # one run's figure, as the table has a column of one run
+        f = _figure(cell, size_of[name])
+        point = [run["index"], _round(f["value"] if cell.state == "ok" else f["bound"]),
+                 _round(f["lo"] if cell.state == "ok" else None), _round(f["hi"] if cell.state == "ok" else None),
+                 cell.state, f["text"]]
         series.setdefault(run["column"], {}).setdefault(name, []).append(point)
     return series
 
@@ -222,7 +216,7 @@ def collect(store, filters=None):
                                    "accelerator": c.machine[2], "runs": []}
         columns.append({"id": _slug(f"{c.label} {c.target}", taken), "machine": machines[c.machine]["id"],
                         "label": c.label, "target": c.target, "emulation": c.emulation,
-                        "arch": ", ".join(sorted({r["arch"] for r in c.runs})), "runs": len(c.runs)})
+                        "arch": ", ".join(sorted({r["arch"] for r in c.runs}))})
     out_runs, col_of = [], {run["id"]: j for j, c in enumerate(ref.columns) for run in c.runs}
     for i, run in enumerate(sorted(runs, key=lambda r: (r["date"] or "", r["id"]))):
         col = col_of[run["id"]]
@@ -238,21 +232,20 @@ def collect(store, filters=None):
         by_size = bool(family and family.param == "size")
         figures = {}
         for (key, c), cell in s.cells.items():
-            size = key.param if by_size else None
-            figures[(key, c)] = _figure(cell.state, cell.value, cell.lo, cell.hi, cell.bound, cell.disturbed, size)
+            figures[(key, c)] = _figure(cell, key.param if by_size else None)
         tones = _tones(figures, [col.emulation for col in ref.columns], by_size)
         rows = []
         for key in s.rows:
             name = names.label(key)
             size_of[name] = key.param if by_size else None
-            cells = {columns[c]["id"]: {"text": figures[(key, c)][0], "value": _round(figures[(key, c)][1]),
-                                        "tone": tones.get((key, c)), "state": s.cells[(key, c)].state}
+            cells = {columns[c]["id"]: {"text": figures[(key, c)]["text"], "tone": tones.get((key, c)),
+                                        "value": _round(figures[(key, c)]["value"]), "state": s.cells[(key, c)].state}
                      for c in s.columns if (key, c) in figures}
-            rows.append({"name": name, "family": key.family, "op": key.op, "width": key.width,
-                         "strategy": key.strategy, "param": key.param, "cells": cells})
+            rows.append({"name": name, "family": key.family, "width": key.width, "strategy": key.strategy,
+                         "cells": cells})
         unit = f"GB/s (bytes per ns; higher is better), a {s.unit} of N bytes" if by_size else f"ns per {s.unit}"
         sections.append({"title": f"{s.family}/{s.op}" if s.op else f"{s.family}/", "what": s.what, "unit": unit,
-                         "hidden": s.hidden, "gbps": by_size, "rows": rows})
+                         "hidden": s.hidden, "rows": rows})
     return {"machines": list(machines.values()), "columns": columns, "runs": out_runs, "sections": sections,
             "history": _history(results, {r["id"]: r for r in runs}, size_of),
             "emulation": {k: v for k, v in reference.EMULATION.items() if any(c["emulation"] == k for c in columns)}}
