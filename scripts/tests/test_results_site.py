@@ -189,14 +189,14 @@ class InChromium(Check):
             "runs": f"{base}/runs.html#machine=" + next(h["data-machine"] for h in cls.page.heads
                                                         if h["data-col"] == arm),
         }
+        # the copy view and the history are also photographed (Chromium dumps and shoots in one start)
         shots = fixture.tmpdir()
-        cls.shots = {"index": os.path.join(shots, "index.png"), "history": os.path.join(shots, "history.png")}
-        jobs = {k: ("--dump-dom",) for k in cls.urls}
-        jobs["index.png"] = (f"--screenshot={cls.shots['index']}", "--window-size=1200,800")
-        jobs["history.png"] = (f"--screenshot={cls.shots['history']}", "--window-size=900,600")
-        url = lambda k: cls.urls["history" if k == "history.png" else k] if k != "index.png" else f"{base}/index.html"
+        cls.shots = {"copy": os.path.join(shots, "index.png"), "history": os.path.join(shots, "history.png")}
+        sizes = {"copy": "1200,800", "history": "900,600"}
+        jobs = {k: ["--dump-dom"] + ([f"--screenshot={cls.shots[k]}", f"--window-size={sizes[k]}"]
+                                     if k in cls.shots else []) for k in cls.urls}
         with concurrent.futures.ThreadPoolExecutor(3) as pool:
-            done = {k: pool.submit(chromium, url(k), *a) for k, a in jobs.items()}
+            done = {k: pool.submit(chromium, cls.urls[k], *a) for k, a in jobs.items()}
             cls.dom = {k: f.result() for k, f in done.items()}
 
     def test_a_filter_in_the_address_leaves_the_rows_it_names(self):

@@ -99,20 +99,29 @@ function sortRows(body, rows, sort) {
   for (const [tr] of order) body.appendChild(tr);
 }
 
-function setParam(key, value) {
+// Typing replaces the address rather than adding a step to the browser's history for every key.
+function setParam(key, value, typing) {
   const p = params();
   if (value) p.set(key, value);
   else p.delete(key);
-  location.hash = p.toString().replace(/%2F/g, "/").replace(/%2C/g, ",");
+  const hash = "#" + p.toString().replace(/%2F/g, "/").replace(/%2C/g, ",");
+  if (!typing) {
+    location.hash = hash;
+  } else {
+    history.replaceState(null, "", hash);
+    window.dispatchEvent(new HashChangeEvent("hashchange"));
+  }
 }
 
 function startTable() {
   const table = document.getElementById("reference");
   [...table.tBodies[0].rows].forEach((tr, i) => { tr.dataset.i = i; });
   const form = document.getElementById("filters");
-  form.addEventListener("change", (ev) => setParam(ev.target.name, ev.target.value));
+  form.addEventListener("change", (ev) => {
+    if (ev.target.name !== "filter") setParam(ev.target.name, ev.target.value);
+  });
   form.addEventListener("submit", (ev) => ev.preventDefault());
-  form.elements.filter.addEventListener("input", (ev) => setParam("filter", ev.target.value));
+  form.elements.filter.addEventListener("input", (ev) => setParam("filter", ev.target.value, true));
   document.getElementById("clear").addEventListener("click", (ev) => { ev.preventDefault(); location.hash = ""; });
   table.tHead.addEventListener("click", (ev) => {
     const button = ev.target.closest("button.sort");
