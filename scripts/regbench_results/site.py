@@ -390,7 +390,9 @@ def runs_html(site, title):
 def history_html(site, title):
     body = ('<p class="lede" id="what">Pick a cell in the <a href="index.html">reference table</a>: this page draws '
             "its history, one point per run of that machine and target.</p>"
-            '<figure id="chart"></figure><table id="points" class="runs" hidden></table>')
+            '<figure id="chart"></figure><p class="lede">A filled point is a run\'s median, its bar the range of its '
+            "repetitions; a hollow one lies below the timer's resolution and is drawn at that bound.</p>"
+            '<table id="points" class="runs" hidden></table>')
     return _page(f"{title}: history", "history", body, scripts=("data.js", "site.js"))
 
 
