@@ -1,4 +1,4 @@
-"""The scripts/results command line: add runs to the store, list them, render the reference table, export them.
+"""The scripts/results command line: add runs to the store, list them, render the reference table and site, export them.
 
 Kept thin (arguments, printing, exit status) over store, runfile, reference
 and bmf.  Every failure is one line, `results: what: why (what to try)`, and
@@ -25,6 +25,8 @@ USAGES = {
     "latency": ("scripts/results latency [--db STORE] [--host HOST] [--target TARGET] [--json] [BENCHMARK...]",
                 "lat/ percentiles of each machine's runs merged into one distribution"),
     "export": ("scripts/results export --format bmf RUN.json...", "Bencher Metric Format on stdout"),
+    "site": ("scripts/results site [--db STORE] [FILTERS] -o DIR [--title TEXT] [--force] [BENCHMARK...]",
+             "the reference table as a static site: filters, sorting, each cell's history, each machine's runs"),
 }
 USAGE = "\n       ".join(f"{line}\n           {what}" for line, what in USAGES.values())
 
@@ -76,7 +78,45 @@ def parser():
                                "only).")
     export.add_argument("--format", required=True, choices=["bmf"], help="the format (bmf: Bencher Metric Format)")
     export.add_argument("files", nargs="+", metavar="RUN.json", help="regbench --benchmark_out files")
+    site = command("site", "Writes a static site into DIR (index.html, runs.html, history.html, data.js and their "
+                           "script and stylesheet): the reference table to filter, sort and link to, each cell's "
+                           "history, each machine's runs; it opens from the file system and fetches nothing. The "
+                           "filters choose the runs (a filter that matches no run is an error); BENCHMARK patterns "
+                           "(regular expressions) the benchmarks.")
+    site.add_argument("benchmarks", nargs="*", metavar="BENCHMARK", help="only benchmarks matching these patterns")
+    for flag, value, what in (("host", "HOST", "this host"), ("machine", "ID", "this machine identity (context "
+                              "machine_id, or its start)"), ("cpu", "TEXT", "CPUs whose name contains this"),
+                              ("target", "TARGET", "this target: its spec or column name"),
+                              ("arch", "ARCH", "this architecture (x86_64, aarch64)"),
+                              ("label", "KEY=VALUE", "runs whose context has this pair")):
+        site.add_argument(f"--{flag}", action="append", default=[], metavar=value, help=f"only {what} (repeatable)")
+    site.add_argument("--since", metavar="DATE", help="only runs from this date on (ISO 8601: 2026-12-01)")
+    site.add_argument("--until", metavar="DATE", help="only runs up to this date (ISO 8601, inclusive)")
+    site.add_argument("-o", "--output", metavar="DIR", required=True, help="the folder to write (created if needed)")
+    site.add_argument("--title", help="the pages' title")
+    site.add_argument("--force", action="store_true", help="write into a folder holding files this command did not "
+                      "write (same-named ones are overwritten, the rest kept)")
+    site.add_argument("--db", metavar="STORE", help=STORE_HELP)
     return p
+
+
+def _site(args):
+    from regbench_report import folder
+    from . import site
+    s = store.open_store(args.db)
+    try:
+        s.check()
+        data = site.collect(s, vars(args))
+    finally:
+        s.close()
+    try:
+        print(site.write(data, args.output, title=args.title, force=args.force))
+    except folder.FolderError as e:
+        raise ResultsError(str(e)) from None
+    except OSError as e:
+        raise ResultsError(e.filename or args.output, e.strerror or str(e),
+                           "check that the folder is writable") from None
+    return 0
 
 
 def _add(args):
@@ -192,14 +232,14 @@ def _export(args):
     return 0
 
 
-COMMANDS = {"add": _add, "list": _list, "table": _table, "latency": _latency, "export": _export}
+COMMANDS = {"add": _add, "list": _list, "table": _table, "latency": _latency, "export": _export, "site": _site}
 
 
 def main(argv=None):
     try:
         args = parser().parse_args(argv)
         if not args.command:
-            raise UsageError("no command (give add, list, table, latency or export; see scripts/results --help)")
+            raise UsageError("no command (give add, list, table, latency, export or site; see scripts/results --help)")
         return COMMANDS[args.command](args)
     except UsageError as e:
         return _fail(str(e), 2)
