@@ -11,8 +11,10 @@ of the run (tables.compare_results).  A benchmark the run has without a
 figure is said to be so (skipped, below the timer's resolution, failed); an
 answer whose families the run did not run at all is left out.
 """
-from . import headlines, model, names, stats, tables
-from .model import Key
+from regbench_base import model, names
+from regbench_base.model import Key
+
+from . import headlines, stats, tables
 
 DISTURBED = "†"
 
@@ -36,7 +38,7 @@ class _Answers:
     def value(self, key):
         """The figure of a benchmark in its first clock, or None."""
         m = self.run.measure(key, self.counter(key))
-        return m.value if m.state == "ok" else None
+        return m.value if m.state.figure else None
 
     def mark(self, key):
         """† after a figure measured on a disturbed machine."""
@@ -51,8 +53,8 @@ class _Answers:
         res = self.run.results.get(key)
         if res is None:
             return "not in this run"
-        if res.state in model.NO_FIGURE:
-            return model.NO_FIGURE[res.state].said.format(reason=res.reason, bound=tables.bound_text(res.bound))
+        if not res.state.figure:
+            return res.state.said.format(reason=res.reason, bound=tables.bound_text(res.bound))
         return "without a figure in the file"
 
     def num(self, key):
@@ -66,7 +68,7 @@ class _Answers:
         if v is None:
             return self.why_not(key)
         t = self.run.measure(key, "ns")
-        return (f"{tables.number(v)} {self.unit(key.family)}" + (f" ({tables.number(t.value)} ns)" if t.state == "ok"
+        return (f"{tables.number(v)} {self.unit(key.family)}" + (f" ({tables.number(t.value)} ns)" if t.state.figure
                                                                  else "") + self.mark(key))
 
     def against(self, base, other):
@@ -90,11 +92,11 @@ def _readl(r, readl):
             ((chain, "when each read waits for the last"), (thrpt, "back to back")) if k in r.run.results]
     ways = [", and ".join(bulk)] if bulk else []
     res, p50 = r.run.results.get(lat), r.run.measure(lat, "p50")
-    if res and res.state == "below":
+    if res and res.state.bound:
         ways.append(f"alone between two timer reads (`{names.label(lat)}`) it is below the timer's step ("
                     f"{tables.bound_text(res.bound)} TSC cycles)" + (", which is why those two measure it in bulk"
                                                                  if len(bulk) == 2 else ""))
-    elif p50.state == "ok":
+    elif p50.state.figure:
         ways.append(f"alone between two timer reads (`{names.label(lat)}`) p50 {tables.number(p50.value)}, p99 "
                     f"{tables.cell_text(r.run.measure(lat, 'p99'))} TSC cycles{r.mark(lat)}")
     elif res:
@@ -209,7 +211,7 @@ def _copies(r, direction):
         k = Key("copy", direction, None, kernel, p.size)
         if kernel and kernel != p.fastest and kernel not in p.tied and k in r.run.results:
             m = r.run.measure(k, "bytes_per_second")
-            text += f", the kernel's `{kernel}` " + (f"{tables.number(m.value / 1e9)} GB/s" if m.state == "ok"
+            text += f", the kernel's `{kernel}` " + (f"{tables.number(m.value / 1e9)} GB/s" if m.state.figure
                                                       else r.why_not(k))
         parts.append(text)
     return f"**`{what}`**, the fastest strategy at each size (and those as fast within the noise): " + \

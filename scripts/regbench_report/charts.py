@@ -19,8 +19,10 @@ from matplotlib.lines import Line2D                  # noqa: E402
 from matplotlib.legend import Legend                 # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
-from . import distribution, headlines, markdown, model, names, tables  # noqa: E402
-from .model import Key                               # noqa: E402
+from regbench_base import distribution, model, names     # noqa: E402
+from regbench_base.model import Key                      # noqa: E402
+
+from . import headlines, markdown, tables               # noqa: E402
 
 plt.rcParams.update({"svg.hashsalt": "regbench", "svg.fonttype": "path", "font.size": 10,
                      "axes.titlesize": 11, "axes.spines.top": False, "axes.spines.right": False,
@@ -161,12 +163,12 @@ def latency_panels(runs, op):
                     continue
                 key = (ri, res.strategy, res.width)
                 main = res.measure("p50" if family == "lat" else tables.first_counter(runs, family))
-                if main.state == "ok":
+                if main.state.figure:
                     p99 = res.measure("p99") if family == "lat" else None
-                    vals[key] = (main.value, p99.value if p99 and p99.state == "ok" else None, "measured")
-                elif main.state == "below" and main.bound:
-                    vals[key] = (main.bound, None, "below")
-        if any(h for h, _, how in vals.values() if how == "measured"):
+                    vals[key] = (main.value, p99.value if p99 and p99.state.figure else None, main.state)
+                elif main.state.bound and main.bound:
+                    vals[key] = (main.bound, None, main.state)
+        if any(h for h, _, state in vals.values() if state.figure):
             out.append((family, vals))
     return out
 
@@ -194,13 +196,13 @@ def latency_chart(runs, labels, out_dir, op):
                 for wi, w in enumerate(widths):
                     if (ri, s, w) not in vals:
                         continue
-                    h, p99, how = vals[(ri, s, w)]
+                    h, p99, state = vals[(ri, s, w)]
                     x = wi - 0.4 + step * (si * len(runs) + ri + 0.5)
-                    style = dict(color=colors[s]) if how == "measured" else \
+                    style = dict(color=colors[s]) if state.figure else \
                         dict(facecolor="none", edgecolor=colors[s], linestyle="--")
-                    below |= how == "below"
+                    below |= state.bound
                     ax.bar(x, h, step * 0.92, hatch=HATCHES[ri % 4] or None, linewidth=1, **style)
-                    if n * len(widths) <= 24 and how == "measured":
+                    if n * len(widths) <= 24 and state.figure:
                         # inside the bar's top: a p99 whisker may rise from the same point
                         ax.text(x, h * 0.96, tables.number(h), ha="center", va="top", fontsize=7, color="0.1")
                     if p99 and p99 > h:
@@ -243,7 +245,7 @@ def latency_chart(runs, labels, out_dir, op):
 def throughput_chart(runs, labels, out_dir):
     """What ordering costs in a stream: thrpt/ cycles per access by strategy, reads and writes side by side."""
     ops = [op for op in ("read", "write") if any(res.family == "thrpt" and res.op == op and
-                                                  res.state == "ok" for r in runs for res in r.results.values())]
+                                                  res.state.figure for r in runs for res in r.results.values())]
     if not ops:
         return None
     widths = sorted({res.width for r in runs for res in r.results.values() if res.family == "thrpt" and res.width})
@@ -259,7 +261,7 @@ def throughput_chart(runs, labels, out_dir):
             for ri, run in enumerate(runs):
                 for si, s in enumerate(strategies):
                     m = run.measure(Key("thrpt", op, w, s), counter)
-                    if m.state != "ok":
+                    if not m.state.figure:
                         continue
                     x = si - 0.4 + step * (wi * len(runs) + ri + 0.5)
                     ax.bar(x, m.value, step * 0.92, color=shades(wi / max(1, len(widths) - 1) * 0.85),
@@ -429,7 +431,7 @@ def _curves(ax, runs, pick, strategies, colors):
 
 def rep_chart(runs, labels, out_dir, op):
     """Cycles per element against _rep count (log x), one panel per width, a line per strategy."""
-    items = [res for r in runs for res in r.results.values() if res.family == "rep" and res.op == op and res.state == "ok"]
+    items = [res for r in runs for res in r.results.values() if res.family == "rep" and res.op == op and res.state.figure]
     if not items:
         return None
     widths = sorted({res.width for res in items})
@@ -442,7 +444,7 @@ def rep_chart(runs, labels, out_dir, op):
         def pick(run, s, w=w):
             return [(res.param, res.counters[counter]) for res in run.results.values()
                     if res.family == "rep" and res.op == op and res.width == w and res.strategy == s
-                    and res.state == "ok" and math.isfinite(res.counters.get(counter, math.nan))]
+                    and res.state.figure and math.isfinite(res.counters.get(counter, math.nan))]
         xs = _curves(ax, runs, pick, strategies, colors)
         ax.set_title(f"{op}{w}_rep")
         _size_axis(ax, xs, str)         # counts: plain numbers on the axis
@@ -468,7 +470,7 @@ def copy_chart(runs, labels, out_dir, direction):
     def pick(run, s):
         return [(res.param, res.counters["bytes_per_second"] / 1e9) for res in run.results.values()
                 if res.family == "copy" and res.op == direction and res.strategy == s
-                and res.state == "ok" and math.isfinite(res.counters.get("bytes_per_second", math.nan))]
+                and res.state.figure and math.isfinite(res.counters.get("bytes_per_second", math.nan))]
     strategies = _strategies(runs, lambda res: res.family == "copy" and res.op == direction)
     if not any(pick(r, s) for r in runs for s in strategies):
         return None
@@ -500,7 +502,7 @@ def _hbars(ax, rows, runs, key_of, counter):
         for ri, run in enumerate(runs):
             m = run.measure(key_of(row), counter)
             y = i - 0.4 + step * (ri + 0.5)
-            if m.state == "ok":
+            if m.state.figure:
                 ax.barh(y, m.value, step * 0.9, color=_PALETTE[ri % 10],
                         hatch=HATCHES[ri % 4] or None)
                 v = tables.compare_in(runs[0], run, key_of(row), counter) if ri else None
@@ -511,7 +513,7 @@ def _hbars(ax, rows, runs, key_of, counter):
                                 textcoords="offset points", va="center", fontsize=8, color=shade)
                     marked = True
             else:
-                ax.text(0, y, " " + tables.cell_text(m) + (" (below timer resolution)" if m.state == "below" else ""),
+                ax.text(0, y, " " + tables.cell_text(m) + (" (below timer resolution)" if m.state.bound else ""),
                         va="center", fontsize=8, color="0.35")
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels(rows)
@@ -524,7 +526,7 @@ def barrier_chart(runs, labels, out_dir):
     by_row = {res.strategy or res.op: res.key for r in runs for res in r.results.values() if res.family == "barrier"}
     counter = tables.first_counter(runs, "barrier")     # the clock drawn is the clock sorted by
     rows = sorted(by_row, key=lambda b: min((r.measure(by_row[b], counter).value or 0 for r in runs)))
-    if not any(r.measure(by_row[b], counter).state == "ok" for r in runs for b in rows):
+    if not any(r.measure(by_row[b], counter).state.figure for r in runs for b in rows):
         return None
     fig, ax = plt.subplots(figsize=(8, 0.45 * len(rows) * len(runs) + 1.6))
     marked = _hbars(ax, rows, runs, by_row.get, counter)
@@ -562,14 +564,14 @@ def port_mmio_rows(runs, labels):
         by_name = {res.name: res for res in run.results.values()}
         for res in run.results.values():
             other = by_name.get(res.pair)
-            if res.space != "pio" or res.state != "ok" or not other or other.space != "mmio" or other.state != "ok":
+            if res.space != "pio" or not res.state.figure or not other or other.space != "mmio" or not other.state.figure:
                 continue
             param = "" if res.param is None else " " + tables.param_text(meta.families[res.family])(res.param)
             row = names.opw(res.op, res.width) + param
             sort = (res.op, res.width or 0, res.param or 0, meta.strategy_key(res.strategy))
             counter = _port_counter(runs, res.family)
             port, mmio = res.measure(counter), other.measure(counter)
-            if port.state != "ok" or mmio.state != "ok":
+            if not port.state.figure or not mmio.state.figure:
                 continue        # measured, but without this counter (regbench leaves out one that is not a number)
             cell = cells.setdefault((res.family, sort, row), {})
             cell[f"port I/O: {res.strategy}{tag}"] = ("port", port)
@@ -578,17 +580,17 @@ def port_mmio_rows(runs, labels):
     keys = {}           # Key -> [(series, kind, Measure)] in run order
     for run, label in zip(runs, labels):
         for key, res in run.results.items():
-            if key.family in singles and key.param is None and res.state == "ok":
+            if key.family in singles and key.param is None and res.state.figure:
                 side = "port" if res.space == "pio" else "mmio"
                 keys.setdefault(key, []).append((f"{'port I/O' if side == 'port' else 'MMIO'}: {label}", side,
                                                  res.measure(_port_counter(runs, key.family))))
     for key, series in keys.items():
-        if {side for _, side, m in series if m.state == "ok"} != {"port", "mmio"}:
+        if {side for _, side, m in series if m.state.figure} != {"port", "mmio"}:
             continue
         ordered = sorted(series, key=lambda s: s[1] != "port")     # port runs first, as the legend reads
         sort = (key.op, key.width or 0, 0, meta.strategy_key(key.strategy))
         cells.setdefault((key.family, sort, f"{names.opw(key.op, key.width)} {key.strategy}"), {}).update(
-            {name: (side, m) for name, side, m in ordered if m.state == "ok"})
+            {name: (side, m) for name, side, m in ordered if m.state.figure})
     out = []
     for (panel, _, row), series in sorted(cells.items(), key=lambda kv: (meta.family_key(kv[0][0]), kv[0][1])):
         if {k for k, _ in series.values()} == {"port", "mmio"}:

@@ -7,7 +7,10 @@ act on a comparison without reading Markdown.
 """
 import json
 
-from . import model, names, stats, tables
+from regbench_base import model, names
+from regbench_base.state import Gap
+
+from . import stats, tables
 
 
 def results(runs):
@@ -31,7 +34,7 @@ def results(runs):
 
 def _values(run, key, counter, runs=False):
     m = run.measure(key, counter)
-    return list(m.runs if runs else m.reps) if m.state == "ok" else []
+    return list(m.runs if runs else m.reps) if m.state.figure else []
 
 
 def document(runs, labels, files):
@@ -57,7 +60,7 @@ def document(runs, labels, files):
                 "name": name, "counter": counter, "run": label, "ratio": v.ratio, "verdict": v.verdict,
                 "p": v.p, "unit": v.unit, "n": list(v.n), "min_effect": v.floor, "why": v.why,
                 "family": key.family, "op": key.op, "width": key.width, "strategy": key.strategy, "param": key.param,
-                "states": [model.CONTRACT_STATE[x.state] if x else "absent" for x in res],
+                "states": [str(x.state if x else Gap.ABSENT) for x in res],
                 "disturbed": [x.disturbed if x else 0 for x in res],
                 "values": [_values(runs[0], key, counter), _values(r, key, counter)],
                 "run_medians": [_values(runs[0], key, counter, True), _values(r, key, counter, True)]})

@@ -13,6 +13,7 @@ import unittest
 from unittest import mock
 
 import fixture
+from regbench_base.state import State
 
 REPORT = os.path.join(fixture.SCRIPTS, "report")
 SUMMARY = os.path.join(fixture.SCRIPTS, "summary")
@@ -261,7 +262,7 @@ class Summary(unittest.TestCase):
         def edit(doc):
             for meta in doc["regbench"]["benchmarks"].values():
                 meta["disturbed"] = 1
-                figures.append(meta["state"] in ("measured", "below_resolution"))
+                figures.append(State(meta["state"]).timed)
         lines = summary(edited("single.json", edit)).stdout.splitlines()
         line = [l for l in lines if l.startswith("measured while the machine was disturbed")]
         self.assertEqual(len(line), 1, lines)
@@ -518,7 +519,7 @@ sys.exit(cli.main(argv))
 
 def folder_files(out):
     """The files the manifest of out lists, with the manifest itself, sorted."""
-    from regbench_report import folder
+    from regbench_base import folder
     return sorted(folder.owned(out) | {folder.MANIFEST})
 
 

@@ -9,8 +9,10 @@ import sys
 import unittest
 
 import fixture
-from regbench_report import folder, index, model, names, render, summary
-from regbench_report.model import Key
+from regbench_base import folder, model, names
+from regbench_report import index, render, summary
+from regbench_base.model import Key
+from regbench_base.state import State
 
 REPORT = os.path.join(fixture.SCRIPTS, "report")
 PUBLISHED = os.path.join(os.path.dirname(fixture.SCRIPTS), "reports")
@@ -132,18 +134,18 @@ class AnswersFirst(unittest.TestCase):
                 self.assertIn("the same within the noise", rel)
         self.assertIn("memory model", rel)
         cookie = got["`ioread32`'s cookie"]
-        for k in (k for k in run.results if k.family == "dispatch" and run.results[k].state == "ok"):
+        for k in (k for k in run.results if k.family == "dispatch" and run.results[k].state.figure):
             self.assertIn(f"`{k.strategy}`" if k.strategy != "direct" else "`dispatch/read32/direct`", cookie)
             self.assertIn(fig(k), cookie)
         order = got["What each ordering adds"]
         for k in (k for k in run.results if k.family == "thrpt" and k.width == 32 and k.strategy != relaxed
-                  and run.results[k].state == "ok" and run.meta.kinds[k.strategy] == "accessor"):
+                  and run.results[k].state.figure and run.meta.kinds[k.strategy] == "accessor"):
             self.assertIn(f"`{k.strategy}`", order)
         toio = got["`memcpy_toio`"]
-        sizes = {k.param for k in run.results if k.family == "copy" and k.op == "toio" and run.results[k].state == "ok"}
+        sizes = {k.param for k in run.results if k.family == "copy" and k.op == "toio" and run.results[k].state.figure}
         for n in sizes:
             gbs = {k.strategy: run.measure(k, "bytes_per_second").value for k in run.results
-                   if k.family == "copy" and k.op == "toio" and k.param == n and run.results[k].state == "ok"
+                   if k.family == "copy" and k.op == "toio" and k.param == n and run.results[k].state.figure
                    and not run.meta.is_reference(k.strategy)}
             best = max(gbs, key=gbs.get)
             self.assertIn(f"{names.size_text(n)} `{best}` {tables.number(gbs[best] / 1e9)} GB/s", toio)
@@ -370,7 +372,8 @@ class Histograms(unittest.TestCase):
                            (26.0, 32))
 
     def test_the_tail_above_p999_is_apart_and_does_not_stretch_the_axis(self):
-        from regbench_report import charts, distribution
+        from regbench_base import distribution
+        from regbench_report import charts
         h = self.GRID
         # 10000 samples: p99.9 is the sample of rank 9990, in the third bucket; the 9 above it are the tail
         self.assertEqual(distribution.percentile(h, 0.999), (104, 130))
@@ -409,7 +412,7 @@ class Distributions(unittest.TestCase):
     """Histograms on regbench's grid add up run by run; percentiles are buckets."""
 
     def test_runs_on_one_grid_add_up(self):
-        from regbench_report import distribution
+        from regbench_base import distribution
         a = model.Histogram("cycles", [52, 78, 104], [3, 1], (26.0, 32))
         b = model.Histogram("cycles", [78, 104, 130], [2, 5], (26.0, 32))
         c = model.Histogram("cycles", [1664, 1716], [1], (26.0, 32))
@@ -419,7 +422,7 @@ class Distributions(unittest.TestCase):
         self.assertEqual(distribution.percentile(m, 1), (1664, 1716))
 
     def test_histograms_that_do_not_share_a_grid_do_not_merge(self):
-        from regbench_report import distribution
+        from regbench_base import distribution
         a = model.Histogram("cycles", [52, 78], [3], (26.0, 32))
         for other, why in ((model.Histogram("cycles", [52, 78], [3]), "without a grid"),
                            (model.Histogram("cycles", [42, 63], [3], (21.0, 32)), "different grids"),
@@ -712,9 +715,9 @@ class Caveats(unittest.TestCase):
         panels = charts.latency_panels([run], "read")
         self.assertEqual([f for f, _ in panels], ["lat", "chain"])
         lat, chain = (dict(v) for _, v in panels)
-        self.assertEqual(lat[(0, "fenced", 32)], (78.0, 104.0, "measured"))
-        self.assertEqual(lat[(0, "relaxed", 32)], (26.0, None, "below"))
-        self.assertEqual(chain, {(0, "relaxed", 32): (2.75, None, "measured")})
+        self.assertEqual(lat[(0, "fenced", 32)], (78.0, 104.0, State.MEASURED))
+        self.assertEqual(lat[(0, "relaxed", 32)], (26.0, None, State.BELOW_RESOLUTION))
+        self.assertEqual(chain, {(0, "relaxed", 32): (2.75, None, State.MEASURED)})
         figs = drawn(charts.latency_chart, [run], ["ram"], fixture.tmpdir(), "read")
         self.assertEqual([a.get_title(loc="left").split(":")[0] for a in figs[0].axes], ["lat/", "chain/"])
         self.assertEqual([f for f, _ in charts.latency_panels([run], "write")], ["lat"])
