@@ -19,7 +19,7 @@ from regbench_base.state import State
 from . import headlines
 
 NOISY = 0.05
-USAGE = "scripts/summary [-h] [--kept] [--] RESULT.json"
+USAGE = "scripts/summary [-h] [--kept | --cv] [--] RESULT.json"
 
 
 class Parser(BaseParser):
@@ -40,10 +40,11 @@ def parser():
                            "and the fastest), every barrier and dispatch; medians of the repetitions with their CV. "
                            "Then how many benchmarks ended in each state, what failed, what was measured while the "
                            "machine was disturbed. A file whose name starts with - goes after --.")
-    p.add_argument("--kept", action="store_true",
+    only = p.add_mutually_exclusive_group()
+    only.add_argument("--kept", action="store_true",
                    help="print only how many benchmarks the run reached (measured, below timer resolution or failed): "
                         "what an interrupted run kept")
-    p.add_argument("--cv", action="store_true",
+    only.add_argument("--cv", action="store_true",
                    help="print only each family's median CV of `cycles` over its measured benchmarks, a line "
                         "FAMILY PERCENT BENCHMARKS per family (what scripts/bench-suite compares across runs)")
     p.add_argument("file", metavar="RESULT.json", help="a regbench --benchmark_out file (results/regbench-DATE.json)")

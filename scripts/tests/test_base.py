@@ -76,6 +76,22 @@ class NoStateWords(unittest.TestCase):
         self.assertFalse(_COMPARED.search('meta.update(state="error", reason="x")'))
 
 
+class NoJq(unittest.TestCase):
+    def test_no_jq_in_scripts_bench_or_fuzz(self):
+        """The result files are read by the one reader; users may still use jq (the docs say how)."""
+        found = []
+        for folder in ("scripts", "bench", "fuzz"):
+            for d, _, files in os.walk(os.path.normpath(os.path.join(fixture.SCRIPTS, os.pardir, folder))):
+                for name in files:
+                    p = os.path.join(d, name)
+                    if p == os.path.abspath(__file__) or "__pycache__" in d:
+                        continue
+                    with open(p, "rb") as f:
+                        if re.search(rb"\bjq\b", f.read()):
+                            found.append(os.path.relpath(p, os.path.join(fixture.SCRIPTS, os.pardir)))
+        self.assertEqual(found, [], "read result files with regbench_base.model (scripts/summary, scripts/report)")
+
+
 class Packages(unittest.TestCase):
     def imported(self, package):
         """The top-level packages each module of package imports, absolute or relative."""
