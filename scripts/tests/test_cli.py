@@ -525,10 +525,10 @@ def publish(*args):
 
 class Publish(unittest.TestCase):
     def test_bad_command_lines(self):
-        for args, words in [(["--bogus"], "publish: --bogus: unknown option (scripts/publish --help"),
-                            (["--only"], "publish: --only: needs a value"),
+        for args, words in [(["--bogus"], "publish: unrecognized arguments: --bogus (see scripts/publish --help)"),
+                            (["--only"], "publish: argument --only: expected one argument"),
                             (["--only", "ram,nosuch"], "publish: --only: no report 'nosuch' (the reports: ram, ram-across-cpus, trap,"),
-                            (["a", "b"], "publish: b: a second output folder"),
+                            (["a", "b"], "publish: unrecognized arguments: b"),
                             ([fixture.path("single.json")], "not a folder")]:
             p = publish(*args)
             self.assertEqual((p.returncode, p.stdout), (2, ""), p.stderr)
