@@ -11,7 +11,7 @@ of the run (tables.compare_results).  A benchmark the run has without a
 figure is said to be so (skipped, below the timer's resolution, failed); an
 answer whose families the run did not run at all is left out.
 """
-from regbench_base import model, names
+from regbench_base import names
 from regbench_base.model import Key
 
 from . import headlines, stats, tables

@@ -5,8 +5,6 @@ column per run and the ratio columns.  Every number printed here is read
 from the JSON through model and tables; the wording around it is fixed.
 """
 import math
-import os
-import re
 import statistics
 
 from regbench_base import model, names

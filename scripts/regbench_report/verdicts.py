@@ -7,7 +7,7 @@ act on a comparison without reading Markdown.
 """
 import json
 
-from regbench_base import model, names
+from regbench_base import names
 from regbench_base.state import Gap
 
 from . import stats, tables
