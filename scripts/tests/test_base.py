@@ -1,9 +1,12 @@
 """Tests of regbench_base: the State enum is the contract's, the reader reads bytes, the packages stand side by side."""
 import ast
+import contextlib
 import glob
 import importlib.util
+import io
 import os
 import re
+import shutil
 import unittest
 from unittest import mock
 
@@ -113,6 +116,33 @@ class Packages(unittest.TestCase):
         self.assertNotIn("regbench_results", report)
         self.assertNotIn("regbench_report", results)
         self.assertFalse(base & {"regbench_report", "regbench_results"})
+
+
+class GuestChecks(unittest.TestCase):
+    """scripts/tests/guest_results.py, which guest-test runs on the guest's files, fails on files that are not them."""
+
+    def run_checks(self, section, files):
+        import guest_results
+        d = fixture.tmpdir()
+        for name, src in files.items():
+            shutil.copyfile(fixture.path(src), os.path.join(d, name))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            failed = guest_results.main([section, d, "tcg"])
+        return failed, out.getvalue().splitlines()
+
+    def test_a_run_that_lost_no_device_fails_the_lost_checks(self):
+        failed, lines = self.run_checks("lost", {"lost.json": "single.json"})
+        self.assertEqual(failed, 3, lines)
+        self.assertEqual(lines[0], "FAIL: lost (host): the context says the device stopped answering (lost.json): "
+                                   "target_lost absent")
+        self.assertIn("thrpt/write32/relaxed: SIGBUS at offset 0x0", lines[2])
+
+    def test_a_missing_file_fails_its_checks_with_the_readers_line(self):
+        failed, lines = self.run_checks("ivshmem", {"ivshmem-uc.json": "single.json"})
+        self.assertEqual(failed, 4, lines)
+        self.assertIn("kind mmio, mapping wb, accelerator none", lines[0])
+        self.assertIn("ivshmem-wc.json: No such file or directory", lines[1])
 
 
 class Reader(unittest.TestCase):
