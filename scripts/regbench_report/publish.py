@@ -397,8 +397,7 @@ def _selected(only):
     return [r for r in REPORTS if r.name in names]
 
 
-def _run(argv):
-    args = parser().parse_args(argv)
+def _run(args):
     reports = _selected(args.only)
     if os.path.exists(args.outdir) and not os.path.isdir(args.outdir):
         raise UsageError(f"{args.outdir}: not a folder (give the folder of the published reports)")
@@ -452,8 +451,10 @@ def _run(argv):
 
 def main(argv=None):
     restore = folder.catch_signals()
+    args = None
     try:
-        return _run(argv)
+        args = parser().parse_args(argv)
+        return _run(args)
     except UsageError as e:
         print(f"publish: {e}", file=sys.stderr)
         return 2
@@ -462,7 +463,8 @@ def main(argv=None):
         return 1
     except KeyboardInterrupt as e:
         signo = getattr(e, "signo", signal.SIGINT)
-        print("publish: interrupted: the reports are as they were (nothing was moved into place)", file=sys.stderr)
+        where = f"the reports in {args.outdir}" if args else "the reports"
+        print(f"publish: interrupted: {where} are as they were (nothing was moved into place)", file=sys.stderr)
         return 128 + signo
     finally:
         restore()
