@@ -168,7 +168,8 @@ def _run(argv):
         print(f"summary: {e}", file=sys.stderr)
         return 2
     if args.cv:
-        print("\n".join(f"{f} {cv * 100:.4f} {n}" for f, (cv, n) in cv_medians(run).items()))
+        for f, (cv, n) in cv_medians(run).items():
+            print(f"{f} {cv * 100:.4f} {n}")
     else:
         print(sum(r.state.ran for r in run.results.values()) if args.kept else "\n".join(lines(run)))
     return 0

@@ -303,6 +303,14 @@ class Summary(unittest.TestCase):
             self.assertIn("barrier/mfence", self.rows(p))
         self.check("", "(a file whose name starts with - goes after --: scripts/summary -- -x.json)", ["-x.json"])
 
+    def test_median_cv_per_family(self):
+        p = summary("--cv", fixture.path("reps.json"))
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        # reps.json's cv aggregates of cycles: thrpt/ has two measured benchmarks (3.45% and 5.66%)
+        self.assertEqual(p.stdout.splitlines(), ["lat 20.0000 1", "chain 5.0508 1", "thrpt 4.5550 2",
+                                                 "barrier 0.0000 1"])
+        self.assertEqual(summary("--cv", fixture.path("single.json")).stdout, "")    # no repetitions, no CV
+
     def test_help_and_bad_command_lines(self):
         p = summary("--help")
         self.assertEqual((p.returncode, p.stderr), (0, ""))
