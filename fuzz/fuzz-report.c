@@ -15,12 +15,12 @@ size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 /*
  * libFuzzer cannot instrument Python, so the Python code under test reports
  * its own coverage: a C trace function sees every line and opcode that runs
- * in the report's package and marks each transition (from one instruction
+ * in the report's packages and marks each transition (from one instruction
  * to the next, within a code object) in libFuzzer's extra counters, which
  * libFuzzer reads as it reads the counters of compiled code.  Marks, not
  * counts: how often a loop over the file's benchmarks ran says nothing new
  * about the loader, and counts made every longer file a new input.  Code outside
- * the package (the standard library, this harness's Python side) is not
+ * the packages (the standard library, this harness's Python side) is not
  * traced: new paths there are not what the fuzzer should chase.
  */
 #define COUNTERS (1u << 16)
@@ -33,7 +33,7 @@ static int traced(PyCodeObject *code)
 {
 	const char *file = PyUnicode_AsUTF8(code->co_filename);
 
-	return file && strstr(file, "/regbench_report/") != NULL;
+	return file && (strstr(file, "/regbench_report/") || strstr(file, "/regbench_base/"));
 }
 
 static int trace(PyObject *self, PyFrameObject *frame, int what, PyObject *arg)

@@ -22,7 +22,8 @@ import zlib
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 os.environ.setdefault("MPLCONFIGDIR", tempfile.mkdtemp(prefix="fuzz-report-mpl-"))
 
-from regbench_report import model, render, summary  # noqa: E402  (after the path that finds it)
+from regbench_base import model                    # noqa: E402  (after the path that finds it)
+from regbench_report import render, summary        # noqa: E402
 
 _DIR = tempfile.mkdtemp(prefix="fuzz-report-")
 _PATH = os.path.join(_DIR, "input.json")

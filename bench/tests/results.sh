@@ -37,7 +37,7 @@ def constant(c):
 try:
     with open(sys.argv[1]) as f:
         doc = json.load(f, parse_constant=constant)
-    from regbench_report import contract
+    from regbench_base import contract
     why = contract.problem(doc)
     if why:
         raise ValueError(why)
@@ -461,7 +461,7 @@ fi
 src=$(cd "$(dirname "$0")/../.." && pwd)
 tree=$tmp/tree
 mkdir -p "$tree/scripts" "$tree/build/bench"
-for f in run summary report regbench_report; do ln -s "$src/scripts/$f" "$tree/scripts/$f"; done
+for f in run summary report regbench_report regbench_base; do ln -s "$src/scripts/$f" "$tree/scripts/$f"; done
 printf '#!/bin/sh\nexit 0\n' >"$tree/scripts/build"
 chmod +x "$tree/scripts/build"
 ln -s "$(cd "$(dirname "$regbench")" && pwd)/$(basename "$regbench")" "$tree/build/bench/regbench"

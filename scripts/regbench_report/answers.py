@@ -11,8 +11,10 @@ of the run (tables.compare_results).  A benchmark the run has without a
 figure is said to be so (skipped, below the timer's resolution, failed); an
 answer whose families the run did not run at all is left out.
 """
-from . import headlines, model, names, stats, tables
-from .model import Key
+from regbench_base import names
+from regbench_base.model import Key
+
+from . import headlines, stats, tables
 
 DISTURBED = "†"
 
@@ -36,7 +38,7 @@ class _Answers:
     def value(self, key):
         """The figure of a benchmark in its first clock, or None."""
         m = self.run.measure(key, self.counter(key))
-        return m.value if m.state == "ok" else None
+        return m.value if m.state.figure else None
 
     def mark(self, key):
         """† after a figure measured on a disturbed machine."""
@@ -51,8 +53,8 @@ class _Answers:
         res = self.run.results.get(key)
         if res is None:
             return "not in this run"
-        if res.state in model.NO_FIGURE:
-            return model.NO_FIGURE[res.state].said.format(reason=res.reason, bound=tables.bound_text(res.bound))
+        if not res.state.figure:
+            return res.state.said.format(reason=res.reason, bound=tables.bound_text(res.bound))
         return "without a figure in the file"
 
     def num(self, key):
@@ -68,7 +70,7 @@ class _Answers:
             return self.why_not(key)
         t = self.run.measure(key, "ns")
         return (tables.number(v) + (f" {self.unit(key.family)}" if unit else "")
-                + (f" ({tables.number(t.value)} ns)" if t.state == "ok" else "") + self.mark(key))
+                + (f" ({tables.number(t.value)} ns)" if t.state.figure else "") + self.mark(key))
 
     def against(self, base, other):
         """The verdict of benchmark other against base, |difference| in their first clock and, for no verdict,
@@ -97,10 +99,10 @@ def _readl(r, readl):
     said = [f"in {unit}, " + ", and ".join(ways) for unit, ways in bulk.items()]
     res, p50 = r.run.results.get(lat), r.run.measure(lat, "p50")
     alone = f"alone between two timer reads (`{names.label(lat)}`), in TSC cycles,"
-    if res and res.state == "below":
+    if res and res.state.bound:
         said.append(f"{alone} it is below the timer's step ({tables.bound_text(res.bound)})"
                     + (", which is why those two measure it in bulk" if sum(map(len, bulk.values())) == 2 else ""))
-    elif p50.state == "ok":
+    elif p50.state.figure:
         said.append(f"{alone} it takes p50 {tables.number(p50.value)}, p99 "
                     f"{tables.cell_text(r.run.measure(lat, 'p99'))}{r.mark(lat)}")
     elif res:
@@ -231,7 +233,7 @@ def _copies(r, direction):
         k = Key("copy", direction, None, kernel, p.size)
         if kernel and kernel != p.fastest and kernel not in p.tied and k in r.run.results:
             m = r.run.measure(k, "bytes_per_second")
-            text += f", the kernel's `{kernel}` " + (f"{tables.number(m.value / 1e9)} GB/s" if m.state == "ok"
+            text += f", the kernel's `{kernel}` " + (f"{tables.number(m.value / 1e9)} GB/s" if m.state.figure
                                                       else r.why_not(k))
         parts.append(text)
     return f"**`{what}`**, the fastest strategy at each size in GB/s (and those the same within ±" \

@@ -6,27 +6,18 @@ can be tested by importing the modules it calls.  Every failure is one line,
 it cannot use, 1 for files or folders it cannot use, 130, 143 or 129 when
 SIGINT, SIGTERM or SIGHUP stopped it (the output folder as it was).
 """
-import argparse
 import os
 import signal
 import sys
 
-from . import contract, folder, index, model
+from regbench_base import contract, folder, model
+from regbench_base.args import Parser, UsageError
+
+from . import index
 
 USAGE = """scripts/report RESULT.json... -o DIR           a report of one run (several files of one run are merged)
        scripts/report --compare A.json B.json... -o DIR   the runs side by side, verdicts against A (compare.json)
        scripts/report --index reports/                 rewrite reports/README.md from the reports in it"""
-
-
-class UsageError(Exception):
-    """A command line the report cannot use; str() is the line to print."""
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse's parser, its complaints raised as one line naming the command's help (scripts/results' too)."""
-
-    def error(self, message):
-        raise UsageError(f"{message} (see scripts/{self.prog} --help)")
 
 
 def parser():

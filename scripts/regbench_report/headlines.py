@@ -9,8 +9,9 @@ kernel_strategies, never by name; the summary prints them as its table
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from regbench_base.model import Key
+
 from . import tables
-from .model import Key
 
 
 # The kernel's name of each copy direction.
@@ -51,11 +52,11 @@ def _copy(run, direction, kernel, ref):
     mine = [res for res in run.results.values() if res.family == "copy" and res.op == direction and res.param]
     if not mine:
         return None
-    measured = [res for res in mine if res.state == "ok"]
+    measured = [res for res in mine if res.state.figure]
     size = max(res.param for res in measured or mine)
     gbs = lambda s: run.measure(Key("copy", direction, None, s, size), "bytes_per_second")
     others = [res.strategy for res in measured if res.param == size and not run.meta.is_reference(res.strategy)
-              and gbs(res.strategy).state == "ok"]
+              and gbs(res.strategy).state.figure]
     best = max(others, key=lambda s: gbs(s).value) if others else None
     at = lambda s: Key("copy", direction, None, s, size) if s and Key("copy", direction, None, s, size) in run.results \
         else None
@@ -77,10 +78,10 @@ def copy_places(run, direction):
     key = lambda s, n: Key("copy", direction, None, s, n)
     gbs = lambda s, n: run.measure(key(s, n), "bytes_per_second")
     mine = [res for res in run.results.values() if res.family == "copy" and res.op == direction and res.param
-            and res.state == "ok" and not run.meta.is_reference(res.strategy)]
+            and res.state.figure and not run.meta.is_reference(res.strategy)]
     out = []
     for n in sorted({res.param for res in mine}):
-        ok = sorted((res.strategy for res in mine if res.param == n and gbs(res.strategy, n).state == "ok"),
+        ok = sorted((res.strategy for res in mine if res.param == n and gbs(res.strategy, n).state.figure),
                     key=run.meta.strategy_key)
         if not ok:
             continue
@@ -106,11 +107,6 @@ def _in_table(key, readl):
             or (key.family == "rep" and key.op == "read" and key.width == 32))
 
 
-def display_order(meta):
-    """A sort key of model.Key in display order: family, op, width, strategy, count or size."""
-    return lambda k: (meta.family_key(k.family), k.op, k.width or 0, meta.strategy_key(k.strategy), k.param or 0)
-
-
 def choose(run):
     """The Headline of one run (model.Run)."""
     readl, kernel_copy = run.meta.kernel["single"], run.meta.kernel["copy"]
@@ -122,4 +118,4 @@ def choose(run):
     return Headline(readl, ref, Key("lat", "read", 32, readl), Key("chain", "read", 32, readl),
                     Key("thrpt", "read", 32, readl), Key("barrier", "mfence"),
                     bool(run.results) and all(res.family == "copy" for res in run.results.values()),
-                    copies, sorted(rows, key=display_order(run.meta)))
+                    copies, sorted(rows, key=run.meta.display_key))

@@ -5,26 +5,20 @@ column per run and the ratio columns.  Every number printed here is read
 from the JSON through model and tables; the wording around it is fixed.
 """
 import math
-import os
-import re
 import statistics
 
-from . import headlines, model, names, stats, tables, verdicts
-from .model import Key
+from regbench_base import model, names
+from regbench_base.model import Key
+from regbench_base.state import unmeasured
+from regbench_base.text import DISTURBED, md_table
+
+from . import headlines, stats, tables, verdicts
 
 MAPPINGS = {"wb": "WB (write-back, cached)", "uc": "UC (uncached)", "wc": "WC (write-combining)",
             "trap": "trap (each access faults and is emulated)", "port": "port I/O",
             "pread": "pread/pwrite of a vfio region (each access a system call)"}
 KINDS = {"mmio": "MMIO", "pio": "port I/O", "region": "a device file's region (vfio)"}
 COMMAND_KEYS = ("command_line", "regbench_command", "command")
-
-
-def md_table(head, rows):
-    """A GitHub Markdown table; | inside cells is escaped."""
-    esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")
-    lines = ["| " + " | ".join(map(esc, head)) + " |", "|" + "|".join("---" for _ in head) + "|"]
-    lines += ["| " + " | ".join(map(esc, r)) + " |" for r in rows]
-    return "\n".join(lines)
 
 
 def _ghz(hz):
@@ -173,14 +167,11 @@ def command(run, override=None):
 
 # --- headline tables ---------------------------------------------------------------------
 
-DISTURBED = "†"
-
-
 def _cell(run, key, counter, scale):
     """A value cell: the Measure as text, marked when a repetition was measured on a disturbed machine."""
     text = tables.cell_text(run.measure(key, counter), scale)
     res = run.results.get(key)
-    return text + f" {DISTURBED}" if res and res.disturbed and res.state in ("ok", "below") else text
+    return text + f" {DISTURBED}" if res and res.disturbed and res.state.timed else text
 
 
 def table_notes(t, runs, labels):
@@ -195,15 +186,15 @@ def table_notes(t, runs, labels):
             res = r.results.get(key)
             if not res:
                 continue
-            if res.state == "error":
+            if res.state.failed:
                 out.append(f"{tag}`{names.label(key)}` failed: {res.reason or 'no reason recorded'}")
             elif res.failed:
                 out.append(f"{tag}`{names.label(key)}`: {len(res.failed)} of {res.repetitions} repetitions failed "
                            f"({res.failed[0]}); the figure is of the others")
-            if res.disturbed and res.state in ("ok", "below"):
+            if res.disturbed and res.state.timed:
                 out.append(f"{tag}{DISTURBED} `{names.label(key)}`: {res.disturbed} of {res.repetitions} repetitions "
                            "measured while the machine was disturbed")
-            if res.note and res.state == "ok":
+            if res.note and res.state.figure:
                 noted.setdefault(res.note, []).append(key)
         out += [tag + ", ".join(f"`{p}`" for p in names.compact(ks)) + f": {note}" for note, ks in noted.items()]
         out += coarse_timer(r, t.family, [r.results[k] for k in keys if k in r.results], tag)
@@ -213,13 +204,13 @@ def table_notes(t, runs, labels):
 def coarse_timer(run, family, results, tag=""):
     """Where the timer's step left results of a sampled family below it: the step in ticks and ns, how many,
     and what to read instead (the family's own words)."""
-    below = sum(res.state == "below" for res in results)
+    below = sum(res.state.bound for res in results)
     f = run.meta.families.get(family)
     step, hz = run.ctx_float("timer_resolution_cycles"), run.ctx_float("tsc_hz")
     if not below or not f or not f.sampled or not step:
         return []
     ns = f" ({step / hz * 1e9:.1f} ns)" if hz else ""
-    counted = sum(res.state in ("ok", "below") for res in results)
+    counted = sum(res.state.timed for res in results)
     return [f"{tag}TSC steps of {tables.number(step)} ticks{ns}: {below} of {counted} `{family}/` results here are "
             f"below one step" + (f"; {f.instead}" if f.instead else "")]
 
@@ -358,7 +349,7 @@ def family_ratios(runs):
         by = {}
         for key, counter in cells:
             a, b = runs[0].measure(key, counter), r.measure(key, counter)
-            if a.state == "ok" and b.state == "ok" and a.value and b.value:
+            if a.state.figure and b.state.figure and a.value and b.value:
                 ratio = b.value / a.value
                 by.setdefault(key.family, []).append(1 / ratio if counter == "bytes_per_second" else ratio)
         out.append([(f, statistics.median(v), len(v)) for f, v in sorted(by.items(), key=lambda kv: m.family_key(kv[0]))])
@@ -397,14 +388,14 @@ def headline(runs, labels):
     first = lambda key: tables.first_counter(runs, key.family)
     thrpt, chain = run.measure(h.thrpt, first(h.thrpt)), run.measure(h.chain, first(h.chain))
     lat = run.measure(h.latency, "p50")
-    if lat.state == "ok":
+    if lat.state.figure:
         bits.append(f"readl p50 {tables.number(lat.value)} TSC cycles, p99 "
                     f"{tables.cell_text(run.measure(h.latency, 'p99'))}")
-    elif chain.state == "ok":
+    elif chain.state.figure:
         bits.append(f"readl {tables.number(chain.value)} {tables.CLOCKS[first(h.chain)]} dependent"
-                    + (f", {tables.number(thrpt.value)} back-to-back" if thrpt.state == "ok" else ""))
+                    + (f", {tables.number(thrpt.value)} back-to-back" if thrpt.state.figure else ""))
     mf = run.measure(h.barrier, first(h.barrier))
-    if mf.state == "ok":
+    if mf.state.figure:
         bits.append(f"mfence {tables.number(mf.value)} {tables.CLOCKS[first(h.barrier)]}")
     toio = h.copies.get("toio")
     if toio and toio.fastest:
@@ -454,22 +445,22 @@ def not_measured(run):
     """Markdown lines: skipped benchmarks grouped by reason, failed ones, and those below resolution."""
     groups = {}
     for key, res in run.results.items():
-        if res.state in model.NO_FIGURE:
-            reason = f"{tables.bound_text(res.bound)} TSC cycles" if res.state == "below" and res.bound is not None \
+        if not res.state.figure:
+            reason = f"{tables.bound_text(res.bound)} TSC cycles" if res.state.bound and res.bound is not None \
                 else res.reason
             groups.setdefault((res.state, reason), []).append(key)
     if not groups:
         return ["Every benchmark in the file has numbers."]
     out = []
-    for state, text in model.NO_FIGURE.items():
-        items = sorted((reason, keys) for (s, reason), keys in groups.items() if s == state)
+    for state in unmeasured():
+        items = sorted((reason, keys) for (s, reason), keys in groups.items() if s is state)
         if not items:
             continue
-        out.append(f"**{text.heading}** ({sum(len(k) for _, k in items)}):")
+        out.append(f"**{state.heading}** ({sum(len(k) for _, k in items)}):")
         for reason, keys in items:
             out.append(f"- {reason} — {len(keys)}: " + ", ".join(f"`{p}`" for p in names.compact(keys)))
         out.append("")
-    if any(s == "below" for s, _ in groups):
+    if any(s.bound for s, _ in groups):
         out.append("A result below the timer's resolution is not a number to quote: the access is cheaper than "
                    "one step of the serialized TSC read. `chain/` and `thrpt/` measure such accesses in bulk.")
     return out
@@ -478,7 +469,7 @@ def not_measured(run):
 def noise_summary(run):
     """One line on the spread of the `cycles` counters (across repetitions, or a group's runs), or why there is none."""
     cvs = [(res.noise.get("cycles"), names.label(key)) for key, res in run.results.items()
-           if res.state == "ok" and res.noise.get("cycles") is not None]
+           if res.state.figure and res.noise.get("cycles") is not None]
     if not cvs:
         return ("Noise: unknown — the run had no repetitions (run with `--benchmark_repetitions=5` to measure it); "
                 "tables quote single measurements.")

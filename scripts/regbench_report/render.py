@@ -7,7 +7,9 @@ beside it for anyone who wants other numbers than the tables quote.
 import os
 import shutil
 
-from . import answers, charts, folder, markdown, model, tables, verdicts
+from regbench_base import folder, model
+
+from . import answers, charts, markdown, tables, verdicts
 
 # Where charts sit: after the tables of their group.
 _GROUP_OF_TABLE = {"read": "read", "write": "write", "latency": "latency", "rep": "rep", "copy": "copy",
@@ -94,7 +96,7 @@ def _render(runs, out_dir, staging, labels, title, command):
     for r, l in zip(runs, labels):
         if r.ctx("interrupted"):
             md += [f"**Interrupted** ({r.ctx('interrupted')}){f' — {l}' if compare else ''}: regbench stopped "
-                   "before the end of the run; what it did not run is listed as skipped under *Not measured*.", ""]
+                   "before the end of the run; what it did not run is listed as not run under *Not measured*.", ""]
     md += ["## Machine", "", markdown.context_table(runs, labels, markdown.machine_rows), "",
            "## Target", "", markdown.context_table(runs, labels, markdown.target_rows), ""]
     warn = [(l, w) for r, l in zip(runs, labels) for w in markdown.warnings(r)]

@@ -7,29 +7,30 @@ failed, what was measured on a disturbed machine and whether the run was
 interrupted.  Every failure is one line, `summary: what: why (what to try)`:
 2 for a command line or a file it cannot use, 130 when interrupted.
 """
-import argparse
 import collections
 import math
+import statistics
 import sys
 
-from . import contract, headlines, model
+from regbench_base import contract, model
+from regbench_base.args import Parser as BaseParser, UsageError
+from regbench_base.state import State
+
+from . import headlines
 
 NOISY = 0.05
-USAGE = "scripts/summary [-h] [--kept] [--] RESULT.json"
+USAGE = "scripts/summary [-h] [--kept | --cv] [--] RESULT.json"
 
 
-class UsageError(Exception):
-    """A command line the summary cannot use; str() is the line to print."""
-
-
-class Parser(argparse.ArgumentParser):
+class Parser(BaseParser):
+    """The base parser, whose complaint about a dashed word says that a file with such a name goes after --."""
     argv = ()
 
     def error(self, message):
         dashed = next((a for a in self.argv if a.startswith("-") and a not in ("-h", "--help", "--")), None)
         if dashed:
             raise UsageError(f"{message} (a file whose name starts with - goes after --: scripts/summary -- {dashed})")
-        raise UsageError(f"{message} (see scripts/summary --help)")
+        super().error(message)
 
 
 def parser():
@@ -39,9 +40,13 @@ def parser():
                            "and the fastest), every barrier and dispatch; medians of the repetitions with their CV. "
                            "Then how many benchmarks ended in each state, what failed, what was measured while the "
                            "machine was disturbed. A file whose name starts with - goes after --.")
-    p.add_argument("--kept", action="store_true",
+    only = p.add_mutually_exclusive_group()
+    only.add_argument("--kept", action="store_true",
                    help="print only how many benchmarks the run reached (measured, below timer resolution or failed): "
                         "what an interrupted run kept")
+    only.add_argument("--cv", action="store_true",
+                   help="print only each family's median CV of `cycles` over its measured benchmarks, a line "
+                        "FAMILY PERCENT BENCHMARKS per family (what scripts/bench-suite compares across runs)")
     p.add_argument("file", metavar="RESULT.json", help="a regbench --benchmark_out file (results/regbench-DATE.json)")
     return p
 
@@ -72,13 +77,13 @@ def _row(cells):
 
 
 def _note(res):
-    if res.state == "ok":
+    if res.state.figure:
         parts = [res.reason]
-    elif res.state == "below" or res.state == "not_run":
+    elif res.state.bound or res.state is State.NOT_RUN:
         parts = [res.reason]
     else:
-        parts = [f"{model.CONTRACT_STATE[res.state]}: {res.reason}"]
-    cv = res.noise.get("cycles") if res.state == "ok" else None
+        parts = [f"{res.state}: {res.reason}"]
+    cv = res.noise.get("cycles") if res.state.figure else None
     if cv is not None and cv > NOISY:
         parts.append("NOISY: CV above 5%")
     if res.disturbed:
@@ -98,26 +103,25 @@ def lines(run):
            _row(["benchmark", "TSC cycles", "core cyc.", "ns", "GB/s", "CV", "note"])]
     for key in h.rows:
         res = run.results[key]
-        get = lambda counter: res.counters.get(counter) if res.state == "ok" else None
-        gbs, cv = get("bytes_per_second"), res.noise.get("cycles") if res.state == "ok" else None
+        get = lambda counter: res.counters.get(counter) if res.state.figure else None
+        gbs, cv = get("bytes_per_second"), res.noise.get("cycles") if res.state.figure else None
         out.append(_row([res.name, _num(get("cycles")), _num(get("core_cycles")), _num(get("ns")),
                          _num(gbs / 1e9) if gbs else "-", _percent(cv), _note(res)]))
-    order = headlines.display_order(run.meta)
-    results = sorted(run.results.values(), key=lambda r: order(r.key))
+    results = sorted(run.results.values(), key=lambda r: run.meta.display_key(r.key))
     count = lambda state: sum(r.state == state for r in results)
-    noisy = [r for r in results if r.state == "ok" and (r.noise.get("cycles") or 0) > NOISY]
+    noisy = [r for r in results if r.state.figure and (r.noise.get("cycles") or 0) > NOISY]
     noisiest = "the noisiest " + ", ".join(f"{r.name} {_percent(r.noise['cycles'])}" for r in
                                           sorted(noisy, key=lambda r: -r.noise["cycles"])[:3])
-    out += ["", f"{len(results)} benchmarks: {count('ok')} measured, {count('below')} below timer resolution, "
-                f"{count('skipped')} skipped (reason in the JSON), {count('error')} failed"
-            + (f", {count('not_run')} not run" if count("not_run") else "")]
+    out += ["", f"{len(results)} benchmarks: {count(State.MEASURED)} measured, {count(State.BELOW_RESOLUTION)} below timer resolution, "
+                f"{count(State.SKIPPED)} skipped (reason in the JSON), {count(State.ERROR)} failed"
+            + (f", {count(State.NOT_RUN)} not run" if count(State.NOT_RUN) else "")]
     if noisy:
         out.append(f"CV above 5% (noisy; rerun or check the environment notes): {_names(noisy, noisiest)}")
-    elif count("ok"):
+    elif count(State.MEASURED):
         out.append("every measured benchmark has a CV of at most 5% over its repetitions")
-    out += [f"failed: {r.name}: {r.reason}" for r in results if r.state == "error"]
+    out += [f"failed: {r.name}: {r.reason}" for r in results if r.state.failed]
     # those with a figure: one the run stopped in has nothing to rerun apart from the rest
-    disturbed = [r for r in results if r.disturbed and r.state in ("ok", "below")]
+    disturbed = [r for r in results if r.disturbed and r.state.timed]
     if disturbed:
         out.append("measured while the machine was disturbed (rerun them on a quiet machine): "
                    + _names(disturbed, "scripts/report marks each with †",
@@ -128,6 +132,17 @@ def lines(run):
     if c("interrupted"):
         out.append(f"INTERRUPTED ({c('interrupted')}): the run stopped early; these are the benchmarks it finished")
     return out
+
+
+def cv_medians(run):
+    """{family: (the median CV of `cycles` over its measured benchmarks, how many)}, families in display order; a
+    family without repetitions has no CV and no entry."""
+    cvs = {}
+    for r in sorted(run.results.values(), key=lambda r: run.meta.display_key(r.key)):
+        cv = r.noise.get("cycles") if r.state.figure else None
+        if cv is not None:
+            cvs.setdefault(r.family, []).append(cv)
+    return {f: (statistics.median(v), len(v)) for f, v in cvs.items()}
 
 
 def _names(results, where, detail=lambda r: "", most=8):
@@ -152,7 +167,11 @@ def _run(argv):
     except model.ReportError as e:
         print(f"summary: {e}", file=sys.stderr)
         return 2
-    print(sum(r.state in ("ok", "below", "error") for r in run.results.values()) if args.kept else "\n".join(lines(run)))
+    if args.cv:
+        for f, (cv, n) in cv_medians(run).items():
+            print(f"{f} {cv * 100:.4f} {n}")
+    else:
+        print(sum(r.state.ran for r in run.results.values()) if args.kept else "\n".join(lines(run)))
     return 0
 
 

@@ -15,8 +15,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
-from . import model, names, stats
-from .model import Key
+from regbench_base import model, names
+from regbench_base.model import Key
+from regbench_base.state import Gap
+from regbench_base.text import bound_text, number, ratio_text
+
+from . import stats
 
 PERCENTILES = ["min", "p50", "p90", "p99", "p999", "max", "outliers"]
 
@@ -56,7 +60,7 @@ def union(runs):
 
 
 def _has(runs, key, counter):
-    return any(r.measure(key, counter).state != "absent" for r in runs)
+    return any(r.measure(key, counter).state is not Gap.ABSENT for r in runs)
 
 
 def _counter_present(runs, family, counter):
@@ -76,7 +80,7 @@ def _grid(key, family, title, what, unit, row_head, col_head, cells, runs, **kw)
     """
     cells = {rc: kc for rc, kc in cells.items() if _has(runs, *kc)}
     shown = {rc for rc, (k, c) in cells.items()
-             if any(r.measure(k, c).state not in ("skipped", "not_run", "absent") for r in runs)}
+             if any(r.measure(k, c).state.ran for r in runs)}
     if not shown:
         return None
     rows = sorted({r for r, _ in shown}, key=kw.pop("row_key", None))
@@ -107,7 +111,7 @@ def first_counter(runs, family):
     verdicts are decided in TSC cycles with the core clock's change taken
     out (compare_in): the ratios then match the figures.
     """
-    measured = [res for r in runs for res in r.results.values() if res.family == family and res.state == "ok"
+    measured = [res for r in runs for res in r.results.values() if res.family == family and res.state.figure
                 and math.isfinite(res.counters.get("cycles", math.nan))]
     if len(runs) > 1 or model.meta(runs).sampled(family) or not measured or \
             not all(math.isfinite(res.counters.get("core_cycles", math.nan)) for res in measured):
@@ -149,7 +153,7 @@ def access_tables(runs, op):
 def latency_table(runs):
     """lat/ percentiles for every lat/ benchmark some run measured (below-resolution ones are listed apart)."""
     m = model.meta(runs)
-    lat = [k for k in union(runs) if k.family == "lat" and any(r.measure(k, "p50").state == "ok" for r in runs)]
+    lat = [k for k in union(runs) if k.family == "lat" and any(r.measure(k, "p50").state.figure for r in runs)]
     if not lat:
         return None
     cells = {(k, p): (k, p) for k in lat for p in PERCENTILES}
@@ -228,8 +232,8 @@ def barrier_table(runs):
     def cost(row):
         for r in runs:
             m = r.measure(by_row[row])
-            if m.state in ("ok", "below"):
-                return m.value if m.state == "ok" else 0.0
+            if m.state.timed:
+                return m.value if m.state.figure else 0.0
         return math.inf
     return _per_counter(runs, "barrier", "barrier", "Barrier costs", "barrier", cost)
 
@@ -252,50 +256,13 @@ def headline_tables(runs):
 
 # --- values, as cells print them ---------------------------------------------------------
 
-def number(v, up=False):
-    """A value with as many digits as a reader needs: 1234, 123, 12.3, 1.23, 0.123, 0.000076; up: rounded up at
-    the last digit shown, never down (a bound: bound_text)."""
-    if v is None or not math.isfinite(v):
-        return "NaN"
-    a = abs(v)
-    if a == 0:
-        return "0"
-    if a < 1e-12:
-        return f"{v:.2g}"
-    if a >= 100 or v == int(v) and a >= 1:
-        decimals = 0
-    elif a >= 0.01:
-        decimals = 1 if a >= 10 else 2 if a >= 1 else 3
-    else:
-        # two significant digits written out, as the console writes its bounds: 0.00008, not 8e-05
-        decimals = 1 - math.floor(math.log10(a))
-    if up:
-        # a billionth of the last digit's unit: a bound of exactly 21 or 0.1 is not raised by binary noise
-        scaled = v * 10 ** decimals
-        return number(math.ceil(scaled - 1e-9 * max(1.0, abs(scaled))) / 10 ** decimals)
-    text = f"{v:.{decimals}f}"
-    return text.rstrip("0") if a < 0.01 else text
-
-
-def bound_text(bound):
-    """A figure's upper bound as every table and sentence writes it: '< 21', '< 0.000081'."""
-    return f"< {number(bound, up=True)}"
-
-
-def ratio_text(x):
-    """A ratio of two figures: 0.50×, 1.52×, 12.3×, 123×, 0.0047×."""
-    if x >= 100:
-        return f"{x:.0f}×"
-    return f"{x:.1f}×" if x >= 10 else f"{x:.2f}×" if x >= 0.01 else f"{number(x)}×"
-
-
 def cell_text(m, scale=1.0):
     """What a single-run cell shows for a Measure."""
-    if m.state == "ok":
+    if m.state.figure:
         return number(m.value * scale)
-    if m.state == "below" and m.bound is not None:
+    if m.state.bound and m.bound is not None:
         return bound_text(m.bound)
-    return model.NO_FIGURE[m.state].cell if m.state in model.NO_FIGURE else {"nan": "NaN", "absent": "—"}[m.state]
+    return m.state.cell
 
 
 def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_family=None, negligible=0.0, spread=None,
@@ -305,7 +272,7 @@ def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_family=N
     quantum is the step the values move in (the timer resolution for sampled
     families): a difference smaller than one step is no difference.
     """
-    reps = lambda m: list(m.reps or (m.value,)) if m.state == "ok" else []
+    reps = lambda m: list(m.reps or (m.value,)) if m.state.figure else []
     return stats.compare(reps(a), reps(b), a_runs=a.runs, b_runs=b.runs, higher_is_better=higher_is_better,
                          quantum=quantum, floor=floor, calm_family=calm_family, negligible=negligible, spread=spread,
                          shaken_family=shaken_family)

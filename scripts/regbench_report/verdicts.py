@@ -8,7 +8,10 @@ value), so a script can act on a comparison without reading Markdown.
 """
 import json
 
-from . import model, names, stats, tables
+from regbench_base import names
+from regbench_base.state import Gap
+
+from . import stats, tables
 
 
 def results(runs):
@@ -32,7 +35,7 @@ def results(runs):
 
 def _values(run, key, counter, runs=False):
     m = run.measure(key, counter)
-    return list(m.runs if runs else m.reps) if m.state == "ok" else []
+    return list(m.runs if runs else m.reps) if m.state.figure else []
 
 
 def document(runs, labels, files):
@@ -64,7 +67,7 @@ def document(runs, labels, files):
                 "interval": list(v.interval) if v.interval else None, "margin_needed": v.margin_needed,
                 "runs_needed": v.runs_needed, "why": v.why,
                 "family": key.family, "op": key.op, "width": key.width, "strategy": key.strategy, "param": key.param,
-                "states": [model.CONTRACT_STATE[x.state] if x else "absent" for x in res],
+                "states": [str(x.state if x else Gap.ABSENT) for x in res],
                 "disturbed": [x.disturbed if x else 0 for x in res],
                 "values": [_values(runs[0], key, counter), _values(r, key, counter)],
                 "run_medians": [_values(runs[0], key, counter, True), _values(r, key, counter, True)]})

@@ -14,6 +14,6 @@ def document(run):
     out = {}
     for res in run.results.values():
         m = res.measure(MEASURE)
-        if m.state == "ok":
+        if m.state.figure:
             out[res.name] = {MEASURE: {"value": m.value, "lower_value": min(m.reps), "upper_value": max(m.reps)}}
     return out

@@ -10,8 +10,8 @@ import json
 import os
 import sys
 
-from regbench_report import model
-from regbench_report.cli import Parser, UsageError
+from regbench_base import model
+from regbench_base.args import Parser, UsageError
 
 from . import runfile, store
 from .errors import ResultsError
@@ -101,7 +101,7 @@ def parser():
 
 
 def _site(args):
-    from regbench_report import folder
+    from regbench_base import folder
     from . import site
     s = store.open_store(args.db)
     try:
@@ -169,7 +169,7 @@ def _table(args):
     except ImportError:
         raise ResultsError(sys.executable, "this Python has no matplotlib", "run scripts/results itself, which uses "
                            "Debian's /usr/bin/python3, after apt-get install python3-matplotlib") from None
-    from regbench_report import folder
+    from regbench_base import folder
     from . import reference, render
     s = store.open_store(args.db)
     try:

@@ -3,7 +3,7 @@
 regbench bins each lat/ sample on a grid that follows from the timer's step
 alone (bench/estimate.h; the histogram's `grid`), so the runs of one machine
 lie on the same bucket edges: the store adds them up bucket by bucket
-(regbench_report.distribution.merge) and reads percentiles off the whole, as
+(regbench_base.distribution.merge) and reads percentiles off the whole, as
 if one run had taken every sample.  A group is one machine and target (host,
 CPU, target as the reference table names them) and one grid (the timer's
 step): a machine whose step differs between runs, or whose runs predate the
@@ -13,8 +13,8 @@ timer step wide below 64 steps, at most 1/32 of its lower edge above.
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from regbench_report import distribution, headlines, model, tables
-from regbench_report.model import Key
+from regbench_base import distribution, model, text
+from regbench_base.model import Key
 
 from . import reference, runfile
 from .errors import ResultsError
@@ -84,8 +84,7 @@ def build(store, hosts=(), targets=(), names=()):
                            "give lat/ benchmarks by name, e.g. lat/read32/ordered; scripts/results latency alone "
                            "lists every one")
     for gk, g in groups.items():
-        for key, (name, meta, hists) in sorted(members[gk].items(), key=lambda kv: headlines.display_order(
-                kv[1][1])(kv[0])):
+        for key, (name, meta, hists) in sorted(members[gk].items(), key=lambda kv: kv[1][1].display_key(kv[0])):
             try:
                 merged = distribution.merge(hists)
             except distribution.MergeError as e:
@@ -103,8 +102,8 @@ def bucket_text(bucket, step):
         return "—"
     lo, hi = bucket
     if lo == 0 and hi <= step:
-        return tables.bound_text(hi)
-    return tables.number(lo) if hi - lo <= step else f"{tables.number(lo)}–{tables.number(hi)}"
+        return text.bound_text(hi)
+    return text.number(lo) if hi - lo <= step else f"{text.number(lo)}–{text.number(hi)}"
 
 
 def document(lat):

@@ -17,8 +17,9 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from regbench_report import model
-from regbench_report.model import Key
+from regbench_base import model
+from regbench_base.model import Key
+from regbench_base.state import State
 
 from . import runfile
 
@@ -71,8 +72,9 @@ class Column:
 
 @dataclass
 class Cell:
-    """What one column says about one benchmark, in ns: ok (value, lo, hi), below (bound), skipped or error."""
-    state: str
+    """What one column says about one benchmark, in ns: measured (value, lo, hi), below resolution (bound), skipped or
+    error."""
+    state: State
     value: Optional[float] = None
     lo: Optional[float] = None
     hi: Optional[float] = None
@@ -109,21 +111,21 @@ def _ns(value, tsc_hz):
 
 def _cell(members):
     """The Cell of one benchmark from its rows in the column's runs ((result row, run row) pairs)."""
-    ok = [(r, run) for r, run in members if r["state"] == "measured" and r["ns"] is not None]
+    ok = [(r, run) for r, run in members if State(r["state"]).figure and r["ns"] is not None]
     if ok:
         medians = [r["ns"] for r, _ in ok]
         if len(ok) > 1:
             lo, hi = min(medians), max(medians)
         else:
             lo, hi = ok[0][0]["ns_lo"], ok[0][0]["ns_hi"]
-        return Cell("ok", statistics.median(medians), lo, hi, disturbed=any(r["disturbed"] for r, _ in ok),
+        return Cell(State.MEASURED, statistics.median(medians), lo, hi, disturbed=any(r["disturbed"] for r, _ in ok),
                     runs=len(ok))
-    below = [_ns(r["bound"], run["tsc_hz"]) for r, run in members if r["state"] == "below_resolution"]
+    below = [_ns(r["bound"], run["tsc_hz"]) for r, run in members if State(r["state"]).bound]
     if below:
         known = [b for b in below if b is not None]
-        return Cell("below", bound=min(known) if known else None,
-                    disturbed=any(r["disturbed"] for r, _ in members if r["state"] == "below_resolution"))
-    return Cell("error" if any(r["state"] == "error" for r, _ in members) else "skipped")
+        return Cell(State.BELOW_RESOLUTION, bound=min(known) if known else None,
+                    disturbed=any(r["disturbed"] for r, _ in members if State(r["state"]).bound))
+    return Cell(State.ERROR if any(State(r["state"]).failed for r, _ in members) else State.SKIPPED)
 
 
 def _label_machines(columns):
@@ -187,7 +189,7 @@ def build(store):
                        k.param or 0)
     for (family, op), cells in sorted(sections.items(), key=lambda s: (meta.family_key(s[0][0]),
                                                                         order(Key(s[0][0], s[0][1] or "")))):
-        shown = {kc for kc, cell in cells.items() if cell.state in ("ok", "below")}
+        shown = {kc for kc, cell in cells.items() if cell.state.timed}
         keys = {k for k, _ in cells}
         rows = sorted({k for k, _ in shown}, key=order)
         cols = sorted({c for _, c in shown})

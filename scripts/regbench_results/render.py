@@ -1,6 +1,6 @@
 """Writes the reference table as a folder: README.md (a Markdown table per section) and an SVG per section.
 
-The folder follows scripts/report's rules (regbench_report.folder): a
+The folder follows scripts/report's rules (regbench_base.folder): a
 manifest of the files written, nothing else touched, everything rendered
 aside and moved in at the end.  The SVG is the same table as a heat map
 (colour: log of the ns, every cell's text as in the Markdown), for reading
@@ -10,8 +10,8 @@ import math
 import os
 import textwrap
 
-from regbench_report import folder, names, tables
-from regbench_report.markdown import DISTURBED, md_table
+from regbench_base import folder, names
+from regbench_base.text import DISTURBED, bound_text, md_table, number
 
 from .reference import EMULATION
 
@@ -22,15 +22,15 @@ def cell_text(cell):
     """A cell as the tables print it: `12.3 ±2.1%` (the median, the furthest repetition or run from it), `< 7.5`."""
     if cell is None:
         return "—"
-    if cell.state == "ok":
-        text = tables.number(cell.value)
+    if cell.state.figure:
+        text = number(cell.value)
         if cell.lo is not None and cell.hi is not None and cell.value:
             spread = max(cell.hi - cell.value, cell.value - cell.lo) / cell.value
             text += f" ±{spread:.0%}" if spread >= 0.1 or spread < 0.0005 else f" ±{spread:.1%}"
-    elif cell.state == "below":
-        text = tables.bound_text(cell.bound) if cell.bound is not None else "below res."
+    elif cell.state.bound:
+        text = bound_text(cell.bound) if cell.bound is not None else cell.state.cell
     else:
-        return cell.state
+        return cell.state.cell
     return text + f" {DISTURBED}" if cell.disturbed else text
 
 
@@ -58,12 +58,12 @@ def headline(ref):
     for s in ref.sections:
         key = next((k for k in s.rows if (k.family, k.op, k.width, k.strategy) == ("chain", "read", 32, readl)), None)
         cells = [(s.cells[(key, c)].value, ref.columns[c]) for c in s.columns
-                 if key and (key, c) in s.cells and s.cells[(key, c)].state == "ok"]
+                 if key and (key, c) in s.cells and s.cells[(key, c)].state.figure]
         parts = []
         for emulated, where in ((False, "on hardware"), (True, "emulated")):
             mine = sorted((v, f"{c.label} · {c.target}") for v, c in cells if bool(c.emulation) == emulated)
             if mine:
-                span = [f"{tables.number(v)} ns ({head})" for v, head in (mine[0], mine[-1])]
+                span = [f"{number(v)} ns ({head})" for v, head in (mine[0], mine[-1])]
                 parts.append(f"{' to '.join(dict.fromkeys(span))} {where}")
         if parts:
             text += f"; a dependent readl (`{names.label(key)}`): " + ", ".join(parts)
@@ -141,7 +141,7 @@ def heatmap(ref, s, path):
     from matplotlib.colors import LogNorm
 
     cells = [[s.cells.get((k, c)) for c in s.columns] for k in s.rows]
-    values = [[c.value if c and c.state == "ok" and c.value > 0 else math.nan for c in row] for row in cells]
+    values = [[c.value if c and c.state.figure and c.value > 0 else math.nan for c in row] for row in cells]
     finite = [v for row in values for v in row if not math.isnan(v)]
     rc = {"svg.hashsalt": "regbench", "svg.fonttype": "none", "font.size": 7, "font.family": "DejaVu Sans"}
     with plt.rc_context(rc):

@@ -2,17 +2,15 @@
 
 The file is read once, as bytes, and everything comes from those bytes: the
 stored JSON, the content hash that is the run's id, and the fields, which
-model.load (the project's one reader of result files) takes from a private
-copy, so a pipe works as an argument and the rows always match the JSON.
+model.loads (the project's one reader of result files) takes from the same
+bytes, so a pipe works as an argument and the rows always match the JSON.
 """
 import datetime
 import hashlib
 import json
-import os
 import re
-import tempfile
 
-from regbench_report import model
+from regbench_base import model
 
 from .errors import ResultsError
 
@@ -35,18 +33,10 @@ def read(path):
 
 def parse(data, name):
     """The model.Run of a result file's bytes; errors name it `name`."""
-    fd, tmp = tempfile.mkstemp(prefix="regbench-results-", suffix=".json")
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        run = model.load(tmp)
-        run.paths = [name]              # what later messages (model.merge's) name it
-        return run
+        return model.loads(data, name)
     except model.ReportError as e:
-        # model's line is `FILE: why (what to try)` about the private copy: say it of the file given
-        raise ResultsError(str(e).replace(tmp, name, 1)) from None
-    finally:
-        os.unlink(tmp)
+        raise ResultsError(str(e)) from None
 
 
 def digest(data):
@@ -95,12 +85,12 @@ def result_rows(run, run_id):
         family = run.meta.families.get(key.family)
         row = {"run_id": run_id, "name": res.name, "family": key.family, "op": key.op, "width": key.width,
                "strategy": key.strategy, "param": key.param, "space": res.space, "unit": family.unit if family else "",
-               "state": model.CONTRACT_STATE[res.state], "reason": res.reason,
-               "bound": res.bound if res.state == "below" else None, "repetitions": res.repetitions,
+               "state": str(res.state), "reason": res.reason,
+               "bound": res.bound if res.state.bound else None, "repetitions": res.repetitions,
                "disturbed": res.disturbed}
         for counter in COUNTERS:
             m = res.measure(counter)
-            ok = m.state == "ok"
+            ok = m.state.figure
             row[counter] = m.value if ok else None
             if counter in RANGED:
                 row[counter + "_lo"] = min(m.reps) if ok else None

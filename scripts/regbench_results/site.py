@@ -23,9 +23,10 @@ import re
 import shutil
 from urllib.parse import quote
 
-from regbench_report import folder, names, tables
-from regbench_report.markdown import DISTURBED
-from regbench_report.model import Key
+from regbench_base import folder, names
+from regbench_base.model import Key
+from regbench_base.state import State
+from regbench_base.text import DISTURBED, number
 
 from . import reference, render
 from .errors import ResultsError
@@ -93,7 +94,7 @@ def _select_runs(runs, f):
         if not sep or not key:
             raise ResultsError(f"--label {pair}", "not KEY=VALUE", "e.g. --label baseline=yes")
         chosen.append(_matching("label", [pair], runs, lambda r, v, key=key, value=value:
-                                str(r["context"].get(key)) == value))
+                                str((r["context"].get("labels") or {}).get(key, r["context"].get(key))) == value))
     keep = set.intersection(*chosen) if chosen else {r["id"] for r in runs}
     if not keep:
         raise ResultsError("the filters", "each matches runs, but no run matches them all",
@@ -131,15 +132,15 @@ def _figure(cell, size):
     value, lo, hi, bound = cell.value, cell.lo, cell.hi, cell.bound
     if size:
         value, lo, hi, bound = _gbps(value, size), _gbps(hi, size), _gbps(lo, size), _gbps(bound, size)
-    if cell.state == "ok":
-        text = render.cell_text(reference.Cell("ok", value, lo, hi, disturbed=cell.disturbed))
-    elif cell.state == "below":
+    if cell.state.figure:
+        text = render.cell_text(reference.Cell(State.MEASURED, value, lo, hi, disturbed=cell.disturbed))
+    elif cell.state.bound:
         # below one timer step of ns is above the GB/s of that step
-        text = render.cell_text(cell) if not size else f"> {tables.number(bound)}" if bound else "below res."
+        text = render.cell_text(cell) if not size else f"> {number(bound)}" if bound else "below res."
         text += f" {DISTURBED}" if size and cell.disturbed else ""
     else:
         text = render.cell_text(cell)
-    return {"text": text, "value": value if cell.state == "ok" else None, "lo": lo, "hi": hi, "bound": bound}
+    return {"text": text, "value": value if cell.state.figure else None, "lo": lo, "hi": hi, "bound": bound}
 
 
 def _tones(cells, emulation, higher_is_better):
@@ -172,9 +173,9 @@ def _history(results, run_of, size_of):
             continue
         cell = reference._cell([(r, run)])      # one run's figure, as the table has a column of one run
         f = _figure(cell, size_of[name])
-        point = [run["index"], _round(f["value"] if cell.state == "ok" else f["bound"]),
-                 _round(f["lo"] if cell.state == "ok" else None), _round(f["hi"] if cell.state == "ok" else None),
-                 cell.state, f["text"]]
+        point = [run["index"], _round(f["value"] if cell.state.figure else f["bound"]),
+                 _round(f["lo"] if cell.state.figure else None), _round(f["hi"] if cell.state.figure else None),
+                 str(cell.state), f["text"]]
         series.setdefault(run["column"], {}).setdefault(name, []).append(point)
     return series
 
@@ -239,7 +240,7 @@ def collect(store, filters=None):
             name = names.label(key)
             size_of[name] = key.param if by_size else None
             cells = {columns[c]["id"]: {"text": figures[(key, c)]["text"], "tone": tones.get((key, c)),
-                                        "value": _round(figures[(key, c)]["value"]), "state": s.cells[(key, c)].state}
+                                        "value": _round(figures[(key, c)]["value"]), "state": str(s.cells[(key, c)].state)}
                      for c in s.columns if (key, c) in figures}
             rows.append({"name": name, "family": key.family, "width": key.width, "strategy": key.strategy,
                          "cells": cells})

@@ -7,6 +7,7 @@ engine-specific serial column is needed: the content is the identity, and a
 run added twice is kept once (ON CONFLICT DO NOTHING, SQLite 3.24 and
 PostgreSQL 9.5 on).
 """
+from regbench_base.state import State
 
 # One row per run: who ran it where (host, the CPU and the machine's facts), on what (the target), with which
 # build and when; `json` is the file exactly as regbench wrote it, for anything the columns leave out.
@@ -94,7 +95,7 @@ PROBE = "SELECT COUNT(*) FROM runs"
 # The runs without their JSON, oldest first, each with how many results it has and how many were measured.
 LIST_RUNS = (f"SELECT {', '.join('r.' + f for f in RUN_FIELDS if f != 'json')}, "
              "(SELECT COUNT(*) FROM results s WHERE s.run_id = r.id), "
-             "(SELECT COUNT(*) FROM results s WHERE s.run_id = r.id AND s.state = 'measured') "
+             f"(SELECT COUNT(*) FROM results s WHERE s.run_id = r.id AND s.state = '{State.MEASURED}') "
              "FROM runs r ORDER BY r.date, r.id")
 LIST_FIELDS = tuple(f for f in RUN_FIELDS if f != "json") + ("results", "measured")
 

@@ -18,7 +18,7 @@ import subprocess
 import unittest
 
 import fixture
-from regbench_report import contract
+from regbench_base import contract
 
 ROOT = os.path.dirname(fixture.SCRIPTS)
 REGBENCH = os.environ.get("REGBENCH") or os.path.join(ROOT, "build", "bench", "regbench")

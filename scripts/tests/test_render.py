@@ -1,5 +1,4 @@
-"""Whole reports from fixtures: the README's tables and sections, the charts, the copied JSON, the index."""
-import dataclasses
+"""Whole reports from fixtures: the README's tables and sections, the copied JSON, the manifest, the index."""
 import json
 import os
 import re
@@ -9,31 +8,14 @@ import sys
 import unittest
 
 import fixture
-from regbench_report import folder, index, model, names, render, summary
-from regbench_report.model import Key
+from fixture import drawn, rendered, table_after
+from regbench_base import folder, model, names
+from regbench_base.model import Key
+from regbench_base.state import State
+from regbench_report import index, render, summary
 
 REPORT = os.path.join(fixture.SCRIPTS, "report")
 PUBLISHED = os.path.join(os.path.dirname(fixture.SCRIPTS), "reports")
-
-
-def rendered(*files, **kw):
-    out = fixture.tmpdir()
-    runs = [model.load(fixture.path(f)) for f in files]
-    with open(render.write(runs, out, **kw), encoding="utf-8") as f:
-        return out, f.read()
-
-
-def table_after(text, heading):
-    """The rows of the first Markdown table after a heading, as lists of cells."""
-    block = text.split(heading, 1)[1]
-    rows = [l for l in block.splitlines() if l.startswith("|")]
-    end = next((i for i, l in enumerate(block.splitlines()) if l.startswith("|")), 0)
-    rows = []
-    for line in block.splitlines()[end:]:
-        if not line.startswith("|"):
-            break
-        rows.append([c.strip() for c in line.strip("|").split(" | ")])
-    return rows
 
 
 class SingleReport(unittest.TestCase):
@@ -133,18 +115,18 @@ class AnswersFirst(unittest.TestCase):
                 self.assertIn(": the same, within ±5%", rel)
         self.assertIn("memory model", rel)
         cookie = got["`ioread32`'s cookie"]
-        for k in (k for k in run.results if k.family == "dispatch" and run.results[k].state == "ok"):
+        for k in (k for k in run.results if k.family == "dispatch" and run.results[k].state.figure):
             self.assertIn(f"`{k.strategy}`" if k.strategy != "direct" else "`dispatch/read32/direct`", cookie)
             self.assertIn(fig(k), cookie)
         order = got["What each ordering adds"]
         for k in (k for k in run.results if k.family == "thrpt" and k.width == 32 and k.strategy != relaxed
-                  and run.results[k].state == "ok" and run.meta.kinds[k.strategy] == "accessor"):
+                  and run.results[k].state.figure and run.meta.kinds[k.strategy] == "accessor"):
             self.assertIn(f"`{k.strategy}`", order)
         toio = got["`memcpy_toio`"]
-        sizes = {k.param for k in run.results if k.family == "copy" and k.op == "toio" and run.results[k].state == "ok"}
+        sizes = {k.param for k in run.results if k.family == "copy" and k.op == "toio" and run.results[k].state.figure}
         for n in sizes:
             gbs = {k.strategy: run.measure(k, "bytes_per_second").value for k in run.results
-                   if k.family == "copy" and k.op == "toio" and k.param == n and run.results[k].state == "ok"
+                   if k.family == "copy" and k.op == "toio" and k.param == n and run.results[k].state.figure
                    and not run.meta.is_reference(k.strategy)}
             best = max(gbs, key=gbs.get)
             self.assertIn(f"{names.size_text(n)} `{best}` {tables.number(gbs[best] / 1e9)} GB/s", toio)
@@ -720,9 +702,9 @@ class Caveats(unittest.TestCase):
         panels = charts.latency_panels([run], "read")
         self.assertEqual([f for f, _ in panels], ["lat", "chain"])
         lat, chain = (dict(v) for _, v in panels)
-        self.assertEqual(lat[(0, "fenced", 32)], (78.0, 104.0, "measured"))
-        self.assertEqual(lat[(0, "relaxed", 32)], (26.0, None, "below"))
-        self.assertEqual(chain, {(0, "relaxed", 32): (2.75, None, "measured")})
+        self.assertEqual(lat[(0, "fenced", 32)], (78.0, 104.0, State.MEASURED))
+        self.assertEqual(lat[(0, "relaxed", 32)], (26.0, None, State.BELOW_RESOLUTION))
+        self.assertEqual(chain, {(0, "relaxed", 32): (2.75, None, State.MEASURED)})
         figs = drawn(charts.latency_chart, [run], ["ram"], fixture.tmpdir(), "read")
         self.assertEqual([a.get_title(loc="left").split(":")[0] for a in figs[0].axes], ["lat/", "chain/"])
         self.assertEqual([f for f, _ in charts.latency_panels([run], "write")], ["lat"])
@@ -731,12 +713,12 @@ class Caveats(unittest.TestCase):
         from regbench_report import charts
         runs = [model.load(fixture.path(f)) for f in ("mmio-and-port.json", "port.json")]
         self.assertEqual(charts.where(runs[1]).split(" · ")[1], "QEMU tcg: EMULATION COSTS, not hardware")
-        footer = charts._footer(runs, ["a", "b"]).splitlines()
+        footer = charts.common.footer_text(runs, ["a", "b"]).splitlines()
         self.assertEqual(len(footer), 2)
         self.assertIn("MMIO", footer[0])
         self.assertIn("port I/O", footer[1])
         self.assertIn("EMULATION COSTS", footer[1])
-        single = charts._footer([model.load(fixture.path("single.json"))], ["ram"])
+        single = charts.common.footer_text([model.load(fixture.path("single.json"))], ["ram"])
         self.assertTrue(single.startswith("ram (wb, MMIO) · Fixture CPU"), single)
 
     def test_errors_disturbance_and_notes_are_shown_where_the_benchmark_is(self):

@@ -11,6 +11,7 @@ import time
 import unittest
 
 import fixture
+from regbench_base.state import State
 
 RESULTS = os.path.join(fixture.SCRIPTS, "results")
 PUBLISHED = os.path.join(os.path.dirname(fixture.SCRIPTS), "reports")
@@ -233,7 +234,7 @@ class Export(Check):
         out = json.loads(self.ok(results("export", "--format", "bmf", path)))
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
-        measured = [n for n, b in doc["regbench"]["benchmarks"].items() if b["state"] == "measured"]
+        measured = [n for n, b in doc["regbench"]["benchmarks"].items() if State(b["state"]).figure]
         self.assertEqual(sorted(out), sorted(measured))
         for name in measured:
             reps = repetitions(doc, name)

@@ -7,7 +7,8 @@ import unittest
 
 import fixture
 import verdict_rates
-from regbench_report import model, stats, verdicts
+from regbench_base import model
+from regbench_report import stats, verdicts
 
 
 def brute_p(a, b):

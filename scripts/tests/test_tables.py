@@ -3,8 +3,10 @@ import json
 import unittest
 
 import fixture
-from regbench_report import model, stats, tables
-from regbench_report.model import Key, Measure
+from regbench_base import model
+from regbench_report import stats, tables
+from regbench_base.model import Key, Measure
+from regbench_base.state import State
 
 
 def load(*files):
@@ -142,30 +144,30 @@ class OpaqueNames(unittest.TestCase):
 
 class Verdicts(unittest.TestCase):
     def test_over_every_repetition(self):
-        a = Measure("ok", 100.0, 0.01, reps=(99.0, 100.0, 101.0))
-        slower = tables.compare(a, Measure("ok", 210.0, 0.01, reps=(209.0, 210.0, 211.0)))
+        a = Measure(State.MEASURED, 100.0, 0.01, reps=(99.0, 100.0, 101.0))
+        slower = tables.compare(a, Measure(State.MEASURED, 210.0, 0.01, reps=(209.0, 210.0, 211.0)))
         self.assertEqual((slower.verdict, round(slower.ratio, 3), slower.p), ("slower", 2.1, 0.1))
         # one run a side: 10% is inside the run-to-run spread, so unclear; two benchmarks of one run: slower
-        b = Measure("ok", 110.0, 0.01, reps=(109.0, 110.0, 111.0))
+        b = Measure(State.MEASURED, 110.0, 0.01, reps=(109.0, 110.0, 111.0))
         self.assertEqual((tables.compare(a, b).verdict, tables.compare_within(a, b).verdict), ("unclear", "slower"))
-        self.assertEqual(tables.compare(a, Measure("ok", 150.0, reps=(150.0,))).verdict, "unclear")
-        self.assertEqual(tables.compare(a, Measure("below", bound=26)).verdict, "n/a")
+        self.assertEqual(tables.compare(a, Measure(State.MEASURED, 150.0, reps=(150.0,))).verdict, "unclear")
+        self.assertEqual(tables.compare(a, Measure(State.BELOW_RESOLUTION, bound=26)).verdict, "n/a")
         # runs of one build on each side: the runs are the unit
-        g = lambda *runs: Measure("ok", sorted(runs)[1], reps=runs * 3, runs=runs)
+        g = lambda *runs: Measure(State.MEASURED, sorted(runs)[1], reps=runs * 3, runs=runs)
         self.assertEqual(tables.compare(g(99.0, 100.0, 101.0), g(109.0, 110.0, 111.0)).verdict, "slower")
         # for GB/s, less is slower
-        self.assertEqual(tables.compare(a, Measure("ok", 40.0, reps=(39.0, 40.0, 41.0)), higher_is_better=True).verdict,
+        self.assertEqual(tables.compare(a, Measure(State.MEASURED, 40.0, reps=(39.0, 40.0, 41.0)), higher_is_better=True).verdict,
                          "slower")
 
     def test_two_benchmarks_of_a_disturbed_run_are_never_shown_the_same(self):
-        a = Measure("ok", 100.0, 0.01, reps=(99.9, 100.0, 100.1))
+        a = Measure(State.MEASURED, 100.0, 0.01, reps=(99.9, 100.0, 100.1))
         self.assertEqual(tables.compare_within(a, a).verdict, "same")
         v = tables.compare_within(a, a, disturbed=True)
         self.assertEqual((v.verdict, v.floor), ("unclear", stats.MIN_EFFECT["repetition"]))
         self.assertIn("a quiet rerun would tell", v.why)
 
     def test_a_difference_under_one_timer_step_is_not_called_and_not_shown_the_same_by_one_value(self):
-        v = tables.compare(Measure("ok", 78.0), Measure("ok", 91.0), quantum=26)
+        v = tables.compare(Measure(State.MEASURED, 78.0), Measure(State.MEASURED, 91.0), quantum=26)
         self.assertEqual((v.ratio, v.verdict, v.margin), (91 / 78, "unclear", 26 / 78))
         run = load("single.json")[0]
         self.assertEqual(tables.quantum(run, Key("lat", "read", 32, "fenced"), "p99"), 26)

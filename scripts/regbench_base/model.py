@@ -23,33 +23,12 @@ from dataclasses import dataclass, field
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from . import contract
+from .state import Gap, State
 
 CONTRACT = contract.version()
 
 # Fields Google Benchmark writes for every run (the schema's); everything else in an entry is a counter.
 _GB_FIELDS = contract.run_fields()
-# The contract's states, in the report's own words (Measure.state).
-_STATES = {"measured": "ok", "below_resolution": "below", "skipped": "skipped", "error": "error", "not_run": "not_run"}
-CONTRACT_STATE = {mine: theirs for theirs, mine in _STATES.items()}
-
-
-@dataclass(frozen=True)
-class Unmeasured:
-    """How a report speaks of a benchmark without a figure to quote, in one of these states."""
-    cell: str           # in a table
-    heading: str        # over the list of such benchmarks
-    said: str           # in a sentence; {reason} and {bound} (as bound_text writes it) filled in
-
-
-# The states of a benchmark that has no figure to quote, in the order a report lists them; a new state
-# of the contract without a figure is a row here (and in _STATES).
-NO_FIGURE = {
-    "error": Unmeasured("error", "Failed", "failed ({reason})"),
-    "not_run": Unmeasured("not run", "Not run (the run stopped before them)", "not run (the run stopped before it)"),
-    "skipped": Unmeasured("skipped", "Skipped", "skipped ({reason})"),
-    "below": Unmeasured("below res.", "Below the timer's resolution",
-                        "below the timer's resolution ({bound} TSC cycles)"),
-}
 _DAMAGED = "the file is damaged or was edited; re-run regbench"
 
 
@@ -103,6 +82,10 @@ class Meta:
         pos = (order.index(strategy), "") if strategy in order else (len(order), strategy)
         return (self.kinds.get(strategy) == "reference",) + pos
 
+    def display_key(self, key):
+        """Sort key of a Key in display order: family, op, width, strategy, count or size."""
+        return (self.family_key(key.family), key.op, key.width or 0, self.strategy_key(key.strategy), key.param or 0)
+
     def is_reference(self, strategy):
         return self.kinds.get(strategy) == "reference"
 
@@ -133,14 +116,15 @@ def meta(runs):
 class Measure:
     """One counter of one benchmark in one run, as a table cell needs it.
 
-    state is ok (value is a number), below (under the timer's resolution;
-    bound is that resolution), skipped, error, not_run, nan, or absent.  noise is the
+    state is the benchmark's State (a figure in value where it has one;
+    bound, the timer's resolution, where it is under it), or a Gap when the
+    benchmark has no figure for this counter.  noise is the
     relative spread across repetitions (cv), None when unknown; reps the
     value of every repetition (the one value when the file has no
     repetitions); runs, for several runs of one build taken together, each
     run's median (empty for a single run).
     """
-    state: str
+    state: object                    # State or Gap
     value: Optional[float] = None
     noise: Optional[float] = None
     bound: Optional[float] = None
@@ -149,7 +133,7 @@ class Measure:
     runs: Tuple[float, ...] = ()
 
 
-ABSENT = Measure("absent")
+ABSENT = Measure(Gap.ABSENT)
 
 
 @dataclass
@@ -171,7 +155,7 @@ class Result:
     """One benchmark of a run: what it is, its counters' medians and spreads, or why it has none."""
     name: str                        # its name in the file: an identifier, never taken apart
     key: Key
-    state: str                       # ok, below, skipped, error, not_run
+    state: State
     space: str = "mmio"              # mmio, pio or region (pread/pwrite): where it ran
     pair: Optional[str] = None       # for a port benchmark beside MMIO: the name of its MMIO counterpart
     counters: Dict[str, float] = field(default_factory=dict)
@@ -194,7 +178,7 @@ class Result:
 
     def measure(self, counter="cycles"):
         """The Measure of one counter (absent when this benchmark has no such counter)."""
-        if self.state in NO_FIGURE:
+        if not self.state.figure:
             # the bound is in TSC cycles: it says nothing about ns or bytes/s
             bound = self.bound if counter in ("cycles", "p50") else None
             return Measure(self.state, bound=bound, reason=self.reason)
@@ -202,9 +186,9 @@ class Result:
         if v is None or not math.isfinite(v):
             # regbench omits non-finite counters; every measured benchmark has cycles
             if counter == "cycles" or counter in self.counters:
-                return Measure("nan", reason=f"{counter} is not a number in the JSON")
+                return Measure(Gap.NAN, reason=f"{counter} is not a number in the JSON")
             return ABSENT
-        return Measure("ok", v, self.noise.get(counter), reps=tuple(self.reps.get(counter) or (v,)),
+        return Measure(self.state, v, self.noise.get(counter), reps=tuple(self.reps.get(counter) or (v,)),
                        runs=tuple(self.runs.get(counter, ())))
 
 
@@ -259,26 +243,34 @@ class Run:
 def load(path):
     """Reads one regbench JSON file and validates it against the contract; raises ReportError naming the file."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError as e:
         raise ReportError(path, e.strerror or str(e), "give the path of a regbench --benchmark_out file")
+    run = loads(data, path)
+    if not os.path.isfile(path):
+        # a pipe or a device cannot be read twice: the report keeps the text it read
+        run.read_once[path] = data.decode("utf-8")
+    return run
+
+
+def loads(data, name):
+    """The Run of a result file's bytes, validated against the contract; ReportError naming it `name`."""
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ReportError(path, "not text", "give regbench's --benchmark_out_format=json output")
+        raise ReportError(name, "not text", "give regbench's --benchmark_out_format=json output")
     if not text.strip():
-        raise ReportError(path, "the file is empty", "did the run finish? re-run regbench or scripts/run")
+        raise ReportError(name, "the file is empty", "did the run finish? re-run regbench or scripts/run")
     try:
         doc = contract.parse(text)
     except json.JSONDecodeError as e:
-        raise ReportError(path, f"not valid JSON (line {e.lineno} column {e.colno}: {e.msg})",
+        raise ReportError(name, f"not valid JSON (line {e.lineno} column {e.colno}: {e.msg})",
                           "write it with --benchmark_out_format=json; a cut-short run leaves broken JSON")
     except ValueError as e:
         # valid JSON beyond the contract or what Python reads: NaN, a number no double holds, 4300 digits, deep nesting
-        raise ReportError(path, f"JSON this report cannot read ({e})", _DAMAGED)
-    run = from_document(path, doc)
-    if not os.path.isfile(path):
-        run.read_once[path] = text
-    return run
+        raise ReportError(name, f"JSON this report cannot read ({e})", _DAMAGED)
+    return from_document(name, doc)
 
 
 def from_document(path, doc):
@@ -374,7 +366,7 @@ def _entry(path, m, described, name):
     pair = e.get("pair")
     if pair is not None:
         _ref(path, f"{where}.pair", pair, described, "a benchmark of regbench.benchmarks")
-    return (key, _STATES[e["state"]], e["space"], pair, e.get("bound"), e["reason"], e.get("disturbed", 0),
+    return (key, State(e["state"]), e["space"], pair, e.get("bound"), e["reason"], e.get("disturbed", 0),
             e.get("note", ""))
 
 
@@ -410,8 +402,8 @@ def _result(name, entries, described):
     # a repetition that failed has no values (Google Benchmark leaves it out of the aggregates too)
     failed = [str(e.get("error_message") or "failed") for e in runs if e.get("error_occurred")]
     runs = [e for e in runs if not e.get("error_occurred")]
-    if state != "ok":
-        return Result(name, key, state, space, pair, repetitions=reps, bound=bound if state == "below" else None,
+    if not state.figure:
+        return Result(name, key, state, space, pair, repetitions=reps, bound=bound if state.bound else None,
                       reason=reason, disturbed=disturbed, note=note, failed=failed)
 
     median, cv, stddev, mean = (_counters(aggs[a]) if a in aggs else {} for a in ("median", "cv", "stddev", "mean"))
@@ -427,7 +419,7 @@ def _result(name, entries, described):
             counters[c] = math.nan
         noise[c] = _noise(c, cv, stddev, mean, vals)
         values[c] = vals
-    return Result(name, key, "ok", space, pair, counters, noise, values, repetitions=reps,
+    return Result(name, key, state, space, pair, counters, noise, values, repetitions=reps,
                   reason=str(first.get("label") or ""), disturbed=disturbed, note=note, failed=failed)
 
 
@@ -478,11 +470,11 @@ def group(runs):
     for key in keys:
         members = [r.results.get(key) for r in runs]
         first = next(m for m in members if m)
-        missing = [m for m in members if not m or m.state != "ok"]
+        missing = [m for m in members if not m or not m.state.figure]
         if missing:
             unmeasured = next((m for m in missing if m), None)     # None: the runs that lack it do not have it
             state, why = (unmeasured.state, unmeasured.reason or unmeasured.state) if unmeasured else \
-                ("skipped", "not in every run's file")
+                (State.SKIPPED, "not in every run's file")
             results[key] = dataclasses.replace(unmeasured or first, state=state, reason=f"{why} (measured in "
                                                f"{len(members) - len(missing)} of {len(members)} runs)")
             continue

@@ -18,7 +18,7 @@ import tempfile
 
 MANIFEST = ".report-files"
 _HEAD = "# the files scripts/report wrote in this folder: it removes or overwrites only these\n"
-_STAGING = ".report-staging-"
+STAGING = ".report-staging-"
 # A README that an older scripts/report (before the manifest) rendered: its own links name its files.
 _OLD_README = re.compile(r"^> \*\*Headline:\*\* .*^Render this report again with `scripts/report", re.M | re.S)
 _LINK = re.compile(r"\]\(([^()/\s]+)\)")
@@ -55,7 +55,7 @@ def foreign(out_dir, sources=()):
     """The entries of out_dir the report did not write (sources: input files that sit there, theirs to keep)."""
     mine = owned(out_dir) | {MANIFEST}
     keep = {os.path.abspath(p) for p in sources}
-    return sorted(e for e in os.listdir(out_dir) if e not in mine and not e.startswith(_STAGING)
+    return sorted(e for e in os.listdir(out_dir) if e not in mine and not e.startswith(STAGING)
                   and os.path.abspath(os.path.join(out_dir, e)) not in keep)
 
 
@@ -158,7 +158,7 @@ class Staging:
                     for d in reversed(missing):
                         os.mkdir(d)
                         self.created.append(d)
-                    self.path = tempfile.mkdtemp(prefix=_STAGING, dir=self.out_dir)
+                    self.path = tempfile.mkdtemp(prefix=STAGING, dir=self.out_dir)
                 except OSError as e:
                     raise FolderError(f"{self.out_dir}: cannot write in it: {e.strerror} (give a folder you can "
                                       "write to)") from None
@@ -191,11 +191,20 @@ class Staging:
         listed = sorted(set(new) | {n for n in old if os.path.abspath(os.path.join(self.out_dir, n)) in keep})
         with open(os.path.join(self.path, MANIFEST), "w", encoding="utf-8") as f:
             f.write(_HEAD + "".join(n + "\n" for n in listed))
+        self.swap(new + [MANIFEST], gone)
+
+    def swap(self, names, gone=()):
+        """Puts the staged entries names (files or folders) in place of out_dir's and removes gone from out_dir.
+
+        All or nothing: each entry it replaces or removes is first moved aside (a rename), and a
+        failure on the way moves everything back.  A signal waits for the end, after which it has
+        nothing left to stop (settled).
+        """
         with _held():
-            aside = tempfile.mkdtemp(prefix=_STAGING, dir=self.out_dir)
-            done = []    # [name, what was there is aside, the new file is in place], in order
+            aside = tempfile.mkdtemp(prefix=STAGING, dir=self.out_dir)
+            done = []    # [name, what was there is aside, the new entry is in place], in order
             try:
-                for name in new + [MANIFEST] + gone:
+                for name in list(names) + list(gone):
                     dest = os.path.join(self.out_dir, name)
                     done.append([name, os.path.lexists(dest), False])
                     if done[-1][1]:
@@ -218,7 +227,7 @@ class Staging:
             dest = os.path.join(self.out_dir, name)
             try:
                 if placed:
-                    os.remove(dest)
+                    shutil.rmtree(dest) if os.path.isdir(dest) and not os.path.islink(dest) else os.remove(dest)
                 if had and os.path.lexists(os.path.join(aside, name)):
                     os.rename(os.path.join(aside, name), dest)
             except OSError:

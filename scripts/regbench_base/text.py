@@ -1,0 +1,55 @@
+"""How figures are written for a reader: numbers, bounds, ratios, and Markdown tables of them.
+
+The report and the store write the same figures, so they write them with
+these functions: a bound always reads `< N` rounded up, never down, and a
+ratio always has the digits a reader compares.
+"""
+import math
+
+# The mark beside a figure some repetition of which ran while the machine was disturbed.
+DISTURBED = "†"
+
+
+def number(v, up=False):
+    """A value with as many digits as a reader needs: 1234, 123, 12.3, 1.23, 0.123, 0.000076; up: rounded up at
+    the last digit shown, never down (a bound: bound_text)."""
+    if v is None or not math.isfinite(v):
+        return "NaN"
+    a = abs(v)
+    if a == 0:
+        return "0"
+    if a < 1e-12:
+        return f"{v:.2g}"
+    if a >= 100 or v == int(v) and a >= 1:
+        decimals = 0
+    elif a >= 0.01:
+        decimals = 1 if a >= 10 else 2 if a >= 1 else 3
+    else:
+        # two significant digits written out, as the console writes its bounds: 0.00008, not 8e-05
+        decimals = 1 - math.floor(math.log10(a))
+    if up:
+        # a billionth of the last digit's unit: a bound of exactly 21 or 0.1 is not raised by binary noise
+        scaled = v * 10 ** decimals
+        return number(math.ceil(scaled - 1e-9 * max(1.0, abs(scaled))) / 10 ** decimals)
+    text = f"{v:.{decimals}f}"
+    return text.rstrip("0") if a < 0.01 else text
+
+
+def bound_text(bound):
+    """A figure's upper bound as every table and sentence writes it: '< 21', '< 0.000081'."""
+    return f"< {number(bound, up=True)}"
+
+
+def ratio_text(x):
+    """A ratio of two figures: 0.50×, 1.52×, 12.3×, 123×, 0.0047×."""
+    if x >= 100:
+        return f"{x:.0f}×"
+    return f"{x:.1f}×" if x >= 10 else f"{x:.2f}×" if x >= 0.01 else f"{number(x)}×"
+
+
+def md_table(head, rows):
+    """A GitHub Markdown table; | inside cells is escaped."""
+    esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")
+    lines = ["| " + " | ".join(map(esc, head)) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    lines += ["| " + " | ".join(map(esc, r)) + " |" for r in rows]
+    return "\n".join(lines)

@@ -1,0 +1,163 @@
+"""Tests of regbench_base: the State enum is the contract's, the reader reads bytes, the packages stand side by side."""
+import ast
+import contextlib
+import glob
+import importlib.util
+import io
+import os
+import re
+import shutil
+import unittest
+from unittest import mock
+
+import fixture
+from regbench_base import contract, model
+from regbench_base.state import Gap, State, unmeasured
+
+
+def sources(*folders):
+    """The Python files under scripts/ folders (all of scripts/ without arguments), with the command lines."""
+    roots = [os.path.join(fixture.SCRIPTS, f) for f in folders] or [fixture.SCRIPTS]
+    files = [p for r in roots for p in glob.glob(os.path.join(r, "**", "*.py"), recursive=True)]
+    if not folders:
+        for p in filter(os.path.isfile, glob.glob(os.path.join(fixture.SCRIPTS, "*"))):
+            with open(p, "rb") as f:
+                if f.read(32).startswith(b"#!/usr/bin/python3"):
+                    files.append(p)
+    return sorted(files)
+
+
+class States(unittest.TestCase):
+    def test_state_is_the_contracts_list(self):
+        self.assertEqual([s.value for s in State], contract.states())
+        self.assertEqual(State("below_resolution"), State.BELOW_RESOLUTION)
+        self.assertEqual(str(State.NOT_RUN), "not_run")
+
+    def test_what_each_state_means(self):
+        self.assertEqual([s for s in State if s.figure], [State.MEASURED])
+        self.assertEqual([s for s in State if s.bound], [State.BELOW_RESOLUTION])
+        self.assertEqual({s for s in State if s.timed}, {State.MEASURED, State.BELOW_RESOLUTION})
+        self.assertEqual({s for s in State if s.ran}, {State.MEASURED, State.BELOW_RESOLUTION, State.ERROR})
+        self.assertEqual([s for s in State if s.failed], [State.ERROR])
+        self.assertEqual(unmeasured(), [State.ERROR, State.NOT_RUN, State.SKIPPED, State.BELOW_RESOLUTION])
+        for s in unmeasured():
+            self.assertTrue(s.cell and s.heading and s.said, s)
+        self.assertEqual((Gap.NAN.cell, Gap.ABSENT.cell, Gap.NAN.figure, Gap.NAN.ran, Gap.ABSENT.ran),
+                         ("NaN", "—", False, True, False))
+
+    def test_a_new_contract_state_without_a_meaning_stops_the_import(self):
+        spec = importlib.util.spec_from_file_location("regbench_base.state_again",
+                                                      os.path.join(fixture.SCRIPTS, "regbench_base", "state.py"))
+        with mock.patch.object(contract, "states", lambda: ["measured", "throttled"]):
+            with self.assertRaisesRegex(ImportError, "the contract's state throttled has no row in _MEANINGS"):
+                spec.loader.exec_module(importlib.util.module_from_spec(spec))
+
+
+# A state word of the contract, of a Measure's gaps, or of the report's old vocabulary, in quotes.
+_WORDS = "|".join(contract.states() + [g.value for g in Gap] + ["ok", "below"])
+_QUOTED = rf"""["']({_WORDS})["']"""
+_COMPARED = re.compile(rf"""(==|!=|\bis\b)\s*{_QUOTED}|{_QUOTED}\s*(==|!=)|\bin\s*[(\[{{][^()\[\]{{}}]*{_QUOTED}"""
+                       rf"""|\bstate\s*=\s*'({_WORDS})'""")
+
+
+class NoStateWords(unittest.TestCase):
+    def test_no_state_is_compared_with_a_word(self):
+        found = []
+        for p in sources():
+            if p == os.path.abspath(__file__):
+                continue        # the check's own examples below
+            with open(p, encoding="utf-8") as f:
+                for n, line in enumerate(f, 1):
+                    if _COMPARED.search(line):
+                        found.append(f"{os.path.relpath(p, fixture.SCRIPTS)}:{n}: {line.strip()}")
+        self.assertEqual(found, [], "ask the State (state.figure, state.bound, ...) instead of comparing words")
+
+    def test_the_check_catches_what_it_looks_for(self):
+        for line in ('if res.state == "ok":', 'x = m.state != "below_resolution"', 'if s in ("skipped", "error"):',
+                     "WHERE s.state = 'measured'", 'if "not_run" == state:'):
+            self.assertTrue(_COMPARED.search(line), line)
+        self.assertFalse(_COMPARED.search('meta.update(state="error", reason="x")'))
+
+
+class NoJq(unittest.TestCase):
+    def test_no_jq_in_scripts_bench_or_fuzz(self):
+        """The result files are read by the one reader; users may still use jq (the docs say how)."""
+        found = []
+        for folder in ("scripts", "bench", "fuzz"):
+            for d, _, files in os.walk(os.path.normpath(os.path.join(fixture.SCRIPTS, os.pardir, folder))):
+                for name in files:
+                    p = os.path.join(d, name)
+                    if p == os.path.abspath(__file__) or "__pycache__" in d:
+                        continue
+                    with open(p, "rb") as f:
+                        if re.search(rb"\bjq\b", f.read()):
+                            found.append(os.path.relpath(p, os.path.join(fixture.SCRIPTS, os.pardir)))
+        self.assertEqual(found, [], "read result files with regbench_base.model (scripts/summary, scripts/report)")
+
+
+class Packages(unittest.TestCase):
+    def imported(self, package):
+        """The top-level packages each module of package imports, absolute or relative."""
+        out = set()
+        for p in sources(package):
+            with open(p, encoding="utf-8") as f:
+                tree = ast.parse(f.read())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    out |= {a.name.split(".")[0] for a in node.names}
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    out.add(node.module.split(".")[0])
+        return out
+
+    def test_the_report_and_the_store_stand_side_by_side_on_the_base(self):
+        report, results, base = (self.imported(p) for p in ("regbench_report", "regbench_results", "regbench_base"))
+        self.assertIn("regbench_base", report)
+        self.assertIn("regbench_base", results)
+        self.assertNotIn("regbench_results", report)
+        self.assertNotIn("regbench_report", results)
+        self.assertFalse(base & {"regbench_report", "regbench_results"})
+
+
+class GuestChecks(unittest.TestCase):
+    """scripts/tests/guest_results.py, which guest-test runs on the guest's files, fails on files that are not them."""
+
+    def run_checks(self, section, files):
+        import guest_results
+        d = fixture.tmpdir()
+        for name, src in files.items():
+            shutil.copyfile(fixture.path(src), os.path.join(d, name))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            failed = guest_results.main([section, d, "tcg"])
+        return failed, out.getvalue().splitlines()
+
+    def test_a_run_that_lost_no_device_fails_the_lost_checks(self):
+        failed, lines = self.run_checks("lost", {"lost.json": "single.json"})
+        self.assertEqual(failed, 3, lines)
+        self.assertEqual(lines[0], "FAIL: lost (host): the context says the device stopped answering (lost.json): "
+                                   "target_lost absent")
+        self.assertIn("thrpt/write32/relaxed: SIGBUS at offset 0x0", lines[2])
+
+    def test_a_missing_file_fails_its_checks_with_the_readers_line(self):
+        failed, lines = self.run_checks("ivshmem", {"ivshmem-uc.json": "single.json"})
+        self.assertEqual(failed, 4, lines)
+        self.assertIn("kind mmio, mapping wb, accelerator none", lines[0])
+        self.assertIn("ivshmem-wc.json: No such file or directory", lines[1])
+
+
+class Reader(unittest.TestCase):
+    def test_loads_reads_bytes_and_names_them(self):
+        with open(fixture.path("single.json"), "rb") as f:
+            data = f.read()
+        run = model.loads(data, "<stdin>")
+        self.assertEqual(run.paths, ["<stdin>"])
+        self.assertEqual(set(run.results), set(model.load(fixture.path("single.json")).results))
+        for bad, why in ((b"", "<stdin>: the file is empty"), (b"\xff\xfe", "<stdin>: not text"),
+                         (b"{", "<stdin>: not valid JSON")):
+            with self.assertRaises(model.ReportError) as e:
+                model.loads(bad, "<stdin>")
+            self.assertTrue(str(e.exception).startswith(why), str(e.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
