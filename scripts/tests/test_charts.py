@@ -183,7 +183,11 @@ class VerdictsOnBars(unittest.TestCase):
 
     def test_barrier_bars(self):
         from regbench_report import charts, tables
-        runs = [model.load(os.path.join(PUBLISHED, "ram-vs-trap", f)) for f in ("ram.json", "trap.json")]
+        import verdict_rates
+        path = os.path.join(PUBLISHED, "ram-vs-trap", "ram.json")
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        runs = [model.load(path), model.from_document("slower.json", verdict_rates.scaled(doc, 3))]
         fig = drawn(charts.barrier_chart, runs, ["ram", "trap"], fixture.tmpdir())[0]
         want = [charts.MARKS[v.verdict][0] for k in runs[1].results if k.family == "barrier"
                 for v in [tables.compare_in(runs[0], runs[1], k, "cycles")] if v.verdict in charts.MARKS]

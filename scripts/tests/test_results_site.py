@@ -20,6 +20,7 @@ import tempfile
 import unittest
 
 import fixture
+from regbench_base.state import State
 from test_results_store import Check, edited, results
 
 CHROMIUM = "/usr/bin/chromium"
@@ -126,8 +127,9 @@ class Site(Check):
 
     def test_cells_are_the_stores_figures_copies_in_gbps(self):
         with sqlite3.connect(self.db) as conn:
-            ns, size = conn.execute("SELECT ns, param FROM results WHERE family = 'copy' AND state = 'measured' AND "
-                                    "run_id IN (SELECT id FROM runs WHERE cpu LIKE 'AMD EPYC%') LIMIT 1").fetchone()
+            ns, size = conn.execute("SELECT ns, param FROM results WHERE family = 'copy' AND state = ? AND "
+                                    "run_id IN (SELECT id FROM runs WHERE cpu LIKE 'AMD EPYC%') LIMIT 1",
+                                    (str(State.MEASURED),)).fetchone()
         name = next(r["data-name"] for r in self.page.rows if r["data-family"] == "copy"
                     and r["data-name"].endswith(f"/{size}") and self.column("ram", "amd") in r["cells"])
         with sqlite3.connect(self.db) as conn:

@@ -51,7 +51,7 @@ function applyTable(table) {
   const used = new Set();
   for (const tr of rows) {
     if (tr.hidden) continue;
-    for (const td of tr.querySelectorAll("td.ok, td.below")) {
+    for (const td of tr.querySelectorAll("td.measured, td.below_resolution")) {
       if (!td.hidden) used.add(td.dataset.col);
     }
   }
