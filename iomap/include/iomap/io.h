@@ -164,26 +164,35 @@ IOMAP_REP_STRATEGIES(IOMAP_MMIO_REPS)
  * its __io_br/__io_ar hooks around it: x86's mov with a compiler barrier,
  * arm64's ldr then dmb oshld and a dependency); readl_relaxed() and
  * __raw_readl() the relaxed one (the bare access); readsl() and writesl()
- * repeat __raw_readl on the one register count times.
+ * repeat __raw_readl on the one register count times.  Each name is spelled
+ * where it is built, as the kernel spells it.
  */
-#define IOMAP_BUILD_KERNEL_NAMES(bits, type, k, reg, wreg)			\
-static __always_inline type read##k(const volatile void __iomem *addr)	\
+#define IOMAP_BUILD_KERNEL_NAMES(bits, type, read, write, read_relaxed, write_relaxed, raw_read, raw_write, \
+				 reads, writes)						\
+static __always_inline type read(const volatile void __iomem *addr)	\
 { return iomap_read##bits##_ordered(addr); }				\
-static __always_inline void write##k(type v, volatile void __iomem *addr) \
+static __always_inline void write(type v, volatile void __iomem *addr)	\
 { iomap_write##bits##_ordered(v, addr); }				\
-static __always_inline type read##k##_relaxed(const volatile void __iomem *addr) \
+static __always_inline type read_relaxed(const volatile void __iomem *addr) \
 { return iomap_read##bits##_relaxed(addr); }				\
-static __always_inline void write##k##_relaxed(type v, volatile void __iomem *addr) \
+static __always_inline void write_relaxed(type v, volatile void __iomem *addr) \
 { iomap_write##bits##_relaxed(v, addr); }				\
-static __always_inline type __raw_read##k(const volatile void __iomem *addr) \
+static __always_inline type raw_read(const volatile void __iomem *addr)	\
 { return iomap_read##bits##_relaxed(addr); }				\
-static __always_inline void __raw_write##k(type v, volatile void __iomem *addr) \
+static __always_inline void raw_write(type v, volatile void __iomem *addr) \
 { iomap_write##bits##_relaxed(v, addr); }				\
-static __always_inline void reads##k(const volatile void __iomem *addr, void *buffer, unsigned int count) \
+static __always_inline void reads(const volatile void __iomem *addr, void *buffer, unsigned int count) \
 { iomap_read##bits##_rep_relaxed(addr, buffer, count); }		\
-static __always_inline void writes##k(volatile void __iomem *addr, const void *buffer, unsigned int count) \
+static __always_inline void writes(volatile void __iomem *addr, const void *buffer, unsigned int count) \
 { iomap_write##bits##_rep_relaxed(addr, buffer, count); }
-IOMAP_WIDTHS(IOMAP_BUILD_KERNEL_NAMES)
+IOMAP_BUILD_KERNEL_NAMES(8, uint8_t, readb, writeb, readb_relaxed, writeb_relaxed, __raw_readb, __raw_writeb,
+			 readsb, writesb)
+IOMAP_BUILD_KERNEL_NAMES(16, uint16_t, readw, writew, readw_relaxed, writew_relaxed, __raw_readw, __raw_writew,
+			 readsw, writesw)
+IOMAP_BUILD_KERNEL_NAMES(32, uint32_t, readl, writel, readl_relaxed, writel_relaxed, __raw_readl, __raw_writel,
+			 readsl, writesl)
+IOMAP_BUILD_KERNEL_NAMES(64, uint64_t, readq, writeq, readq_relaxed, writeq_relaxed, __raw_readq, __raw_writeq,
+			 readsq, writesq)
 #undef IOMAP_BUILD_KERNEL_NAMES
 
 /*
