@@ -47,7 +47,7 @@
 	"the other strategies'"
 #define IOMAP_NO_PORTS "arm64 has no port I/O instructions (its PCI I/O space is memory at PCI_IOBASE, " \
 	"which only the kernel maps)"
-#define IOMAP_X86_ONLY "x86-64 only (this is an arm64 build): "
+#define IOMAP_X86_ONLY "x86-64 only, not an arm64 CPU's instructions: "
 
 /*
  * Every strategy, in the order reports show them (the same names as on

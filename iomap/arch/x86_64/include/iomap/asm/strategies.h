@@ -50,7 +50,7 @@
 #define IOMAP_SPLITS_64 "it splits 64-bit accesses for 32-bit-only devices: other widths, _rep and copies are " \
 	"the other strategies'"
 #define IOMAP_MOVES_RANGES "vector accesses move ranges of memory, not one register once or count times"
-#define IOMAP_ARM64_ONLY "arm64 only (this is an x86-64 build): "
+#define IOMAP_ARM64_ONLY "arm64 only, not an x86-64 CPU's instructions: "
 
 /*
  * Every strategy, in the order reports show them: what it can do and its
