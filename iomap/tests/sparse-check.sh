@@ -1,17 +1,19 @@
 #!/bin/sh
 # sparse-check.sh: sparse must flag each fixture's classic __iomem mistake, and stay silent on the tree
 #
-# usage: sparse-check.sh SOURCE_DIR
+# usage: sparse-check.sh SOURCE_DIR ARCH
 #
 # A fixture marks each line that must draw a warning with a comment
 # "sparse-expect: TEXT"; the check fails if that line draws no warning
 # containing TEXT, or if any other line of the fixture draws one.  The tree
-# (iomap/src/*.c and bench/*.c, whatever files exist now) must draw no
+# (iomap/src/*.c, iomap/arch/ARCH/*.c and bench/*.c, whatever files exist
+# now; ARCH is the build's, whose headers the sources include) must draw no
 # warning at all, except from system headers under /usr/include, which are
 # glibc's and not ours to fix.
 set -u
 
-src=${1:?usage: sparse-check.sh SOURCE_DIR}
+src=${1:?usage: sparse-check.sh SOURCE_DIR ARCH}
+arch=${2:?usage: sparse-check.sh SOURCE_DIR ARCH}
 cd "$src" || exit 1
 
 if ! command -v sparse >/dev/null 2>&1; then
@@ -20,7 +22,7 @@ if ! command -v sparse >/dev/null 2>&1; then
 fi
 
 sparse_run() {
-	sparse -std=gnu11 -Iiomap/include -Iiomap/src "$@" 2>&1
+	sparse -std=gnu11 -Iiomap/include -I"iomap/arch/$arch/include" -Iiomap/src "$@" 2>&1
 }
 
 failed=0
@@ -84,7 +86,7 @@ if [ "$fixtures" -eq 0 ]; then
 fi
 
 checked=0
-for f in iomap/src/*.c bench/*.c; do
+for f in iomap/src/*.c "iomap/arch/$arch"/*.c bench/*.c; do
 	[ -e "$f" ] || continue
 	checked=$((checked + 1))
 	out=$(sparse_run "$f")
