@@ -10,26 +10,31 @@ import json
 import os
 import sys
 
-from regbench_report import model
+import codecs
+import signal
+
+from regbench_report import folder, model
 from regbench_report.cli import Parser, UsageError
 
-from . import runfile, store
+from . import query, runfile, store
 from .errors import ResultsError
 
 # Each command's usage line, and what it does (the top-level usage lists them all).
 USAGES = {
     "add": ("scripts/results add [--db STORE] RUN.json...", "add runs to the store (a run already there is kept once)"),
-    "list": ("scripts/results list [--db STORE]", "the runs in the store"),
-    "table": ("scripts/results table [--db STORE] -o DIR [--title TEXT] [--force]",
-              "the reference table of every run in the store (Markdown + SVG)"),
-    "latency": ("scripts/results latency [--db STORE] [--host HOST] [--target TARGET] [--json] [BENCHMARK...]",
+    "list": ("scripts/results list [--db STORE] [FILTERS]", "the runs in the store"),
+    "table": ("scripts/results table [--db STORE] [FILTERS] -o DIR [--title TEXT] [--force] [BENCHMARK...]",
+              "the reference table of the runs in the store (Markdown + SVG)"),
+    "latency": ("scripts/results latency [--db STORE] [FILTERS] [--json] [BENCHMARK...]",
                 "lat/ percentiles of each machine's runs merged into one distribution"),
     "export": ("scripts/results export --format bmf RUN.json...", "Bencher Metric Format on stdout"),
 }
-USAGE = "\n       ".join(f"{line}\n           {what}" for line, what in USAGES.values())
+USAGE = ("\n       ".join(f"{line}\n           {what}" for line, what in USAGES.values())
+         + "\nFILTERS: --host --machine --cpu --target --arch --since --until --label KEY=VALUE (see a command's --help)")
 
-STORE_HELP = (f"the store: an SQLite file (default {os.path.relpath(store.DEFAULT, store.ROOT)} at the top of this "
-              f"checkout; created by add) or a PostgreSQL URL, {store.URL_FORM}")
+STORE_HELP = (f"the store: an SQLite file (default ${store.ENVIRONMENT}, else "
+              f"{os.path.relpath(store.DEFAULT, store.ROOT)} at the top of this checkout; created by add) or a "
+              f"PostgreSQL URL, {store.URL_FORM}")
 
 
 def _runs(n):
@@ -44,11 +49,12 @@ def parser():
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser, prog="results")
     command = lambda name, description: sub.add_parser(name, usage=USAGES[name][0], help=USAGES[name][1],
                                                         description=description)
-    add = command("add", "Adds each run (its JSON verbatim, a row per benchmark) in one transaction: all of them "
-                         "or, on a bad file or Ctrl-C, none. A run's id is the hash of its JSON: a run already in the "
-                         "store is kept once.")
+    add = command("add", "Adds each run (its JSON compressed, a row per benchmark) in one transaction: all of them "
+                         "or, on a bad file or a signal, none. A run's id is the hash of its JSON's content (parsed, "
+                         "numbers normalized): a run already in the store, re-indented or not, is kept once.")
     add.add_argument("files", nargs="+", metavar="RUN.json", help="regbench --benchmark_out files")
-    lst = command("list", "One line per run, oldest first.")
+    lst = command("list", "One line per run, oldest first (by the instant it ran, whatever its time zone).")
+    query.add_arguments(lst, benchmarks=False)
     table = command("table", "Renders the cross-machine reference table of every run in the store into DIR: "
                              "README.md and an SVG per table. Cells are nanoseconds (wall time: one clock on every "
                              "machine, where TSC cycles are each machine's own). The folder keeps a manifest of the "
@@ -58,15 +64,13 @@ def parser():
     table.add_argument("--force", action="store_true",
                        help="write into a folder that holds files this command did not write (same-named ones are "
                             "overwritten, the rest kept)")
+    query.add_arguments(table)
     lat = command("latency", "Adds up the lat/ histograms of every run of one machine and target (same host, CPU "
                              "and target, same timer step: regbench bins on a grid of that step alone) and gives "
                              "percentiles of the whole, in TSC cycles: each is the bucket its sample lies in, one "
                              "timer step wide below 64 steps, at most 1/32 of its lower edge above. Runs of a "
                              "regbench older than the grid are listed as left out.")
-    lat.add_argument("benchmarks", nargs="*", metavar="BENCHMARK", help="lat/ benchmarks by name (default: all)")
-    lat.add_argument("--host", action="append", default=[], help="only this host (as `list` shows it; repeatable)")
-    lat.add_argument("--target", action="append", default=[],
-                     help="only this target: its spec, or a column's name in the reference table (repeatable)")
+    query.add_arguments(lat)
     lat.add_argument("--json", action="store_true", help="the merged histograms and percentiles as JSON")
     for cmd in (add, lst, table, lat):
         cmd.add_argument("--db", metavar="STORE", help=STORE_HELP)
@@ -80,24 +84,40 @@ def parser():
 
 
 def _add(args):
-    s = store.open_store(args.db, create=True)
-    try:
-        lines, added = [], 0
-        with s.transaction():
-            for path in args.files:
-                run, data = runfile.read(path)
-                run_id = runfile.digest(data)
-                row = runfile.run_row(run, data, run_id)
-                new = s.add(row, runfile.result_rows(run, run_id))
-                added += new
-                lines.append(f"{'added' if new else 'kept '} {run_id[:12]}  {row['host']}  {row['cpu']}  "
-                             f"{row['target']}  {row['date'] or 'undated'}  {len(run.results)} benchmarks  ({path})")
-        total = s.count()
-    finally:
-        s.close()
+    prepared, lines = [], []
+    for path in args.files:
+        run, data = runfile.read(path)
+        prepared.append(store.rows_of(run, data))
+    s, new = store.add(args.db, prepared)
+    if s.upgraded:
+        _upgraded(s)
+    for path, rows, fresh in zip(args.files, prepared, new):
+        row = rows["run"]
+        lines.append(f"{'added' if fresh else 'kept '} {row['id'][:12]}  {row['host']}  {row['cpu']}  "
+                     f"{row['target']}  {row['date'] or 'undated'}  {len(rows['results'])} benchmarks  ({path})")
+    total, added = s.total, sum(new)
     print("\n".join(lines))
     print(f"{s.where}: {added} added, {len(args.files) - added} already there; {_runs(total)} in the store")
     return 0
+
+
+def _upgraded(s):
+    old, new, runs = s.upgraded
+    print(f"results: {s.where}: upgraded the store from schema {old} to {new} in place ({_runs(runs)})",
+          file=sys.stderr)
+
+
+def _open(args):
+    """The store a reading command names, made current (an older one upgraded, saying so)."""
+    s = store.open_store(args.db)
+    try:
+        s.prepare()
+    except BaseException:
+        s.close()
+        raise
+    if s.upgraded:
+        _upgraded(s)
+    return s
 
 
 def _columns(rows, head):
@@ -107,10 +127,9 @@ def _columns(rows, head):
 
 
 def _list(args):
-    s = store.open_store(args.db)
+    s = _open(args)
     try:
-        s.check()
-        runs = s.runs()
+        runs = query.select(s, args, need_runs=False).runs
     finally:
         s.close()
     if not runs:
@@ -129,16 +148,14 @@ def _table(args):
     except ImportError:
         raise ResultsError(sys.executable, "this Python has no matplotlib", "run scripts/results itself, which uses "
                            "Debian's /usr/bin/python3, after apt-get install python3-matplotlib") from None
-    from regbench_report import folder
     from . import reference, render
-    s = store.open_store(args.db)
+    _output(args)
+    s = _open(args)
     try:
-        s.check()
-        table = reference.build(s)
+        selection = query.select(s, args)
+        table = reference.build(s, selection)
     finally:
         s.close()
-    if not table.columns:
-        raise ResultsError(s.where, "no runs in the store", "add some first: scripts/results add RUN.json")
     try:
         path = render.write(table, args.output, title=args.title, force=args.force)
     except folder.FolderError as e:
@@ -152,10 +169,9 @@ def _table(args):
 
 def _latency(args):
     from . import latency
-    s = store.open_store(args.db)
+    s = _open(args)
     try:
-        s.check()
-        lat = latency.build(s, args.host, args.target, args.benchmarks)
+        lat = latency.build(s, query.select(s, args))
     finally:
         s.close()
     if args.json:
@@ -192,25 +208,68 @@ def _export(args):
     return 0
 
 
+def _output(args):
+    """-o as given: an empty one (an unset variable) is refused rather than taken as the current folder."""
+    if not args.output.strip():
+        raise UsageError("-o: empty (give the folder to write, e.g. -o reference)")
+
+
 COMMANDS = {"add": _add, "list": _list, "table": _table, "latency": _latency, "export": _export}
 
 
+# Characters the output uses that a terminal in a non-UTF-8 locale (LC_ALL=C, latin-1) cannot show, in ASCII.
+_PLAIN = {"–": "-", "—": "-", "·": "|", "×": "x", "±": "+-", "†": "+", "…": "...", "≤": "<=", "≥": ">=",
+          "\u2400": "\\0", "µ": "u"}
+
+
+def _plain(err):
+    return "".join(_PLAIN.get(c, "?") for c in err.object[err.start:err.end]), err.end
+
+
+codecs.register_error("regbench_plain", _plain)
+
+
 def main(argv=None):
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(errors="regbench_plain")
+    restore = folder.catch_signals()
     try:
-        args = parser().parse_args(argv)
-        if not args.command:
-            raise UsageError("no command (give add, list, table, latency or export; see scripts/results --help)")
-        return COMMANDS[args.command](args)
+        try:
+            args = parser().parse_args(argv)
+            if not args.command:
+                raise UsageError("no command (give add, list, table, latency or export; see scripts/results --help)")
+            status = COMMANDS[args.command](args)
+            sys.stdout.flush()
+            return status
+        finally:
+            folder.settled()
     except UsageError as e:
         return _fail(str(e), 2)
     except ResultsError as e:
         return _fail(str(e), 1)
-    except KeyboardInterrupt:
-        return _fail("interrupted (the store and the output folder are as they were)", 130)
+    except KeyboardInterrupt as e:
+        signo = getattr(e, "signo", signal.SIGINT)
+        by = "" if signo == signal.SIGINT else f" by {signal.Signals(signo).name}"
+        return _fail(f"interrupted{by} (the store and the output folder are as they were)", 128 + signo)
     except BrokenPipeError:
         # a reader that stopped early (| head): nothing more to say, and nothing to say it to
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return 1
+    except OSError as e:
+        if e.filename is None:
+            # writing to stdout failed (a full disk, a closed file): what was printed is incomplete
+            _drop_stdout()
+            return _fail(f"standard output: {e.strerror or e} (the output is incomplete; write it where there is "
+                         "room)", 1)
+        return _fail(f"{e.filename}: {e.strerror or e} (check the path)", 1)
+    finally:
+        restore()
+
+
+def _drop_stdout():
+    """Points stdout at /dev/null, so that Python's flush at exit has nothing left to fail on."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.stdout = open(os.devnull, "w", encoding="utf-8")
 
 
 def _fail(line, status):

@@ -157,13 +157,19 @@ def _meta(store, columns):
     newest = []
     for c in columns:
         run = max(c.runs, key=lambda r: (r["date"] or "", r["id"]))
-        newest.append(runfile.parse(store.json(run["id"]).encode("utf-8"), f"{store.where} (run {run['id'][:12]})"))
+        newest.append(runfile.parse(store.json(run["id"]), f"{store.where} (run {run['id'][:12]})"))
     return model.meta(newest), newest
 
 
-def build(store):
-    """The Reference of every run in an open store."""
-    runs = store.runs()
+# the columns of `results` a cell is made of
+FIELDS = ("run_id", "name", "family", "op", "width", "strategy", "param", "unit", "state", "bound", "ns", "ns_lo",
+          "ns_hi", "disturbed")
+
+
+def build(store, selection):
+    """The Reference of the runs and benchmarks of a query.Selection of an open store."""
+    from . import query
+    runs = selection.runs
     columns = _columns(runs)
     if not columns:
         return Reference([], [], runs, None)
@@ -171,7 +177,7 @@ def build(store):
     col_of = {run["id"]: i for i, c in enumerate(columns) for run in c.runs}
     run_of = {run["id"]: run for run in runs}
     members = {}                                      # (Key, column) -> [(result row, run row)]
-    for r in store.results():
+    for r in query.results(store, selection, FIELDS):
         key = Key(r["family"], r["op"], r["width"], r["strategy"], r["param"])
         members.setdefault((key, col_of[r["run_id"]]), []).append((r, run_of[r["run_id"]]))
     units = {k.family: r["unit"] for (k, _), ms in members.items() for r, _ in ms[:1]}

@@ -1,4 +1,4 @@
-"""A regbench result file as the store keeps it: its identity, its row in `runs`, a row per benchmark in `results`.
+"""A regbench result file as the store keeps it: its identity, its row in `runs`, its rows in the other tables.
 
 The file is read once, as bytes, and everything comes from those bytes: the
 stored JSON, the content hash that is the run's id, and the fields, which
@@ -11,8 +11,9 @@ import json
 import os
 import re
 import tempfile
+import zlib
 
-from regbench_report import model
+from regbench_report import contract, model
 
 from .errors import ResultsError
 
@@ -49,11 +50,38 @@ def parse(data, name):
         os.unlink(tmp)
 
 
+def _canonical(value):
+    """A parsed JSON value with every number as the same text however it was written (4746, 4746.0, 4.746e3)."""
+    if isinstance(value, dict):
+        return {k: _canonical(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    # a whole number within a double's exact range is an integer, any other number its double, except an integer
+    # that no double holds exactly, which stays as written
+    f = float(value)
+    if f.is_integer() and abs(f) < 2 ** 53:
+        return int(f)
+    return value if isinstance(value, int) and int(f) != value else f
+
+
 def digest(data):
-    """The run's identity: SHA-256 of its JSON, keys sorted and spacing dropped (a re-indented copy is the same run)."""
-    doc = json.loads(data)
-    canon = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The run's identity: SHA-256 of its parsed JSON with keys sorted and numbers normalized, so a re-indented
+    copy, or one whose numbers another tool rewrote (`jq .` writes 4746.0 as 4746), is the same run."""
+    canon = json.dumps(_canonical(json.loads(data)), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
+
+
+def utc(date):
+    """An ISO 8601 date with its offset as UTC text that sorts in time order (YYYY-MM-DDTHH:MM:SSZ); None if none."""
+    try:
+        when = datetime.datetime.fromisoformat(str(date))
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    return when.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def host(run):
@@ -71,21 +99,44 @@ def cpu(run):
     return f"{name} ({uarch})" if uarch and str(uarch) not in name else name
 
 
+def text(value):
+    """A value as a text column holds it: a NUL (which PostgreSQL's text cannot hold) shown as U+2400."""
+    return None if value is None else str(value).replace("\0", "\u2400")
+
+
 def _text(run, key):
-    v = run.ctx(key)
-    return None if v is None else str(v)
+    return text(run.ctx(key))
+
+
+def now():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
 def run_row(run, data, run_id):
     """The run's row of `runs` (sql.RUNS), as a dict by column."""
-    row = {k: _text(run, k) for k in ("cpu_model", "cpu_uarch", "kernel", "env_vm", "topology", "target_kind",
-                                      "target_mapping", "target_device", "target_bar", "target_what", "accelerator",
-                                      "regbench_version", "regbench_build_type", "date", "interrupted")}
-    row.update(id=run_id, host=host(run), cpu=cpu(run), target=_text(run, "target") or "unknown",
+    row = {k: _text(run, k) for k in ("machine_id", "cpu_model", "cpu_uarch", "arch", "kernel", "firmware",
+                                      "microcode", "env_vm", "topology", "target_kind", "target_mapping",
+                                      "target_device", "target_bar", "target_what", "accelerator", "regbench_version",
+                                      "regbench_commit", "regbench_build_type", "date", "interrupted")}
+    row.update(id=run_id, host=text(host(run)), cpu=text(cpu(run)), target=_text(run, "target") or "unknown",
                tsc_hz=run.ctx_float("tsc_hz"), core_hz_estimate=run.ctx_float("core_hz_estimate"),
-               added=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-               json=data.decode("utf-8"))
+               time=utc(run.ctx("date")), added=now(), json_zlib=zlib.compress(data, 6))
     return row
+
+
+def label_rows(run, run_id):
+    """The run's context pairs the contract does not declare (--benchmark_context labels), as rows of `labels`."""
+    declared = contract.schema()["$defs"]["context"]["properties"]
+    return [{"run_id": run_id, "key": text(k), "value": text(v if isinstance(v, str) else json.dumps(v))}
+            for k, v in run.context.items() if k not in declared]
+
+
+def histogram_rows(run, run_id):
+    """A row of `histograms` per lat/ histogram of the run."""
+    return [{"run_id": run_id, "name": res.name, "step": res.histogram.grid[0] if res.histogram.grid else None,
+             "sub_buckets": res.histogram.grid[1] if res.histogram.grid else None,
+             "edges": json.dumps(res.histogram.edges), "counts": json.dumps(res.histogram.counts)}
+            for res in run.results.values() if res.histogram]
 
 
 def result_rows(run, run_id):
@@ -93,9 +144,9 @@ def result_rows(run, run_id):
     rows = []
     for key, res in run.results.items():
         family = run.meta.families.get(key.family)
-        row = {"run_id": run_id, "name": res.name, "family": key.family, "op": key.op, "width": key.width,
+        row = {"run_id": run_id, "name": text(res.name), "family": key.family, "op": key.op, "width": key.width,
                "strategy": key.strategy, "param": key.param, "space": res.space, "unit": family.unit if family else "",
-               "state": model.CONTRACT_STATE[res.state], "reason": res.reason,
+               "state": model.CONTRACT_STATE[res.state], "reason": text(res.reason),
                "bound": res.bound if res.state == "below" else None, "repetitions": res.repetitions,
                "disturbed": res.disturbed}
         for counter in COUNTERS:
@@ -105,6 +156,8 @@ def result_rows(run, run_id):
             if counter in RANGED:
                 row[counter + "_lo"] = min(m.reps) if ok else None
                 row[counter + "_hi"] = max(m.reps) if ok else None
+        reps = res.measure("cycles").reps if row["cycles"] is not None else None
+        row["reps"] = json.dumps([float(f"{x:.6g}") for x in reps]) if reps else None
         tsc = run.ctx_float("tsc_hz")
         if row["ns"] is None and row["cycles"] is not None and tsc:
             # a file without the ns counter: regbench's ns is exactly cycles at the run's TSC rate

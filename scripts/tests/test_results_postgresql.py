@@ -11,7 +11,8 @@ import tempfile
 import unittest
 
 import fixture
-from test_results_store import Check, results, rows
+from test_results_store import Check, edited, results, rows
+from test_results_writers import at_once, variants
 
 RUNS = [fixture.path("single.json"), fixture.path("reps.json"), fixture.path("port.json")]
 
@@ -147,6 +148,35 @@ class PostgreSQL(Check):
         gone = self.server.url("regbench", port=self.server.port + 1)
         self.one_line(results("add", "--db", gone, RUNS[0]), 1, gone + ": cannot connect", "is the server running?")
         self.one_line(results("list", "--db", self.server.url("nosuchdb")), 1, "", 'database "nosuchdb" does not exist')
+
+    def test_concurrent_adds_all_land_in_a_new_and_an_existing_database(self):
+        for name in ("race1", "race2", "race3"):
+            url = self.server.database(name)
+            files = variants(5)
+            for p in at_once(*(["add", "--db", url, f] for f in files), ["add", "--db", url, *reversed(files)]):
+                self.ok(p)
+            self.assertIn(f"{url}: 5 runs", self.ok(results("list", "--db", url)))
+            more = variants(8)[5:]
+            for p in at_once(*(["add", "--db", url, f, *files[:2]] for f in more)):
+                self.ok(p)
+            self.assertIn(f"{url}: 8 runs", self.ok(results("list", "--db", url)))
+
+    def test_a_nul_in_a_context_value(self):
+        url = self.server.database("nul")
+        path = edited("reps.json", lambda d: d["context"].update(host="board\u00007", kernel="6.1\u0000"))
+        out = self.ok(results("add", "--db", url, path))
+        self.assertIn("board\u24007", out)
+        self.assertIn("board\u24007", self.ok(results("list", "--db", url)))
+
+    def test_a_password_parameter_is_never_printed(self):
+        url = self.server.url("nosuchdb") + "&password=hunter2"
+        p = results("add", "--db", url, RUNS[0])
+        self.assertEqual(p.returncode, 1)
+        self.assertNotIn("hunter2", p.stdout + p.stderr)
+        url = self.server.database("masked") + "&password=hunter2"
+        out = self.ok(results("add", "--db", url, RUNS[0]))
+        self.assertNotIn("hunter2", out)
+        self.assertIn("password=***", out)
 
 
 if __name__ == "__main__":

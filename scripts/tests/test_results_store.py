@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 import unittest
+import zlib
 
 import fixture
 
@@ -90,8 +91,9 @@ class Store(Check):
         unit = doc["regbench"]["families"]["thrpt"]["unit"]
         self.assertEqual(row, ("thrpt", "read", 32, "relaxed", None, "mmio", unit, "measured", median(doc, name),
                                min(reps), max(reps), median(doc, name) / 2.5, 0))
-        (run,) = rows(db, "SELECT host, cpu, target, tsc_hz, date, json FROM runs")
-        self.assertEqual(run, ("fixture-host", "Fixture CPU", "ram", 2.5e9, doc["context"]["date"], text))
+        (run,) = rows(db, "SELECT host, cpu, target, tsc_hz, date, json_zlib FROM runs")
+        self.assertEqual(run[:5], ("fixture-host", "Fixture CPU", "ram", 2.5e9, doc["context"]["date"]))
+        self.assertEqual(zlib.decompress(run[5]).decode("utf-8"), text)
 
     def test_the_host_is_the_context_host_else_the_hostname(self):
         db = os.path.join(fixture.tmpdir(), "host.sqlite")
@@ -103,7 +105,7 @@ class Store(Check):
         db = os.path.join(fixture.tmpdir(), "bad.sqlite")
         p = results("add", "--db", db, fixture.path("single.json"), fixture.path("foreign.json"))
         self.one_line(p, 1, fixture.path("foreign.json") + ": ", "not from regbench")
-        self.assertFalse(os.path.exists(db))            # a store the command created is gone again
+        self.assertFalse(os.path.exists(db))            # a new store is made only by an add that lands
         self.ok(results("add", "--db", db, fixture.path("reps.json")))
         p = results("add", "--db", db, fixture.path("single.json"), "/nonexistent/run.json")
         self.one_line(p, 1, "/nonexistent/run.json: No such file or directory")
@@ -318,7 +320,7 @@ class Latency(Check):
         self.assertNotIn("left out", out)       # the older run has no lat/read32/relaxed histogram
         self.assertRegex(self.ok(results("latency", "--db", db)),
                          r"left out: run \w{12} \(fixture-host, ram\): its histograms have no grid")
-        self.one_line(results("latency", "--db", db, "lat/read32/none"), 1, "lat/read32/none: no run in the store")
+        self.one_line(results("latency", "--db", db, "lat/read32/none"), 1, "lat/read32/none: names no benchmark")
 
     def test_another_timer_step_is_another_group(self):
         def step(d):
@@ -415,6 +417,7 @@ class Errors(Check):
         empty = os.path.join(folder, "empty.sqlite")
         sqlite3.connect(empty).execute("CREATE TABLE other (x)").connection.close()
         self.one_line(results("list", "--db", empty), 1, empty, "not a regbench store")
+        self.assertEqual(rows(empty, "SELECT name FROM sqlite_master"), [("other",)])   # and left as it was
         self.one_line(results("add", "--db", os.path.join(folder, "no", "such", "s.sqlite"), fixture.path("reps.json")),
                       1, "", "cannot open it")
 
