@@ -13,10 +13,10 @@ import sys
 import codecs
 import signal
 
-from regbench_report import folder, model
+from regbench_report import folder, model, tables
 from regbench_report.cli import Parser, UsageError
 
-from . import query, runfile, store
+from . import history, query, runfile, store
 from .errors import ResultsError
 
 # Each command's usage line, and what it does (the top-level usage lists them all).
@@ -27,7 +27,16 @@ USAGES = {
               "the reference table of the runs in the store (Markdown + SVG)"),
     "latency": ("scripts/results latency [--db STORE] [FILTERS] [--json] [BENCHMARK...]",
                 "lat/ percentiles of each machine's runs merged into one distribution"),
-    "export": ("scripts/results export --format bmf RUN.json...", "Bencher Metric Format on stdout"),
+    "history": ("scripts/results history [--db STORE] [FILTERS] [--json] [-o DIR] BENCHMARK...",
+                "each machine × target's runs of benchmarks over time, each against the run before"),
+    "alerts": ("scripts/results alerts [--db STORE] [FILTERS] [--baseline N] [BENCHMARK...]",
+               "each machine × target's latest run against its baseline: exit 1 when a result got slower"),
+    "export": ("scripts/results export --format csv|json|bmf [--db STORE] [FILTERS] [BENCHMARK...] | "
+               "--format bmf --run RUN.json...", "the results for other tools, on stdout"),
+    "delete": ("scripts/results delete [--db STORE] RUN...", "remove runs (by id, or its start) from the store"),
+    "prune": ("scripts/results prune [--db STORE] [FILTERS] (--before DATE | --keep N)",
+              "remove old runs: those before a date, or all but the last N of each machine × target"),
+    "retag": ("scripts/results retag [--db STORE] RUN --host NAME", "give a run another host name"),
 }
 USAGE = ("\n       ".join(f"{line}\n           {what}" for line, what in USAGES.values())
          + "\nFILTERS: --host --machine --cpu --target --arch --since --until --label KEY=VALUE (see a command's --help)")
@@ -74,12 +83,40 @@ def parser():
     lat.add_argument("--json", action="store_true", help="the merged histograms and percentiles as JSON")
     for cmd in (add, lst, table, lat):
         cmd.add_argument("--db", metavar="STORE", help=STORE_HELP)
-    export = command("export", "Prints the runs (several files: parts of one run, merged) for a dashboard: bmf is "
-                               "Bencher Metric Format, per benchmark the median TSC cycles per unit as value and the "
-                               "lowest and highest repetition as lower_value and upper_value (measured benchmarks "
-                               "only).")
-    export.add_argument("--format", required=True, choices=["bmf"], help="the format (bmf: Bencher Metric Format)")
-    export.add_argument("files", nargs="+", metavar="RUN.json", help="regbench --benchmark_out files")
+    hist = command("history", "Each machine × target's runs of the benchmarks named, oldest first: the date, the run, "
+                              "its kernel, firmware and labels, the median ns with the repetitions' range, and the "
+                              "report's verdict against the run before (slower, faster, same, n/a). The machine is "
+                              "its machine_id where runs carry one, else its host.")
+    hist.add_argument("--json", action="store_true", help="the series as JSON, for programs")
+    hist.add_argument("-o", "--output", metavar="DIR", help="also write a chart per series into DIR (SVG)")
+    hist.add_argument("--force", action="store_true", help="write into a folder holding files this did not write")
+    al = command("alerts", "Compares each machine × target's latest run with its own baseline: its earlier runs "
+                           f"labelled {'='.join(history.BASELINE_LABEL)} (regbench --benchmark_context="
+                           f"{'='.join(history.BASELINE_LABEL)}), else its last {history.BASELINE_RUNS} earlier runs, "
+                           "using the report's verdicts. Prints one line per result that got slower and exits 1 when "
+                           "there is one, 0 when there is none; a result that cannot be told apart is no alert.")
+    al.add_argument("--baseline", type=int, metavar="N", help="compare with the last N earlier runs, labelled or not")
+    export = command("export", "Prints results for other tools: csv and json, a row per benchmark per run with the "
+                               "run's columns; bmf, Bencher Metric Format of one testbed (the newest run chosen; "
+                               "measures cycles, latency in ns, throughput in units per second). --run exports files "
+                               "instead of the store (several: parts of one run, merged).")
+    export.add_argument("--format", required=True, choices=["csv", "json", "bmf"], help="the format")
+    export.add_argument("--run", action="append", default=[], metavar="RUN.json",
+                        help="a regbench --benchmark_out file to export instead of the store (bmf)")
+    delete = command("delete", "Removes the runs named, with their results, in one transaction.")
+    delete.add_argument("runs", nargs="+", metavar="RUN", help="a run's id, or its start as `list` shows it")
+    prune = command("prune", "Removes, in one transaction, the runs chosen by the filters that ran before --before, "
+                             "or all but the newest --keep of each machine × target; lists what it removed.")
+    prune.add_argument("--before", type=query.when(False), metavar="DATE", help="remove the runs before this date")
+    prune.add_argument("--keep", type=int, metavar="N", help="keep the newest N runs of each machine × target")
+    retag = command("retag", "Gives a run another host name (the store's; the run's JSON keeps its own).")
+    retag.add_argument("run", metavar="RUN", help="the run's id, or its start")
+    retag.add_argument("--host", required=True, help="the new host name")
+    for cmd in (hist, al, export):
+        query.add_arguments(cmd)
+    query.add_arguments(prune, benchmarks=False)
+    for cmd in (hist, al, export, delete, prune, retag):
+        cmd.add_argument("--db", metavar="STORE", help=STORE_HELP)
     return p
 
 
@@ -196,15 +233,123 @@ def _latency(args):
 
 
 def _export(args):
-    from . import bmf
-    runs = [runfile.read(path)[0] for path in args.files]
+    from . import bmf, export
+    if args.run:
+        if args.format != "bmf" or args.benchmarks or any(getattr(args, f) for f, _, _ in query.FILTERS):
+            raise UsageError("--run: files are exported as bmf alone, without filters (add them to a store for csv, "
+                             "json or filters)")
+        runs = [runfile.read(path)[0] for path in args.run]
+        try:
+            run = model.merge(runs) if len(runs) > 1 else runs[0]
+        except model.ReportError as e:
+            # model's hint is scripts/report's (--compare); here several files are parts of one run
+            raise ResultsError(str(e).rsplit(" (", 1)[0] + " (export each run on its own: several files given "
+                               "together are parts of one run)") from None
+        print(json.dumps(bmf.document(runfile.result_rows(run, "")), indent=2))
+        return 0
+    s = _open(args)
     try:
-        run = model.merge(runs) if len(runs) > 1 else runs[0]
-    except model.ReportError as e:
-        # model's hint is scripts/report's (--compare); here several files are parts of one run
-        raise ResultsError(str(e).rsplit(" (", 1)[0] + " (export each run on its own: several files given "
-                           "together are parts of one run)") from None
-    print(json.dumps(bmf.document(run), indent=2))
+        out = export.text(s, query.select(s, args), args.format)
+    finally:
+        s.close()
+    print(out)
+    return 0
+
+
+def _history(args):
+    if not args.benchmarks:
+        raise UsageError("history: no benchmark (give one or more names or patterns, e.g. chain/read32/ordered)")
+    if args.output is not None:
+        _output(args)
+    s = _open(args)
+    try:
+        all_series = history.series(s, query.select(s, args))
+    finally:
+        s.close()
+    if args.output is not None:
+        from . import charts
+        charts.write(all_series, args.output, args.force)
+    if args.json:
+        print(json.dumps(history.document(all_series), indent=2))
+        return 0
+    out = []
+    for h in all_series:
+        out.append(f"{h.name} · {h.host} · {h.cpu} · {h.target}" + (f" (machine {h.machine[:12]})"
+                                                                    if h.machine != h.host else ""))
+        rows = []
+        for p in h.points:
+            r, run = p.result, p.run
+            figure = ("—" if r["ns"] is None else f"{tables.number(r['ns'])} ns" + (
+                f" ({tables.number(r['ns_lo'])}–{tables.number(r['ns_hi'])})" if r["ns_lo"] is not None else ""))
+            labels = ",".join(f"{k}={v}" for k, v in sorted(run["labels"].items()) if k not in ("host",))
+            verdict = f"{p.verdict.verdict} {tables.ratio_text(p.verdict.ratio)}" if p.verdict and p.verdict.ratio \
+                else p.verdict.verdict if p.verdict else ""
+            rows.append([run["date"] or "-", run["id"][:12], run["kernel"] or "-", run["firmware"] or "-",
+                         labels or "-", figure if r["state"] == "measured" else r["state"], verdict])
+        out += ["  " + line for line in _columns(rows, ["date", "run", "kernel", "firmware", "labels", "median",
+                                                         "verdict"])] + [""]
+    print("\n".join(out).rstrip())
+    return 0
+
+
+def _alerts(args):
+    if args.baseline is not None and args.baseline < 1:
+        raise UsageError("--baseline: give 1 or more earlier runs")
+    s = _open(args)
+    try:
+        found, compared = history.alerts(s, query.select(s, args), args.baseline)
+    finally:
+        s.close()
+    for a in found:
+        print(f"slower: {a.host} · {a.target} · {a.name}: {tables.ratio_text(a.verdict.ratio)} the baseline "
+              f"(run {a.latest['id'][:12]} against {_runs(len(a.baseline))}; p = {a.verdict.p:.2g}, floor "
+              f"{a.verdict.floor:.0%} a {a.verdict.unit})")
+    print(f"{s.where}: {len(found)} alert{'s' if len(found) != 1 else ''} in {compared} results compared",
+          file=sys.stderr)
+    return 1 if found else 0
+
+
+def _delete(args):
+    from . import curate
+    s = _open(args)
+    try:
+        runs = curate.resolve(s, args.runs)
+        curate.delete(s, runs)
+        total = s.count()
+    finally:
+        s.close()
+    for r in runs:
+        print(f"deleted {r['id'][:12]}  {r['host']}  {r['target']}  {r['date'] or 'undated'}")
+    print(f"{s.where}: {_runs(len(runs))} deleted; {_runs(total)} in the store")
+    return 0
+
+
+def _prune(args):
+    from . import curate
+    if args.keep is not None and args.keep < 0:
+        raise UsageError("--keep: give 0 or more runs")
+    s = _open(args)
+    try:
+        runs = curate.to_prune(query.select(s, args), args.before, args.keep)
+        curate.delete(s, runs)
+        total = s.count()
+    finally:
+        s.close()
+    for r in runs:
+        print(f"deleted {r['id'][:12]}  {r['host']}  {r['target']}  {r['date'] or 'undated'}")
+    print(f"{s.where}: {_runs(len(runs))} pruned; {_runs(total)} in the store")
+    return 0
+
+
+def _retag(args):
+    from . import curate
+    s = _open(args)
+    try:
+        (run,) = curate.resolve(s, [args.run])
+        curate.retag(s, run, args.host)
+    finally:
+        s.close()
+    print(f"{run['id'][:12]}: host {run['host']} -> {args.host}")
     return 0
 
 
@@ -214,7 +359,8 @@ def _output(args):
         raise UsageError("-o: empty (give the folder to write, e.g. -o reference)")
 
 
-COMMANDS = {"add": _add, "list": _list, "table": _table, "latency": _latency, "export": _export}
+COMMANDS = {"add": _add, "list": _list, "table": _table, "latency": _latency, "history": _history, "alerts": _alerts,
+            "export": _export, "delete": _delete, "prune": _prune, "retag": _retag}
 
 
 # Characters the output uses that a terminal in a non-UTF-8 locale (LC_ALL=C, latin-1) cannot show, in ASCII.
@@ -237,7 +383,7 @@ def main(argv=None):
         try:
             args = parser().parse_args(argv)
             if not args.command:
-                raise UsageError("no command (give add, list, table, latency or export; see scripts/results --help)")
+                raise UsageError(f"no command (give {', '.join(COMMANDS)}; see scripts/results --help)")
             status = COMMANDS[args.command](args)
             sys.stdout.flush()
             return status

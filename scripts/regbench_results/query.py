@@ -35,9 +35,9 @@ def add_arguments(p, benchmarks=True):
     for name, _, what in FILTERS:
         p.add_argument(f"--{name}", action="append", default=[], metavar="KEY=VALUE" if name == "label" else None,
                        type=_pair if name == "label" else str, help=what + " (repeatable)")
-    p.add_argument("--since", type=_when(False), metavar="DATE", help="only runs from this date on (ISO 8601: "
+    p.add_argument("--since", type=when(False), metavar="DATE", help="only runs from this date on (ISO 8601: "
                    "2026-12-01, or a time with its offset; UTC where none is given)")
-    p.add_argument("--until", type=_when(True), metavar="DATE", help="only runs up to this date (a day given "
+    p.add_argument("--until", type=when(True), metavar="DATE", help="only runs up to this date (a day given "
                    "alone: up to its end)")
     if benchmarks:
         p.add_argument("benchmarks", nargs="*", metavar="BENCHMARK",
@@ -55,7 +55,7 @@ def _pair(text):
 _pair.__name__ = "KEY=VALUE pair"
 
 
-def _when(end):
+def when(end):
     def parse(text):
         day = re.fullmatch(r"\d{4}-\d{2}-\d{2}", text)
         moment = runfile.utc(text + ("T23:59:59" if end else "T00:00:00") if day else text)

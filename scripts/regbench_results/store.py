@@ -197,6 +197,19 @@ class Store:
                 raise
         return new
 
+    def write(self, statements):
+        """Runs (statement, params) pairs in one transaction, all or none; the rows each changed."""
+        with self._engine("cannot change it", "nothing was changed; check that it is writable"):
+            try:
+                if self.engine == "sqlite":
+                    self.conn.execute("BEGIN IMMEDIATE")
+                counts = [self._execute(q, params).rowcount for q, params in statements]
+                self._commit()
+            except BaseException:
+                self._rollback()
+                raise
+        return counts
+
     def _rollback(self):
         try:
             if self.engine == "sqlite":
