@@ -26,8 +26,9 @@ def chart(s, path):
         fig, ax = plt.subplots(figsize=(max(4.0, 0.35 * len(points) + 2), 3.2))
         xs = list(range(len(points)))
         ys = [p.result["ns"] for p in points]
-        lo = [y - (p.result["ns_lo"] if p.result["ns_lo"] is not None else y) for y, p in zip(ys, points)]
-        hi = [(p.result["ns_hi"] if p.result["ns_hi"] is not None else y) - y for y, p in zip(ys, points)]
+        # a median Google Benchmark wrote may lie a rounding outside the repetitions' range: no bar is negative
+        lo = [max(0.0, y - (p.result["ns_lo"] if p.result["ns_lo"] is not None else y)) for y, p in zip(ys, points)]
+        hi = [max(0.0, (p.result["ns_hi"] if p.result["ns_hi"] is not None else y) - y) for y, p in zip(ys, points)]
         ax.errorbar(xs, ys, yerr=[lo, hi], fmt="-o", color="tab:blue", markersize=3, capsize=2, linewidth=1)
         slower = [i for i, p in enumerate(points) if p.verdict and p.verdict.verdict == "slower"]
         ax.plot([xs[i] for i in slower], [ys[i] for i in slower], "o", color="tab:red", label="slower than the run before")

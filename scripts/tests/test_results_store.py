@@ -232,15 +232,15 @@ class Table(Check):
 
 class Export(Check):
     def check_bmf(self, path):
-        out = json.loads(self.ok(results("export", "--format", "bmf", path)))
+        out = json.loads(self.ok(results("export", "--format", "bmf", "--run", path)))
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
         measured = [n for n, b in doc["regbench"]["benchmarks"].items() if b["state"] == "measured"]
         self.assertEqual(sorted(out), sorted(measured))
         for name in measured:
             reps = repetitions(doc, name)
-            self.assertEqual(out[name], {"cycles": {"value": median(doc, name), "lower_value": min(reps),
-                                                    "upper_value": max(reps)}}, name)
+            self.assertEqual(out[name]["cycles"], {"value": median(doc, name), "lower_value": min(reps),
+                                                   "upper_value": max(reps)}, name)
         return out
 
     def test_the_bmf_value_is_the_median(self):
@@ -251,7 +251,7 @@ class Export(Check):
         self.assertGreater(len(out), 300)
 
     def test_runs_of_two_machines_are_not_one_run(self):
-        p = results("export", "--format", "bmf", fixture.path("single.json"), fixture.path("port.json"))
+        p = results("export", "--format", "bmf", "--run", fixture.path("single.json"), "--run", fixture.path("port.json"))
         self.one_line(p, 1, fixture.path("port.json") + ": target is", "export each run on its own")
 
 
@@ -390,7 +390,8 @@ class Publish(Check):
 
 class Errors(Check):
     def test_help(self):
-        for args in ([], ["add"], ["list"], ["table"], ["export"]):
+        for args in ([], ["add"], ["list"], ["table"], ["latency"], ["history"], ["alerts"], ["export"], ["delete"],
+                     ["prune"], ["retag"]):
             p = results(*args, "--help")
             self.assertEqual((p.returncode, p.stderr), (0, ""))
             self.assertIn("usage: scripts/results", p.stdout)
@@ -402,10 +403,10 @@ class Errors(Check):
     def test_files_that_are_not_regbench_runs(self):
         for name, why in (("foreign.json", "not from regbench"), ("notgb.json", "not Google Benchmark JSON"),
                           ("old.json", "older than the metadata contract"), ("malformed.json", "not valid JSON")):
-            for args in (["add", "--db", os.path.join(fixture.tmpdir(), "s.sqlite")], ["export", "--format", "bmf"]):
+            for args in (["add", "--db", os.path.join(fixture.tmpdir(), "s.sqlite")], ["export", "--format", "bmf", "--run"]):
                 self.one_line(results(*args, fixture.path(name)), 1, fixture.path(name) + ": ", why)
-        self.one_line(results("export", "--format", "bmf", "/nonexistent.json"), 1, "/nonexistent.json: ")
-        self.one_line(results("export", "--format", "bmf", fixture.tmpdir()), 1, "", "a folder, not a file")
+        self.one_line(results("export", "--format", "bmf", "--run", "/nonexistent.json"), 1, "/nonexistent.json: ")
+        self.one_line(results("export", "--format", "bmf", "--run", fixture.tmpdir()), 1, "", "a folder, not a file")
 
     def test_stores_that_cannot_be_used(self):
         folder = fixture.tmpdir()

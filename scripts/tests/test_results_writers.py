@@ -193,7 +193,7 @@ class Outputs(Check):
 
     def test_a_full_disk_under_stdout_is_one_line(self):
         with open("/dev/full", "w", encoding="utf-8") as full:
-            for args in (["export", "--format", "bmf", fixture.path("answers.json")], ["list", "--db", self.db],
+            for args in (["export", "--format", "bmf", "--run", fixture.path("answers.json")], ["list", "--db", self.db],
                          ["latency", "--db", self.db, "--json"]):
                 p = subprocess.run([RESULTS, *args], stdout=full, stderr=subprocess.PIPE, text=True)
                 self.assertEqual(p.returncode, 1, p.stderr)
