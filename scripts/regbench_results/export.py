@@ -19,8 +19,8 @@ RESULT_COLUMNS = tuple(f for f in sql.RESULT_FIELDS if f not in ("run_id", "reps
 
 def rows(store, selection):
     """The export's rows: dicts of run_* (RUN_COLUMNS, with labels) and the result's columns, runs oldest first."""
-    runs = {r["id"]: r for r in selection.runs}
-    order = {r["id"]: i for i, r in enumerate(selection.runs)}
+    runs = {r["key"]: r for r in selection.runs}
+    order = {r["key"]: i for i, r in enumerate(selection.runs)}
     found = query.results(store, selection, ("run_id",) + RESULT_COLUMNS)
     found.sort(key=lambda r: order[r["run_id"]])
     out = []

@@ -62,7 +62,7 @@ def compare(before, after, family, disturbed):
 
 def series(store, selection):
     """Every Series of a query.Selection of an open store: the function the site draws its history charts from."""
-    runs = {r["id"]: r for r in selection.runs}
+    runs = {r["key"]: r for r in selection.runs}
     out = {}
     for row in query.results(store, selection, FIELDS):
         run = runs[row["run_id"]]
@@ -125,8 +125,8 @@ def alerts(store, selection, baseline_runs=None):
         by_run.setdefault(row["run_id"], {})[row["name"]] = row
     out, compared = [], 0
     for (m, target), latest, base in pairs:
-        for name, row in sorted(by_run.get(latest["id"], {}).items()):
-            before = [by_run.get(r["id"], {}).get(name) for r in base]
+        for name, row in sorted(by_run.get(latest["key"], {}).items()):
+            before = [by_run.get(r["key"], {}).get(name) for r in base]
             before = [b for b in before if b and b["reps"]]
             if not before or not row["reps"]:
                 continue

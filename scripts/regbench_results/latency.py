@@ -10,7 +10,6 @@ step): a machine whose step differs between runs, or whose runs predate the
 grid, is never mixed in.  A percentile is the bucket the sample lies in: one
 timer step wide below 64 steps, at most 1/32 of its lower edge above.
 """
-import json
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
@@ -60,17 +59,15 @@ class Latency:
 
 
 def _histograms(store, selection):
-    """{run id: [(name, model.Histogram)]} of the runs chosen, from the store's histograms table."""
+    """{run key: [(name, model.Histogram)]} of the runs chosen, from the store's histograms table."""
     from . import query
-    fields = ("run_id", "name", "step", "sub_buckets", "edges", "counts")
+    fields = ("run_id", "name", "step", "sub_buckets", "buckets")
     out = {}
-    for part in query.chunks(selection.ids):
+    for part in query.chunks(selection.keys):
         q = f"SELECT {', '.join(fields)} FROM histograms WHERE run_id IN ({', '.join('?' for _ in part)})"
         for r in store.rows(q, fields, tuple(part)) if part else []:
             if selection.wants(r["name"]):
-                grid = (r["step"], r["sub_buckets"]) if r["step"] is not None else None
-                h = model.Histogram("cycles", json.loads(r["edges"]), json.loads(r["counts"]), grid)
-                out.setdefault(r["run_id"], []).append((r["name"], h))
+                out.setdefault(r["run_id"], []).append((r["name"], runfile.histogram_of(r)))
     return out
 
 
@@ -81,7 +78,7 @@ def build(store, selection):
     query.check_patterns(selection, {n for hs in by_run.values() for n, _ in hs})
     groups, members, left_out, orders = {}, {}, [], {}
     for row in selection.runs:
-        hists = by_run.get(row["id"], [])
+        hists = by_run.get(row["key"], [])
         if any(h.grid is None for _, h in hists):
             left_out.append((row, "its histograms have no grid (a regbench older than the fixed grid): they "
                                   "cannot be added to others"))
@@ -91,15 +88,14 @@ def build(store, selection):
             g = groups.setdefault(gk, Group(*gk, tsc_hz=row["tsc_hz"]))
             if row["id"] not in g.runs:
                 g.runs.append(row["id"])
-                orders[gk] = row["id"]           # the newest run's metadata orders the rows
+                orders[gk] = row["meta"]         # the newest run's metadata orders the rows
             members.setdefault(gk, {}).setdefault(name, []).append(h)
     # what each benchmark is, from the results' columns; the display order from the newest run of each group
     keys = {r["name"]: Key(r["family"], r["op"], r["width"], r["strategy"], r["param"]) for r in store.rows(
         "SELECT DISTINCT name, family, op, width, strategy, param FROM results WHERE family = 'lat'",
         ("name", "family", "op", "width", "strategy", "param"))}
     for gk, g in groups.items():
-        newest = runfile.parse(store.json(orders[gk]), f"{store.where} (run {orders[gk][:12]})")
-        order = headlines.display_order(newest.meta)
+        order = headlines.display_order(store.meta(orders[gk])[0])
         for name, hists in sorted(members[gk].items(), key=lambda kv: order(keys[kv[0]])):
             try:
                 merged = distribution.merge(hists)

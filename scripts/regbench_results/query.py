@@ -73,8 +73,9 @@ class Selection:
     patterns: List[str]
 
     @property
-    def ids(self):
-        return [r["id"] for r in self.runs]
+    def keys(self):
+        """The runs' keys, as results, labels and histograms refer to them (their run_id)."""
+        return [r["key"] for r in self.runs]
 
     def wants(self, name):
         return not self.patterns or any(re.search(p, name) for p in self.patterns)
@@ -92,7 +93,7 @@ def all_runs(store):
     for row in store.rows("SELECT run_id, key, value FROM labels", ("run_id", "key", "value")):
         labels.setdefault(row["run_id"], {})[row["key"]] = row["value"]
     for run in runs:
-        run["labels"] = labels.get(run["id"], {})
+        run["labels"] = labels.get(run["key"], {})
     return sorted(runs, key=_order)
 
 
@@ -148,7 +149,7 @@ def check_patterns(selection, names):
 
 
 def chunks(ids, size=500):
-    """Run ids in parts, each small enough for one IN (...) list on any engine."""
+    """Run keys in parts, each small enough for one IN (...) list on any engine."""
     return [ids[i:i + size] for i in range(0, len(ids), size)] or [[]]
 
 
@@ -156,7 +157,7 @@ def results(store, selection, fields, where=""):
     """The results rows (fields of `results`, name among them) of the runs chosen whose names the patterns want;
     ResultsError when a pattern names none of their benchmarks."""
     found = []
-    for part in chunks(selection.ids):
+    for part in chunks(selection.keys):
         if not part:
             continue
         marks = ", ".join("?" for _ in part)

@@ -20,7 +20,6 @@ from typing import Dict, List, Optional, Tuple
 from regbench_report import model
 from regbench_report.model import Key
 
-from . import runfile
 
 # What marks a column as emulation rather than hardware, and how the reader is told.
 EMULATION = {
@@ -153,12 +152,9 @@ def _columns(runs):
 
 
 def _meta(store, columns):
-    """The metadata (order, families' words) of the newest run of each column, as model reads it, and those runs."""
-    newest = []
-    for c in columns:
-        run = max(c.runs, key=lambda r: (r["date"] or "", r["id"]))
-        newest.append(runfile.parse(store.json(run["id"]), f"{store.where} (run {run['id'][:12]})"))
-    return model.meta(newest), newest
+    """The metadata (order, families' words) of the newest run of each column, and the order of their ops."""
+    metas = [store.meta(max(c.runs, key=lambda r: (r["time"] or "", r["id"]))["meta"]) for c in columns]
+    return model.Meta.union([m for m, _ in metas]), list(dict.fromkeys(op for _, ops in metas for op in ops))
 
 
 # the columns of `results` a cell is made of
@@ -173,9 +169,9 @@ def build(store, selection):
     columns = _columns(runs)
     if not columns:
         return Reference([], [], runs, None)
-    meta, loaded = _meta(store, columns)
-    col_of = {run["id"]: i for i, c in enumerate(columns) for run in c.runs}
-    run_of = {run["id"]: run for run in runs}
+    meta, ops = _meta(store, columns)
+    col_of = {run["key"]: i for i, c in enumerate(columns) for run in c.runs}
+    run_of = {run["key"]: run for run in runs}
     members = {}                                      # (Key, column) -> [(result row, run row)]
     for r in query.results(store, selection, FIELDS):
         key = Key(r["family"], r["op"], r["width"], r["strategy"], r["param"])
@@ -183,7 +179,6 @@ def build(store, selection):
     units = {k.family: r["unit"] for (k, _), ms in members.items() for r, _ in ms[:1]}
 
     # Families that sweep a count or size get a section per op; the rest one per family.
-    ops = list(dict.fromkeys(k.op for run in loaded for k in run.results))
     swept = {k.family for k, _ in members if k.param is not None}
     sections = {}
     for (key, col), ms in members.items():

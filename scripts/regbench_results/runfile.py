@@ -112,39 +112,66 @@ def now():
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
-def run_row(run, data, run_id):
-    """The run's row of `runs` (sql.RUNS), as a dict by column."""
+def key(run_id):
+    """The number the other tables know a run by: the first 60 bits of its id."""
+    return int(run_id[:15], 16)
+
+
+def meta_row(doc, run):
+    """The row of `metas` of a run: its regbench object without the benchmarks, and the order of its ops."""
+    rb = {k: v for k, v in doc["regbench"].items() if k not in ("benchmarks", "histograms")}
+    rb["ops"] = list(dict.fromkeys(k.op for k in run.results))
+    text = json.dumps(rb, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    return {"id": hashlib.sha256(text).hexdigest(), "regbench": zlib.compress(text, 6)}
+
+
+def meta_of(data):
+    """(model.Meta, op order) of a `metas` row's regbench (its compressed bytes)."""
+    rb = json.loads(zlib.decompress(bytes(data)))
+    return model._meta("metas", rb), rb["ops"]
+
+
+def run_row(run, data, run_id, meta):
+    """The run's row of `runs` (sql.RUNS), as a dict by column; meta the id of its row of `metas`."""
     row = {k: _text(run, k) for k in ("machine_id", "cpu_model", "cpu_uarch", "arch", "kernel", "firmware",
                                       "microcode", "env_vm", "topology", "target_kind", "target_mapping",
                                       "target_device", "target_bar", "target_what", "accelerator", "regbench_version",
                                       "regbench_commit", "regbench_build_type", "date", "interrupted")}
     row.update(id=run_id, host=text(host(run)), cpu=text(cpu(run)), target=_text(run, "target") or "unknown",
                tsc_hz=run.ctx_float("tsc_hz"), core_hz_estimate=run.ctx_float("core_hz_estimate"),
-               time=utc(run.ctx("date")), added=now(), json_zlib=zlib.compress(data, 6))
+               time=utc(run.ctx("date")), added=now(), json_zlib=zlib.compress(data, 6), key=key(run_id), meta=meta)
     return row
 
 
-def label_rows(run, run_id):
+def label_rows(run, run_key):
     """The run's context pairs the contract does not declare (--benchmark_context labels), as rows of `labels`."""
     declared = contract.schema()["$defs"]["context"]["properties"]
-    return [{"run_id": run_id, "key": text(k), "value": text(v if isinstance(v, str) else json.dumps(v))}
+    return [{"run_id": run_key, "key": text(k), "value": text(v if isinstance(v, str) else json.dumps(v))}
             for k, v in run.context.items() if k not in declared]
 
 
-def histogram_rows(run, run_id):
+def histogram_rows(run, run_key):
     """A row of `histograms` per lat/ histogram of the run."""
-    return [{"run_id": run_id, "name": res.name, "step": res.histogram.grid[0] if res.histogram.grid else None,
+    return [{"run_id": run_key, "name": res.name, "step": res.histogram.grid[0] if res.histogram.grid else None,
              "sub_buckets": res.histogram.grid[1] if res.histogram.grid else None,
-             "edges": json.dumps(res.histogram.edges), "counts": json.dumps(res.histogram.counts)}
+             "buckets": zlib.compress(json.dumps({"edges": res.histogram.edges,
+                                                  "counts": res.histogram.counts}).encode("utf-8"), 6)}
             for res in run.results.values() if res.histogram]
 
 
-def result_rows(run, run_id):
+def histogram_of(row):
+    """The model.Histogram of a row of `histograms`."""
+    b = json.loads(zlib.decompress(bytes(row["buckets"])))
+    grid = (row["step"], row["sub_buckets"]) if row["step"] is not None else None
+    return model.Histogram("cycles", b["edges"], b["counts"], grid)
+
+
+def result_rows(run, run_key):
     """A row of `results` (sql.RESULTS) per benchmark of the run, as dicts by column, in the run's order."""
     rows = []
     for key, res in run.results.items():
         family = run.meta.families.get(key.family)
-        row = {"run_id": run_id, "name": text(res.name), "family": key.family, "op": key.op, "width": key.width,
+        row = {"run_id": run_key, "name": text(res.name), "family": key.family, "op": key.op, "width": key.width,
                "strategy": key.strategy, "param": key.param, "space": res.space, "unit": family.unit if family else "",
                "state": model.CONTRACT_STATE[res.state], "reason": text(res.reason),
                "bound": res.bound if res.state == "below" else None, "repetitions": res.repetitions,

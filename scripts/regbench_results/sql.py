@@ -19,6 +19,8 @@ BINARY = {"sqlite": "BLOB", "postgresql": "BYTEA"}
 # build and when.  json_zlib is the file's JSON (zlib), for anything the columns leave out.
 RUNS = (
     ("id", "TEXT PRIMARY KEY"),                   # SHA-256 (hex) of the run's canonical JSON: its identity
+    ("key", "BIGINT NOT NULL UNIQUE"),            # its first 60 bits as a number: what the other tables refer to
+    ("meta", "TEXT NOT NULL REFERENCES metas (id)"),   # the run's families, strategies and orders (metas)
     ("host", "TEXT NOT NULL"),                    # context `host` (the fleet's inventory name), else host_name
     ("machine_id", "TEXT"),                       # a hash of what identifies the machine (regbench's context)
     ("cpu", "TEXT NOT NULL"),                     # cpu_model tidied, with cpu_uarch in parentheses when known
@@ -49,9 +51,16 @@ RUNS = (
     ("json_zlib", "{binary} NOT NULL"),
 )
 
+# What a run says of its families and strategies (the regbench object without its benchmarks), once for all the
+# runs that say the same: what the tables and merges order and describe their rows by, without reading a run.
+METAS = (
+    ("id", "TEXT PRIMARY KEY"),                   # SHA-256 (hex) of the text
+    ("regbench", "{binary} NOT NULL"),            # zlib of the JSON: contract, families, strategies, order, ops
+)
+
 # The run's --benchmark_context pairs that the contract does not declare (host, accelerator, baseline=yes, ...).
 LABELS = (
-    ("run_id", "TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE"),
+    ("run_id", "BIGINT NOT NULL REFERENCES runs (key) ON DELETE CASCADE"),
     ("key", "TEXT NOT NULL"),
     ("value", "TEXT NOT NULL"),
 )
@@ -59,7 +68,7 @@ LABELS = (
 # One row per benchmark per run: what it is (the contract's fields), its state, and the medians over its
 # repetitions; `_lo` and `_hi` are the lowest and highest repetition (the spread the medians come with).
 RESULTS = (
-    ("run_id", "TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE"),
+    ("run_id", "BIGINT NOT NULL REFERENCES runs (key) ON DELETE CASCADE"),
     ("name", "TEXT NOT NULL"),
     ("family", "TEXT NOT NULL"),
     ("op", "TEXT NOT NULL"),
@@ -87,15 +96,14 @@ RESULTS = (
 
 # One row per lat/ histogram per run, so that merging never reads the runs' JSON.
 HISTOGRAMS = (
-    ("run_id", "TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE"),
+    ("run_id", "BIGINT NOT NULL REFERENCES runs (key) ON DELETE CASCADE"),
     ("name", "TEXT NOT NULL"),
     ("step", "DOUBLE PRECISION"),                 # the grid: the timer step in TSC ticks (NULL: no grid, older run)
     ("sub_buckets", "INTEGER"),
-    ("edges", "TEXT NOT NULL"),                   # JSON lists, as regbench wrote them
-    ("counts", "TEXT NOT NULL"),
+    ("buckets", "{binary} NOT NULL"),             # zlib of the JSON {"edges": [...], "counts": [...]} regbench wrote
 )
 
-META = (("key", "TEXT PRIMARY KEY"), ("value", "TEXT NOT NULL"))
+STORE = (("key", "TEXT PRIMARY KEY"), ("value", "TEXT NOT NULL"))       # the store's own facts: schema_version
 
 
 def _create(table, columns, extra=()):
@@ -109,11 +117,13 @@ INDEXED = ("host", "machine_id", "cpu", "target", "arch", "time")
 
 def schema(engine):
     """The statements that create an empty store of this VERSION on an engine (sqlite, postgresql)."""
-    runs = tuple((n, k.format(binary=BINARY[engine])) for n, k in RUNS)
-    return (_create("regbench_store", META), _create("runs", runs), _create("labels", LABELS, ["PRIMARY KEY (run_id, key)"]),
-            _create("results", RESULTS, ["PRIMARY KEY (run_id, name)"]),
-            _create("histograms", HISTOGRAMS, ["PRIMARY KEY (run_id, name)"]),
-            "CREATE INDEX results_benchmark ON results (family, op, width, strategy, param)",
+    typed = lambda columns: tuple((n, k.format(binary=BINARY[engine])) for n, k in columns)
+    # results has no primary key: a run's benchmark names are unique in its file, and the index on the run alone is
+    # what every query uses (a key over run and name would double the table's size on disk)
+    return (_create("regbench_store", STORE), _create("metas", typed(METAS)), _create("runs", typed(RUNS)),
+            _create("labels", LABELS, ["PRIMARY KEY (run_id, key)"]), _create("results", RESULTS),
+            _create("histograms", typed(HISTOGRAMS), ["PRIMARY KEY (run_id, name)"]),
+            "CREATE INDEX results_run ON results (run_id)",
             "CREATE INDEX labels_pair ON labels (key, value)",
             *(f"CREATE INDEX runs_{c} ON runs ({c})" for c in INDEXED),
             f"INSERT INTO regbench_store (key, value) VALUES ('schema_version', '{VERSION}')")
@@ -128,12 +138,15 @@ def fields(columns):
     return tuple(name for name, _ in columns)
 
 
-RUN_FIELDS, RESULT_FIELDS, LABEL_FIELDS, HISTOGRAM_FIELDS = map(fields, (RUNS, RESULTS, LABELS, HISTOGRAMS))
+RUN_FIELDS, RESULT_FIELDS, LABEL_FIELDS, HISTOGRAM_FIELDS, META_FIELDS = map(fields, (RUNS, RESULTS, LABELS, HISTOGRAMS,
+                                                                                    METAS))
 # a run already there is left as it is: rowcount 0 says so, and its rows are not added again
 ADD_RUN = _insert("runs", RUNS, " ON CONFLICT (id) DO NOTHING")
 ADD_RESULT = _insert("results", RESULTS)
 ADD_LABEL = _insert("labels", LABELS)
 ADD_HISTOGRAM = _insert("histograms", HISTOGRAMS)
+ADD_META = _insert("metas", METAS, " ON CONFLICT (id) DO NOTHING")
+META_OF = "SELECT regbench FROM metas WHERE id = ?"
 
 # The version of a store, and how to tell the first release's store (no version table) from no store at all.
 VERSION_OF = "SELECT value FROM regbench_store WHERE key = 'schema_version'"
@@ -145,8 +158,8 @@ PG_LOCK = "SELECT pg_advisory_xact_lock(7453298661)"
 # The runs without their JSON, each with how many results it has and how many were measured.
 LIST_FIELDS = tuple(f for f in RUN_FIELDS if f != "json_zlib") + ("results", "measured")
 LIST_RUNS = (f"SELECT {', '.join('r.' + f for f in LIST_FIELDS[:-2])}, "
-             "(SELECT COUNT(*) FROM results s WHERE s.run_id = r.id), "
-             "(SELECT COUNT(*) FROM results s WHERE s.run_id = r.id AND s.state = 'measured') "
+             "(SELECT COUNT(*) FROM results s WHERE s.run_id = r.key), "
+             "(SELECT COUNT(*) FROM results s WHERE s.run_id = r.key AND s.state = 'measured') "
              "FROM runs r")
 
 RUN_JSON = "SELECT json_zlib FROM runs WHERE id = ?"

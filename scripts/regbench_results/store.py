@@ -15,6 +15,7 @@ into place only when committed: a failed or killed add leaves no store behind,
 and never removes one that another writer made meanwhile.
 """
 import contextlib
+import json
 import os
 import random
 import re
@@ -166,6 +167,7 @@ class Store:
 
     def _insert(self, rows):
         """Inserts one run's rows (rows_of()); False when it was already there."""
+        self._execute(sql.ADD_META, tuple(rows["meta"][f] for f in sql.META_FIELDS))
         cur = self._execute(sql.ADD_RUN, tuple(rows["run"][f] for f in sql.RUN_FIELDS))
         if cur.rowcount == 0:
             return False
@@ -236,6 +238,10 @@ class Store:
         """The run's JSON as it was added (bytes)."""
         return zlib.decompress(bytes(self.rows(sql.RUN_JSON, ("json",), (run_id,))[0]["json"]))
 
+    def meta(self, meta_id):
+        """(model.Meta, op order) of a row of `metas`."""
+        return runfile.meta_of(self.rows(sql.META_OF, ("regbench",), (meta_id,))[0]["regbench"])
+
     def close(self):
         self._rollback()
         self.conn.close()
@@ -244,8 +250,11 @@ class Store:
 def rows_of(run, data):
     """The rows of one run (a model.Run and its file's bytes) as Store.add takes them."""
     run_id = runfile.digest(data)
-    return {"run": runfile.run_row(run, data, run_id), "results": runfile.result_rows(run, run_id),
-            "labels": runfile.label_rows(run, run_id), "histograms": runfile.histogram_rows(run, run_id)}
+    key = runfile.key(run_id)
+    meta = runfile.meta_row(json.loads(data), run)
+    return {"meta": meta, "run": runfile.run_row(run, data, run_id, meta["id"]),
+            "results": runfile.result_rows(run, key), "labels": runfile.label_rows(run, key),
+            "histograms": runfile.histogram_rows(run, key)}
 
 
 def _retrying(store, prepared):
