@@ -1,10 +1,12 @@
-"""The scripts/results command line: add runs to the store, list them, render the reference table, export them.
+"""The scripts/results command line: add, list, table, latency, history, alerts, export, delete, prune, retag.
 
-Kept thin (arguments, printing, exit status) over store, runfile, reference
-and bmf.  Every failure is one line, `results: what: why (what to try)`, and
-a non-zero exit: 2 for a command line it cannot use, 1 for files, stores and
-folders it cannot use, 130 when interrupted (the store and the output folder
-are then as they were).
+Kept thin (arguments, printing, exit status) over the package's modules.
+Every failure is one line, `results: what: why (what to try)`, and a non-zero
+exit: 2 for a command line it cannot use, 1 for files, stores and folders it
+cannot use (and for alerts found), 128 + the signal's number when SIGINT,
+SIGTERM or SIGHUP stops it (the store and the output folder are then as they
+were).  Output that cannot be written (a full disk under stdout) is an error;
+characters a non-UTF-8 terminal cannot show are written in ASCII.
 """
 import json
 import os

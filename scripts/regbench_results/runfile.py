@@ -50,27 +50,25 @@ def parse(data, name):
         os.unlink(tmp)
 
 
-def _canonical(value):
-    """A parsed JSON value with every number as the same text however it was written (4746, 4746.0, 4.746e3)."""
-    if isinstance(value, dict):
-        return {k: _canonical(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_canonical(v) for v in value]
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return value
-    # a whole number within a double's exact range is an integer, any other number its double, except an integer
-    # that no double holds exactly, which stays as written
-    f = float(value)
-    if f.is_integer() and abs(f) < 2 ** 53:
-        return int(f)
-    return value if isinstance(value, int) and int(f) != value else f
+def _number(f):
+    """A number as the identity sees it: a whole number within a double's exact range is an integer, any other the
+    double it is (so 4746, 4746.0 and 4.746e3 are one number)."""
+    return int(f) if f.is_integer() and abs(f) < 2 ** 53 else f
 
 
-def digest(data):
-    """The run's identity: SHA-256 of its parsed JSON with keys sorted and numbers normalized, so a re-indented
-    copy, or one whose numbers another tool rewrote (`jq .` writes 4746.0 as 4746), is the same run."""
-    canon = json.dumps(_canonical(json.loads(data)), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canon.encode("utf-8")).hexdigest()
+def _integer(text):
+    i = int(text)
+    # an integer no double holds exactly stays as written
+    return i if abs(i) < 2 ** 53 or float(i) != i else float(i)
+
+
+def canonical(data):
+    """(the run's identity, its parsed JSON): the identity is the SHA-256 of the JSON parsed with its numbers
+    normalized and written back with keys sorted, so a re-indented copy, or one whose numbers another tool rewrote
+    (`jq .` writes 4746.0 as 4746), is the same run."""
+    doc = json.loads(data, parse_float=lambda t: _number(float(t)), parse_int=_integer)
+    canon = json.dumps(doc, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canon.encode("utf-8")).hexdigest(), doc
 
 
 def utc(date):

@@ -15,7 +15,6 @@ into place only when committed: a failed or killed add leaves no store behind,
 and never removes one that another writer made meanwhile.
 """
 import contextlib
-import json
 import os
 import random
 import re
@@ -249,9 +248,9 @@ class Store:
 
 def rows_of(run, data):
     """The rows of one run (a model.Run and its file's bytes) as Store.add takes them."""
-    run_id = runfile.digest(data)
+    run_id, doc = runfile.canonical(data)
     key = runfile.key(run_id)
-    meta = runfile.meta_row(json.loads(data), run)
+    meta = runfile.meta_row(doc, run)
     return {"meta": meta, "run": runfile.run_row(run, data, run_id, meta["id"]),
             "results": runfile.result_rows(run, key), "labels": runfile.label_rows(run, key),
             "histograms": runfile.histogram_rows(run, key)}

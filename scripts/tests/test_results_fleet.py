@@ -96,7 +96,7 @@ class Fleet(unittest.TestCase):
         self.assertEqual([h for h, _ in runs], ["localbox", "sshbox"])
         for host, z in runs:
             self.assertEqual(json.loads(zlib.decompress(z))["context"]["host"], host)
-        self.assertEqual(rows(db, "SELECT r.host, COUNT(*) FROM results s JOIN runs r ON r.id = s.run_id "
+        self.assertEqual(rows(db, "SELECT r.host, COUNT(*) FROM results s JOIN runs r ON r.key = s.run_id "
                                   "GROUP BY r.host ORDER BY r.host"), [("localbox", 1), ("sshbox", 5)])
         self.assertEqual(sorted(f.split("-")[0] for f in os.listdir(fetched)), ["localbox", "sshbox"])
 
@@ -155,7 +155,7 @@ class Fleet(unittest.TestCase):
         self.assertTrue(any(n.startswith("_._x.") for n in names), names)
         self.assertFalse(os.path.exists(os.path.join(folder, "x")))
         # the list reached regbench as three arguments: one benchmark, two repetitions
-        self.assertEqual(rows(db, "SELECT s.name, s.repetitions FROM results s JOIN runs r ON r.id = s.run_id "
+        self.assertEqual(rows(db, "SELECT s.name, s.repetitions FROM results s JOIN runs r ON r.key = s.run_id "
                                   "WHERE r.host = '../x'"), [("barrier/mfence", 2)])
         with open(log, encoding="utf-8") as f:
             self.assertEqual(f.read().split(), ["start", "end", "start", "end"])     # one machine: one at a time

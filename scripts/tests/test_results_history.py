@@ -81,11 +81,13 @@ class Curation(Check):
     def test_delete_prune_retag(self):
         db = os.path.join(fixture.tmpdir(), "c.sqlite")
         self.ok(results("add", "--db", db, *series()))
-        ids = [r for r, in rows(db, "SELECT id FROM runs ORDER BY time")]
+        runs = rows(db, "SELECT id, key FROM runs ORDER BY time")
+        ids, first = [i for i, _ in runs], runs[0][1]
+        counted = lambda table: rows(db, f"SELECT COUNT(*) FROM {table} WHERE run_id = ?", first)[0][0]
+        self.assertEqual((counted("results"), counted("labels")), (5, 1))    # its label baseline=yes
         out = self.ok(results("delete", "--db", db, ids[0][:12]))
         self.assertIn(f"{db}: 1 run deleted; 5 runs in the store", out)
-        self.assertEqual(rows(db, "SELECT COUNT(*) FROM results WHERE run_id = ?", ids[0]), [(0,)])
-        self.assertEqual(rows(db, "SELECT COUNT(*) FROM labels WHERE run_id = ?", ids[0]), [(0,)])
+        self.assertEqual((counted("results"), counted("labels")), (0, 0))
         self.one_line(results("delete", "--db", db, ids[0][:12]), 1, ids[0][:12], "no run in the store")
         self.one_line(results("delete", "--db", db, ids[1][:12], "0000"), 1, "0000", "no run")
         self.assertEqual(rows(db, "SELECT COUNT(*) FROM runs"), [(5,)])      # all or nothing

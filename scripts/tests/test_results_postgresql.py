@@ -161,6 +161,21 @@ class PostgreSQL(Check):
                 self.ok(p)
             self.assertIn(f"{url}: 8 runs", self.ok(results("list", "--db", url)))
 
+    def test_a_store_of_the_first_release_is_upgraded_in_place(self):
+        url = self.server.database("v1")
+        import psycopg2
+        with open(fixture.path("store-v1.sql"), encoding="utf-8") as f:
+            script = "\n".join(l for l in f.read().splitlines() if not l.startswith("PRAGMA"))
+        with psycopg2.connect(url) as conn, conn.cursor() as cur:
+            # SQLite's dump writes a newline as char(10), PostgreSQL's chr(10)
+            cur.execute(script.replace("BEGIN TRANSACTION;", "").replace("COMMIT;", "").replace("char(10)", "chr(10)"))
+        conn.close()
+        p = results("list", "--db", url)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stderr, f"results: {url}: upgraded the store from schema 1 to 2 in place (2 runs)\n")
+        self.assertIn(f"{url}: 2 runs", p.stdout)
+        self.assertIn("0 added, 1 already there", self.ok(results("add", "--db", url, edited("reps.json", lambda d: None))))
+
     def test_a_nul_in_a_context_value(self):
         url = self.server.database("nul")
         path = edited("reps.json", lambda d: d["context"].update(host="board\u00007", kernel="6.1\u0000"))
