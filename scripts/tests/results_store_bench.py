@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """A benchmark of the results store's operations (a script, not a test): synthetic runs added, then each command timed.
 
-    scripts/tests/results_store_bench.py [--db STORE] [--base RUN.json] [--machines M] N [N...]
+    scripts/tests/results_store_bench.py [--postgresql] [--base RUN.json] [--machines M] N [N...]
 
-For each N it fills a new store (an SQLite file in a temporary folder, or a
-new PostgreSQL database's URL given with --db) with N runs made from one real
+For each N it fills a new store (an SQLite file in a temporary folder, or with
+--postgresql a new database of a server it starts as the tests do) with N runs made from one real
 run (default reports/ram-on-zen5/ram.json: 406 benchmarks): spread over M
 machines, a day apart, every figure scaled by a random factor so that each run
 is distinct.  It prints the seconds each command took and the store's bytes per
@@ -49,7 +49,7 @@ def timed(*args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("counts", nargs="+", type=int, metavar="N")
-    ap.add_argument("--db", help="a PostgreSQL URL of an empty database per N (with {n} for N), else SQLite")
+    ap.add_argument("--postgresql", action="store_true", help="a PostgreSQL server of its own, else SQLite files")
     ap.add_argument("--base", default=os.path.join(ROOT, "reports", "ram-on-zen5", "ram.json"))
     ap.add_argument("--machines", type=int, default=4)
     args = ap.parse_args()
@@ -57,9 +57,35 @@ def main():
         base = json.load(f)
     rng = random.Random(1)
     folder = tempfile.mkdtemp(prefix="regbench-store-bench-")
+    server = None
+    if args.postgresql:
+        sys.path.insert(0, HERE)
+        from test_results_postgresql import Server, server_binaries, server_user
+        server = Server(server_binaries(), server_user())
+        server.start()
+    try:
+        run_all(args, base, rng, folder, server)
+    finally:
+        if server:
+            server.stop()
+
+
+def size_of(db, server):
+    """The store's bytes on disk: the SQLite file, or the PostgreSQL database's relations."""
+    if server is None:
+        return os.path.getsize(db)
+    import psycopg2
+    with psycopg2.connect(db) as conn, conn.cursor() as cur:
+        cur.execute("SELECT pg_database_size(current_database()) - (SELECT pg_database_size('template1'))")
+        size = cur.fetchone()[0]
+    conn.close()
+    return size
+
+
+def run_all(args, base, rng, folder, server):
     print("runs  add s/run  bytes/run  list s  table s  latency s  history s  alerts s")
     for n in args.counts:
-        db = args.db.format(n=n) if args.db else os.path.join(folder, f"store{n}.sqlite")
+        db = server.database(f"bench{n}") if server else os.path.join(folder, f"store{n}.sqlite")
         add = 0.0
         for start in range(0, n, 10):
             files = []
@@ -68,13 +94,13 @@ def main():
                 with open(files[-1], "w", encoding="utf-8") as f:
                     json.dump(synthetic(base, i, args.machines, rng), f)
             add += timed("add", "--db", db, *files)
-        size = os.path.getsize(db) if not args.db else None
+        size = size_of(db, server)
         out = os.path.join(folder, f"table{n}")
-        row = [n, add / n, size / n if size else None, timed("list", "--db", db),
+        row = [n, add / n, size / n, timed("list", "--db", db),
                timed("table", "--db", db, "-o", out, "--force", "^chain/"),
                timed("latency", "--db", db, "--json"), timed("history", "--db", db, "--json", "^chain/read32/"),
                timed("alerts", "--db", db)]
-        print(f"{row[0]:>4}  {row[1]:9.3f}  {row[2] or 0:9.0f}  {row[3]:6.2f}  {row[4]:7.2f}  {row[5]:9.2f}  "
+        print(f"{row[0]:>4}  {row[1]:9.3f}  {row[2]:9.0f}  {row[3]:6.2f}  {row[4]:7.2f}  {row[5]:9.2f}  "
               f"{row[6]:9.2f}  {row[7]:8.2f}", flush=True)
 
 

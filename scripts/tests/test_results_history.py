@@ -65,12 +65,17 @@ class History(Check):
         self.assertEqual((p.returncode, p.stdout), (0, ""), p.stderr)
 
     def test_filters(self):
-        db = self.store(*series(), fixture.path("port.json"))
+        tagged = edited("port.json", lambda d: d["context"].update(machine_id="abcdef0123456789", arch="x86_64"))
+        db = self.store(*series(), tagged)
         listed = lambda *f: self.ok(results("list", "--db", db, *f)).splitlines()[-1]
         self.assertEqual(listed("--label", "baseline=yes"), f"{db}: 3 runs")
         self.assertEqual(listed("--since", "2026-12-04", "--until", "2026-12-05"), f"{db}: 2 runs")
         self.assertEqual(listed("--host", "guest", "--host", "fixture-host"), f"{db}: 7 runs")
         self.assertEqual(listed("--cpu", "qemu"), f"{db}: 1 run")
+        self.assertEqual(listed("--machine", "abcdef"), f"{db}: 1 run")
+        self.assertEqual(listed("--arch", "x86_64"), f"{db}: 1 run")
+        self.assertEqual(rows(db, "SELECT host, machine_id, arch FROM runs WHERE machine_id IS NOT NULL"),
+                         [("guest", "abcdef0123456789", "x86_64")])
         self.assertEqual(listed("--target", "1b36:0005 BAR1 port"), f"{db}: 1 run")
         self.one_line(results("list", "--db", db, "--arch", "aarch64"), 1, "--arch aarch64: no run in the store")
         self.one_line(results("list", "--db", db, "--host", "guest", "--label", "baseline=yes"), 1, db,
