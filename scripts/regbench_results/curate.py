@@ -5,7 +5,7 @@ characters); a start that names no run, or several, is an error, and nothing
 is changed.  A run's results, labels and histograms go with it (foreign keys
 with ON DELETE CASCADE, enforced on SQLite too).
 """
-from . import history, query, reference
+from . import history, query, reference, runfile
 from .errors import ResultsError
 
 
@@ -50,4 +50,4 @@ def retag(store, run, host):
     """Gives a run another host (the store's column; the JSON keeps what the run said)."""
     if not host.strip():
         raise ResultsError("--host", "empty", "give the host's name as the run should be listed")
-    store.write([("UPDATE runs SET host = ? WHERE id = ?", (host, run["id"]))])
+    store.write([("UPDATE runs SET host = ? WHERE id = ?", (runfile.text(host), run["id"]))])

@@ -310,7 +310,7 @@ def _new_sqlite(path, prepared, default):
         raise ResultsError(path, "a folder, not a store", "give the path of the store's file")
     tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{random.randrange(1 << 30):x}.new")
     try:
-        s = _sqlite(tmp, create=True)
+        s = _sqlite(tmp, create=True, name=path)
         try:
             s.prepare(create=True)
             new = s.add(prepared)
@@ -323,7 +323,6 @@ def _new_sqlite(path, prepared, default):
             return None
         except OSError as e:
             raise ResultsError(path, f"cannot create it: {e.strerror}", "give a path you can write to") from None
-        s.where = path
         return s, new
     finally:
         for leftover in (tmp, tmp + "-journal"):
@@ -355,7 +354,8 @@ def open_store(db=None, create=False):
     return _sqlite(path, create)
 
 
-def _sqlite(path, create):
+def _sqlite(path, create, name=None):
+    """An open SQLite store; name: what messages call it (the path it will have, for a new store's private file)."""
     # a reader opens read-write where it may, so that a transaction cut short (its hot journal) is rolled back
     writable = create or os.access(path, os.W_OK)
     uri = "file:" + urllib.request.pathname2url(os.path.abspath(path)) + ("?mode=rwc" if create else
@@ -369,8 +369,8 @@ def _sqlite(path, create):
             why, hint = "not an SQLite database", "give the store's file, or a new path for a new store"
         else:
             why, hint = f"cannot open it: {why}", "give a path in a folder that exists and that you can write to"
-        raise ResultsError(path, why, hint) from None
-    return Store(conn, "sqlite", path, sqlite3.Error, writable)
+        raise ResultsError(name or path, why, hint) from None
+    return Store(conn, "sqlite", name or path, sqlite3.Error, writable)
 
 
 def _postgresql(url):
