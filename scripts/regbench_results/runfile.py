@@ -142,10 +142,14 @@ def run_row(run, data, run_id, meta):
 
 
 def label_rows(run, run_key):
-    """The run's context pairs the contract does not declare (--benchmark_context labels), as rows of `labels`."""
+    """The run's --benchmark_context pairs as rows of `labels`: the context's `labels` object where regbench writes
+    one, and any context pair the contract does not declare (files of a regbench that wrote them beside its own)."""
     declared = contract.schema()["$defs"]["context"]["properties"]
+    pairs = {k: v for k, v in run.context.items() if k not in declared and k != "labels"}
+    if isinstance(run.context.get("labels"), dict):
+        pairs.update(run.context["labels"])
     return [{"run_id": run_key, "key": text(k), "value": text(v if isinstance(v, str) else json.dumps(v))}
-            for k, v in run.context.items() if k not in declared]
+            for k, v in pairs.items()]
 
 
 def histogram_rows(run, run_key):

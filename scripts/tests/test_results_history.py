@@ -82,6 +82,16 @@ class History(Check):
                       "no run matches all of the filters together")
 
 
+class Labels(unittest.TestCase):
+    def test_labels_are_the_context_labels_object_and_undeclared_pairs(self):
+        from types import SimpleNamespace
+        from regbench_results import runfile
+        run = SimpleNamespace(context={"date": "2026-12-01", "accelerator": "tcg",
+                                       "labels": {"baseline": "yes", "host": "board7"}})
+        got = {(r["key"], r["value"]) for r in runfile.label_rows(run, 5)}
+        self.assertEqual(got, {("accelerator", "tcg"), ("baseline", "yes"), ("host", "board7")})
+
+
 class Curation(Check):
     def test_delete_prune_retag(self):
         db = os.path.join(fixture.tmpdir(), "c.sqlite")
