@@ -155,14 +155,22 @@ def chunks(ids, size=500):
 
 def results(store, selection, fields, where=""):
     """The results rows (fields of `results`, name among them) of the runs chosen whose names the patterns want;
-    ResultsError when a pattern names none of their benchmarks."""
+    ResultsError when a pattern names none of their benchmarks.
+
+    The patterns are matched against the store's distinct names first, so that only the rows of those names
+    leave the engine: what a command reads grows with the benchmarks asked for, not with every benchmark."""
+    names = []
+    if selection.patterns:
+        every = {r["name"] for r in store.rows("SELECT DISTINCT name FROM results", ("name",))}
+        check_patterns(selection, every)
+        names = sorted(n for n in every if selection.wants(n))
     found = []
     for part in chunks(selection.keys):
         if not part:
             continue
-        marks = ", ".join("?" for _ in part)
-        q = f"SELECT {', '.join(fields)} FROM results WHERE run_id IN ({marks}){' AND ' + where if where else ''}"
-        found += store.rows(q, fields, tuple(part))
+        q = (f"SELECT {', '.join(fields)} FROM results WHERE run_id IN ({', '.join('?' for _ in part)})"
+             + (f" AND name IN ({', '.join('?' for _ in names)})" if names else "")
+             + (f" AND {where}" if where else ""))
+        found += store.rows(q, fields, tuple(part) + tuple(names))
     check_patterns(selection, {r["name"] for r in found})
-    return [r for r in found if selection.wants(r["name"])]
-
+    return found

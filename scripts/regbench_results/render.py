@@ -136,8 +136,8 @@ def readme(ref, title):
     md += ["## Columns", "", _columns_table(ref), ""]
     for s in ref.sections:
         md += _section_md(ref, s)
-    md += ["## Runs", "", "Each run's id is the start of the SHA-256 of its JSON (`scripts/results list` shows the "
-           "same); the store keeps the JSON itself.", "", _runs_table(ref), "",
+    md += ["## Runs", "", "Each run's id is the start of the SHA-256 of its JSON's content (`scripts/results list` "
+           "shows the same); the store keeps the JSON itself.", "", _runs_table(ref), "",
            "## Reproduce", "", "```sh", "scripts/results add --db STORE RUN.json...    # each run, from any machine",
            "scripts/results table --db STORE -o DIR", "```", ""]
     return "\n".join(md).rstrip() + "\n"
