@@ -14,7 +14,9 @@ answer whose families the run did not run at all is left out.
 from regbench_base import names
 from regbench_base.model import Key
 
-from . import headlines, stats, tables
+from regbench_base import stats
+
+from . import headlines, tables
 
 DISTURBED = "†"
 

@@ -12,7 +12,9 @@ from regbench_base.model import Key
 from regbench_base.state import unmeasured
 from regbench_base.text import DISTURBED, md_table
 
-from . import headlines, stats, tables, verdicts
+from regbench_base import stats
+
+from . import headlines, tables, verdicts
 
 MAPPINGS = {"wb": "WB (write-back, cached)", "uc": "UC (uncached)", "wc": "WC (write-combining)",
             "trap": "trap (each access faults and is emulated)", "port": "port I/O",

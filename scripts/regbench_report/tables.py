@@ -20,7 +20,7 @@ from regbench_base.model import Key
 from regbench_base.state import Gap
 from regbench_base.text import bound_text, number, ratio_text
 
-from . import stats
+from regbench_base import stats
 
 PERCENTILES = ["min", "p50", "p90", "p99", "p999", "max", "outliers"]
 

@@ -11,7 +11,9 @@ import json
 from regbench_base import names
 from regbench_base.state import Gap
 
-from . import stats, tables
+from regbench_base import stats
+
+from . import tables
 
 
 def results(runs):

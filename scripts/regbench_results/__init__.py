@@ -1,9 +1,17 @@
 """regbench_results: regbench runs of many machines in one store, and what is drawn from it.
 
-A run file becomes a row of `runs` and a row per benchmark in `results`
-(runfile, through regbench_base.model, the one reader of result files);
-the store is SQLite or PostgreSQL with one schema (sql, store); reference
-builds the cross-machine table from the store and render writes it as
-Markdown and SVG; bmf exports a run for dashboards.  scripts/results is the
-command line (cli).
+A run file becomes a row of `runs` and rows of `results`, `labels` and
+`histograms` (runfile, through regbench_base.model, the one reader of result
+files); the store is SQLite or PostgreSQL with one versioned schema (sql,
+store); query chooses runs and benchmarks by the filters every command takes.
+reference builds the cross-machine table and render writes it as Markdown and
+SVG; latency merges lat/ histograms; history follows a benchmark on one
+machine over time and finds regressions (alerts), charts draws it; curate
+deletes, prunes and retags; export and bmf write results for other tools.
+scripts/results is the command line (cli).
+
+For a program that draws from the store (the static site): query.select or
+query.Selection(query.all_runs(store), patterns) chooses runs,
+reference.build(store, selection) gives the reference table's rows and cells,
+and history.series(store, selection) each (machine, target, benchmark) series.
 """

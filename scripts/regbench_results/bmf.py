@@ -1,19 +1,30 @@
-"""Bencher Metric Format: `{benchmark: {measure: {value, lower_value, upper_value}}}` of one run.
+"""Bencher Metric Format: `{benchmark: {measure: {value, lower_value, upper_value}}}` of one run (one testbed).
 
-The measure is `cycles`: the median TSC cycles per unit over the
-repetitions (the run's own TSC, `tsc_hz` in its context), with the lowest
-and highest repetition as the bounds.  Only measured benchmarks are
-exported: one below the timer's resolution has a bound, not a value, and a
-skipped or failed one has neither.
+Three measures per measured benchmark, each the median over the repetitions
+with the lowest and highest repetition as the bounds: `cycles`, TSC cycles
+per unit (the run's own TSC, `tsc_hz` in its context); Bencher's own
+`latency`, the same in ns; and Bencher's own `throughput`, units (accesses,
+elements, copies) per second.  Only measured benchmarks are exported: one
+below the timer's resolution has a bound, not a value, and a skipped or
+failed one has neither.
 """
-MEASURE = "cycles"
+from regbench_base.state import State
 
 
-def document(run):
-    """The BMF object of a model.Run, benchmarks by their names in the file, in the run's order."""
+def _measure(value, lo, hi):
+    return {"value": value, "lower_value": lo, "upper_value": hi}
+
+
+def document(rows):
+    """The BMF object of one run's results rows (runfile.result_rows, or the store's), in their order."""
     out = {}
-    for res in run.results.values():
-        m = res.measure(MEASURE)
-        if m.state.figure:
-            out[res.name] = {MEASURE: {"value": m.value, "lower_value": min(m.reps), "upper_value": max(m.reps)}}
+    for r in rows:
+        if not State(r["state"]).figure or r["cycles"] is None:
+            continue
+        doc = {"cycles": _measure(r["cycles"], r["cycles_lo"], r["cycles_hi"])}
+        if r["ns"]:
+            doc["latency"] = _measure(r["ns"], r["ns_lo"], r["ns_hi"])
+            doc["throughput"] = _measure(1e9 / r["ns"], 1e9 / r["ns_hi"] if r["ns_hi"] else None,
+                                         1e9 / r["ns_lo"] if r["ns_lo"] else None)
+        out[r["name"]] = doc
     return out

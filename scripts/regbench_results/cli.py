@@ -1,37 +1,53 @@
-"""The scripts/results command line: add runs to the store, list them, render the reference table and site, export them.
+"""The scripts/results command line: add, list, table, latency, history, alerts, export, delete, prune, retag.
 
-Kept thin (arguments, printing, exit status) over store, runfile, reference
-and bmf.  Every failure is one line, `results: what: why (what to try)`, and
-a non-zero exit: 2 for a command line it cannot use, 1 for files, stores and
-folders it cannot use, 130 when interrupted (the store and the output folder
-are then as they were).
+Kept thin (arguments, printing, exit status) over the package's modules.
+Every failure is one line, `results: what: why (what to try)`, and a non-zero
+exit: 2 for a command line it cannot use, 1 for files, stores and folders it
+cannot use (and for alerts found), 128 + the signal's number when SIGINT,
+SIGTERM or SIGHUP stops it (the store and the output folder are then as they
+were).  Output that cannot be written (a full disk under stdout) is an error;
+characters a non-UTF-8 terminal cannot show are written in ASCII.
 """
 import json
 import os
 import sys
 
-from regbench_base import model
-from regbench_base.args import Parser, UsageError
+import codecs
+import signal
 
-from . import runfile, store
+from regbench_base import folder, model
+from regbench_base.args import Parser, UsageError
+from regbench_base.state import State
+from regbench_base.text import number, ratio_text
+
+from . import history, query, runfile, store
 from .errors import ResultsError
 
 # Each command's usage line, and what it does (the top-level usage lists them all).
 USAGES = {
     "add": ("scripts/results add [--db STORE] RUN.json...", "add runs to the store (a run already there is kept once)"),
-    "list": ("scripts/results list [--db STORE]", "the runs in the store"),
-    "table": ("scripts/results table [--db STORE] -o DIR [--title TEXT] [--force]",
-              "the reference table of every run in the store (Markdown + SVG)"),
-    "latency": ("scripts/results latency [--db STORE] [--host HOST] [--target TARGET] [--json] [BENCHMARK...]",
+    "list": ("scripts/results list [--db STORE] [FILTERS]", "the runs in the store"),
+    "table": ("scripts/results table [--db STORE] [FILTERS] -o DIR [--title TEXT] [--force] [BENCHMARK...]",
+              "the reference table of the runs in the store (Markdown + SVG)"),
+    "latency": ("scripts/results latency [--db STORE] [FILTERS] [--json] [BENCHMARK...]",
                 "lat/ percentiles of each machine's runs merged into one distribution"),
-    "export": ("scripts/results export --format bmf RUN.json...", "Bencher Metric Format on stdout"),
-    "site": ("scripts/results site [--db STORE] [FILTERS] -o DIR [--title TEXT] [--force] [BENCHMARK...]",
-             "the reference table as a static site: filters, sorting, each cell's history, each machine's runs"),
+    "history": ("scripts/results history [--db STORE] [FILTERS] [--json] [-o DIR] BENCHMARK...",
+                "each machine × target's runs of benchmarks over time, each against the run before"),
+    "alerts": ("scripts/results alerts [--db STORE] [FILTERS] [--baseline N] [BENCHMARK...]",
+               "each machine × target's latest run against its baseline: exit 1 when a result got slower"),
+    "export": ("scripts/results export --format csv|json|bmf [--db STORE] [FILTERS] [BENCHMARK...] | "
+               "--format bmf --run RUN.json...", "the results for other tools, on stdout"),
+    "delete": ("scripts/results delete [--db STORE] RUN...", "remove runs (by id, or its start) from the store"),
+    "prune": ("scripts/results prune [--db STORE] [FILTERS] (--before DATE | --keep N)",
+              "remove old runs: those before a date, or all but the last N of each machine × target"),
+    "retag": ("scripts/results retag [--db STORE] RUN --host NAME", "give a run another host name"),
 }
-USAGE = "\n       ".join(f"{line}\n           {what}" for line, what in USAGES.values())
+USAGE = ("\n       ".join(f"{line}\n           {what}" for line, what in USAGES.values())
+         + "\nFILTERS: --host --machine --cpu --target --arch --since --until --label KEY=VALUE (see a command's --help)")
 
-STORE_HELP = (f"the store: an SQLite file (default {os.path.relpath(store.DEFAULT, store.ROOT)} at the top of this "
-              f"checkout; created by add) or a PostgreSQL URL, {store.URL_FORM}")
+STORE_HELP = (f"the store: an SQLite file (default ${store.ENVIRONMENT}, else "
+              f"{os.path.relpath(store.DEFAULT, store.ROOT)} at the top of this checkout; created by add) or a "
+              f"PostgreSQL URL, {store.URL_FORM}")
 
 
 def _runs(n):
@@ -46,11 +62,12 @@ def parser():
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser, prog="results")
     command = lambda name, description: sub.add_parser(name, usage=USAGES[name][0], help=USAGES[name][1],
                                                         description=description)
-    add = command("add", "Adds each run (its JSON verbatim, a row per benchmark) in one transaction: all of them "
-                         "or, on a bad file or Ctrl-C, none. A run's id is the hash of its JSON: a run already in the "
-                         "store is kept once.")
+    add = command("add", "Adds each run (its JSON compressed, a row per benchmark) in one transaction: all of them "
+                         "or, on a bad file or a signal, none. A run's id is the hash of its JSON's content (parsed, "
+                         "numbers normalized): a run already in the store, re-indented or not, is kept once.")
     add.add_argument("files", nargs="+", metavar="RUN.json", help="regbench --benchmark_out files")
-    lst = command("list", "One line per run, oldest first.")
+    lst = command("list", "One line per run, oldest first (by the instant it ran, whatever its time zone).")
+    query.add_arguments(lst, benchmarks=False)
     table = command("table", "Renders the cross-machine reference table of every run in the store into DIR: "
                              "README.md and an SVG per table. Cells are nanoseconds (wall time: one clock on every "
                              "machine, where TSC cycles are each machine's own). The folder keeps a manifest of the "
@@ -60,84 +77,88 @@ def parser():
     table.add_argument("--force", action="store_true",
                        help="write into a folder that holds files this command did not write (same-named ones are "
                             "overwritten, the rest kept)")
+    query.add_arguments(table)
     lat = command("latency", "Adds up the lat/ histograms of every run of one machine and target (same host, CPU "
                              "and target, same timer step: regbench bins on a grid of that step alone) and gives "
                              "percentiles of the whole, in TSC cycles: each is the bucket its sample lies in, one "
                              "timer step wide below 64 steps, at most 1/32 of its lower edge above. Runs of a "
                              "regbench older than the grid are listed as left out.")
-    lat.add_argument("benchmarks", nargs="*", metavar="BENCHMARK", help="lat/ benchmarks by name (default: all)")
-    lat.add_argument("--host", action="append", default=[], help="only this host (as `list` shows it; repeatable)")
-    lat.add_argument("--target", action="append", default=[],
-                     help="only this target: its spec, or a column's name in the reference table (repeatable)")
+    query.add_arguments(lat)
     lat.add_argument("--json", action="store_true", help="the merged histograms and percentiles as JSON")
     for cmd in (add, lst, table, lat):
         cmd.add_argument("--db", metavar="STORE", help=STORE_HELP)
-    export = command("export", "Prints the runs (several files: parts of one run, merged) for a dashboard: bmf is "
-                               "Bencher Metric Format, per benchmark the median TSC cycles per unit as value and the "
-                               "lowest and highest repetition as lower_value and upper_value (measured benchmarks "
-                               "only).")
-    export.add_argument("--format", required=True, choices=["bmf"], help="the format (bmf: Bencher Metric Format)")
-    export.add_argument("files", nargs="+", metavar="RUN.json", help="regbench --benchmark_out files")
-    site = command("site", "Writes a static site into DIR (index.html, runs.html, history.html, data.js and their "
-                           "script and stylesheet): the reference table to filter, sort and link to, each cell's "
-                           "history, each machine's runs; it opens from the file system and fetches nothing. The "
-                           "filters choose the runs (a filter that matches no run is an error); BENCHMARK patterns "
-                           "(regular expressions) the benchmarks.")
-    site.add_argument("benchmarks", nargs="*", metavar="BENCHMARK", help="only benchmarks matching these patterns")
-    for flag, value, what in (("host", "HOST", "this host"), ("machine", "ID", "this machine identity (context "
-                              "machine_id, or its start)"), ("cpu", "TEXT", "CPUs whose name contains this"),
-                              ("target", "TARGET", "this target: its spec or column name"),
-                              ("arch", "ARCH", "this architecture (x86_64, aarch64)"),
-                              ("label", "KEY=VALUE", "runs whose context has this pair")):
-        site.add_argument(f"--{flag}", action="append", default=[], metavar=value, help=f"only {what} (repeatable)")
-    site.add_argument("--since", metavar="DATE", help="only runs from this date on (ISO 8601: 2026-12-01)")
-    site.add_argument("--until", metavar="DATE", help="only runs up to this date (ISO 8601, inclusive)")
-    site.add_argument("-o", "--output", metavar="DIR", required=True, help="the folder to write (created if needed)")
-    site.add_argument("--title", help="the pages' title")
-    site.add_argument("--force", action="store_true", help="write into a folder holding files this command did not "
-                      "write (same-named ones are overwritten, the rest kept)")
-    site.add_argument("--db", metavar="STORE", help=STORE_HELP)
+    hist = command("history", "Each machine × target's runs of the benchmarks named, oldest first: the date, the run, "
+                              "its kernel, firmware and labels, the median ns with the repetitions' range, and the "
+                              "report's verdict against the run before (slower, faster, same, n/a). The machine is "
+                              "its machine_id where runs carry one, else its host.")
+    hist.add_argument("--json", action="store_true", help="the series as JSON, for programs")
+    hist.add_argument("-o", "--output", metavar="DIR", help="also write a chart per series into DIR (SVG)")
+    hist.add_argument("--force", action="store_true", help="write into a folder holding files this did not write")
+    al = command("alerts", "Compares each machine × target's latest run with its own baseline: its earlier runs "
+                           f"labelled {'='.join(history.BASELINE_LABEL)} (regbench --benchmark_context="
+                           f"{'='.join(history.BASELINE_LABEL)}), else its last {history.BASELINE_RUNS} earlier runs, "
+                           "using the report's verdicts. Prints one line per result that got slower and exits 1 when "
+                           "there is one, 0 when there is none; a result that cannot be told apart is no alert.")
+    al.add_argument("--baseline", type=int, metavar="N", help="compare with the last N earlier runs, labelled or not")
+    export = command("export", "Prints results for other tools: csv and json, a row per benchmark per run with the "
+                               "run's columns; bmf, Bencher Metric Format of one testbed (the newest run chosen; "
+                               "measures cycles, latency in ns, throughput in units per second). --run exports files "
+                               "instead of the store (several: parts of one run, merged).")
+    export.add_argument("--format", required=True, choices=["csv", "json", "bmf"], help="the format")
+    export.add_argument("--run", action="append", default=[], metavar="RUN.json",
+                        help="a regbench --benchmark_out file to export instead of the store (bmf)")
+    delete = command("delete", "Removes the runs named, with their results, in one transaction.")
+    delete.add_argument("runs", nargs="+", metavar="RUN", help="a run's id, or its start as `list` shows it")
+    prune = command("prune", "Removes, in one transaction, the runs chosen by the filters that ran before --before, "
+                             "or all but the newest --keep of each machine × target; lists what it removed.")
+    prune.add_argument("--before", type=query.when(False), metavar="DATE", help="remove the runs before this date")
+    prune.add_argument("--keep", type=int, metavar="N", help="keep the newest N runs of each machine × target")
+    retag = command("retag", "Gives a run another host name (the store's; the run's JSON keeps its own).")
+    retag.add_argument("run", metavar="RUN", help="the run's id, or its start")
+    retag.add_argument("--host", required=True, help="the new host name")
+    for cmd in (hist, al, export):
+        query.add_arguments(cmd)
+    query.add_arguments(prune, benchmarks=False)
+    for cmd in (hist, al, export, delete, prune, retag):
+        cmd.add_argument("--db", metavar="STORE", help=STORE_HELP)
     return p
 
 
-def _site(args):
-    from regbench_base import folder
-    from . import site
-    s = store.open_store(args.db)
-    try:
-        s.check()
-        data = site.collect(s, vars(args))
-    finally:
-        s.close()
-    try:
-        print(site.write(data, args.output, title=args.title, force=args.force))
-    except folder.FolderError as e:
-        raise ResultsError(str(e)) from None
-    except OSError as e:
-        raise ResultsError(e.filename or args.output, e.strerror or str(e),
-                           "check that the folder is writable") from None
-    return 0
-
-
 def _add(args):
-    s = store.open_store(args.db, create=True)
-    try:
-        lines, added = [], 0
-        with s.transaction():
-            for path in args.files:
-                run, data = runfile.read(path)
-                run_id = runfile.digest(data)
-                row = runfile.run_row(run, data, run_id)
-                new = s.add(row, runfile.result_rows(run, run_id))
-                added += new
-                lines.append(f"{'added' if new else 'kept '} {run_id[:12]}  {row['host']}  {row['cpu']}  "
-                             f"{row['target']}  {row['date'] or 'undated'}  {len(run.results)} benchmarks  ({path})")
-        total = s.count()
-    finally:
-        s.close()
+    prepared, lines = [], []
+    for path in args.files:
+        run, data = runfile.read(path)
+        prepared.append(store.rows_of(run, data))
+    s, new = store.add(args.db, prepared)
+    if s.upgraded:
+        _upgraded(s)
+    for path, rows, fresh in zip(args.files, prepared, new):
+        row = rows["run"]
+        lines.append(f"{'added' if fresh else 'kept '} {row['id'][:12]}  {row['host']}  {row['cpu']}  "
+                     f"{row['target']}  {row['date'] or 'undated'}  {len(rows['results'])} benchmarks  ({path})")
+    total, added = s.total, sum(new)
     print("\n".join(lines))
     print(f"{s.where}: {added} added, {len(args.files) - added} already there; {_runs(total)} in the store")
     return 0
+
+
+def _upgraded(s):
+    old, new, runs = s.upgraded
+    print(f"results: {s.where}: upgraded the store from schema {old} to {new} in place ({_runs(runs)})",
+          file=sys.stderr)
+
+
+def _open(args):
+    """The store a reading command names, made current (an older one upgraded, saying so)."""
+    s = store.open_store(args.db)
+    try:
+        s.prepare()
+    except BaseException:
+        s.close()
+        raise
+    if s.upgraded:
+        _upgraded(s)
+    return s
 
 
 def _columns(rows, head):
@@ -147,10 +168,9 @@ def _columns(rows, head):
 
 
 def _list(args):
-    s = store.open_store(args.db)
+    s = _open(args)
     try:
-        s.check()
-        runs = s.runs()
+        runs = query.select(s, args, need_runs=False).runs
     finally:
         s.close()
     if not runs:
@@ -169,16 +189,14 @@ def _table(args):
     except ImportError:
         raise ResultsError(sys.executable, "this Python has no matplotlib", "run scripts/results itself, which uses "
                            "Debian's /usr/bin/python3, after apt-get install python3-matplotlib") from None
-    from regbench_base import folder
     from . import reference, render
-    s = store.open_store(args.db)
+    _output(args)
+    s = _open(args)
     try:
-        s.check()
-        table = reference.build(s)
+        selection = query.select(s, args)
+        table = reference.build(s, selection)
     finally:
         s.close()
-    if not table.columns:
-        raise ResultsError(s.where, "no runs in the store", "add some first: scripts/results add RUN.json")
     try:
         path = render.write(table, args.output, title=args.title, force=args.force)
     except folder.FolderError as e:
@@ -192,10 +210,9 @@ def _table(args):
 
 def _latency(args):
     from . import latency
-    s = store.open_store(args.db)
+    s = _open(args)
     try:
-        s.check()
-        lat = latency.build(s, args.host, args.target, args.benchmarks)
+        lat = latency.build(s, query.select(s, args))
     finally:
         s.close()
     if args.json:
@@ -220,37 +237,189 @@ def _latency(args):
 
 
 def _export(args):
-    from . import bmf
-    runs = [runfile.read(path)[0] for path in args.files]
+    from . import bmf, export
+    if args.run:
+        if args.format != "bmf" or args.benchmarks or any(getattr(args, f) for f, _, _ in query.FILTERS):
+            raise UsageError("--run: files are exported as bmf alone, without filters (add them to a store for csv, "
+                             "json or filters)")
+        runs = [runfile.read(path)[0] for path in args.run]
+        try:
+            run = model.merge(runs) if len(runs) > 1 else runs[0]
+        except model.ReportError as e:
+            # model's hint is scripts/report's (--compare); here several files are parts of one run
+            raise ResultsError(str(e).rsplit(" (", 1)[0] + " (export each run on its own: several files given "
+                               "together are parts of one run)") from None
+        print(json.dumps(bmf.document(runfile.result_rows(run, "")), indent=2))
+        return 0
+    s = _open(args)
     try:
-        run = model.merge(runs) if len(runs) > 1 else runs[0]
-    except model.ReportError as e:
-        # model's hint is scripts/report's (--compare); here several files are parts of one run
-        raise ResultsError(str(e).rsplit(" (", 1)[0] + " (export each run on its own: several files given "
-                           "together are parts of one run)") from None
-    print(json.dumps(bmf.document(run), indent=2))
+        out = export.text(s, query.select(s, args), args.format)
+    finally:
+        s.close()
+    print(out)
     return 0
 
 
-COMMANDS = {"add": _add, "list": _list, "table": _table, "latency": _latency, "export": _export, "site": _site}
+def _history(args):
+    if not args.benchmarks:
+        raise UsageError("history: no benchmark (give one or more names or patterns, e.g. chain/read32/ordered)")
+    if args.output is not None:
+        _output(args)
+    s = _open(args)
+    try:
+        all_series = history.series(s, query.select(s, args))
+    finally:
+        s.close()
+    if args.output is not None:
+        from . import charts
+        charts.write(all_series, args.output, args.force)
+    if args.json:
+        print(json.dumps(history.document(all_series), indent=2))
+        return 0
+    out = []
+    for h in all_series:
+        out.append(f"{h.name} · {h.host} · {h.cpu} · {h.target}" + (f" (machine {h.machine[:12]})"
+                                                                    if h.machine != h.host else ""))
+        rows = []
+        for p in h.points:
+            r, run = p.result, p.run
+            figure = ("—" if r["ns"] is None else f"{number(r['ns'])} ns" + (
+                f" ({number(r['ns_lo'])}–{number(r['ns_hi'])})" if r["ns_lo"] is not None else ""))
+            labels = ",".join(f"{k}={v}" for k, v in sorted(run["labels"].items()) if k not in ("host",))
+            verdict = f"{p.verdict.verdict} {ratio_text(p.verdict.ratio)}" if p.verdict and p.verdict.ratio \
+                else p.verdict.verdict if p.verdict else ""
+            rows.append([run["date"] or "-", run["id"][:12], run["kernel"] or "-", run["firmware"] or "-",
+                         labels or "-", figure if State(r["state"]).figure else r["state"], verdict])
+        out += ["  " + line for line in _columns(rows, ["date", "run", "kernel", "firmware", "labels", "median",
+                                                         "verdict"])] + [""]
+    print("\n".join(out).rstrip())
+    return 0
+
+
+def _alerts(args):
+    if args.baseline is not None and args.baseline < 1:
+        raise UsageError("--baseline: give 1 or more earlier runs")
+    s = _open(args)
+    try:
+        found, compared = history.alerts(s, query.select(s, args), args.baseline)
+    finally:
+        s.close()
+    for a in found:
+        print(f"slower: {a.host} · {a.target} · {a.name}: {ratio_text(a.verdict.ratio)} the baseline "
+              f"(run {a.latest['id'][:12]} against {_runs(len(a.baseline))}; p = {a.verdict.p:.2g}, floor "
+              f"{a.verdict.floor:.0%} a {a.verdict.unit})")
+    print(f"{s.where}: {len(found)} alert{'s' if len(found) != 1 else ''} in {compared} results compared",
+          file=sys.stderr)
+    return 1 if found else 0
+
+
+def _delete(args):
+    from . import curate
+    s = _open(args)
+    try:
+        runs = curate.resolve(s, args.runs)
+        curate.delete(s, runs)
+        total = s.count()
+    finally:
+        s.close()
+    for r in runs:
+        print(f"deleted {r['id'][:12]}  {r['host']}  {r['target']}  {r['date'] or 'undated'}")
+    print(f"{s.where}: {_runs(len(runs))} deleted; {_runs(total)} in the store")
+    return 0
+
+
+def _prune(args):
+    from . import curate
+    if args.keep is not None and args.keep < 0:
+        raise UsageError("--keep: give 0 or more runs")
+    s = _open(args)
+    try:
+        runs = curate.to_prune(query.select(s, args), args.before, args.keep)
+        curate.delete(s, runs)
+        total = s.count()
+    finally:
+        s.close()
+    for r in runs:
+        print(f"deleted {r['id'][:12]}  {r['host']}  {r['target']}  {r['date'] or 'undated'}")
+    print(f"{s.where}: {_runs(len(runs))} pruned; {_runs(total)} in the store")
+    return 0
+
+
+def _retag(args):
+    from . import curate
+    s = _open(args)
+    try:
+        (run,) = curate.resolve(s, [args.run])
+        curate.retag(s, run, args.host)
+    finally:
+        s.close()
+    print(f"{run['id'][:12]}: host {run['host']} -> {args.host}")
+    return 0
+
+
+def _output(args):
+    """-o as given: an empty one (an unset variable) is refused rather than taken as the current folder."""
+    if not args.output.strip():
+        raise UsageError("-o: empty (give the folder to write, e.g. -o reference)")
+
+
+COMMANDS = {"add": _add, "list": _list, "table": _table, "latency": _latency, "history": _history, "alerts": _alerts,
+            "export": _export, "delete": _delete, "prune": _prune, "retag": _retag}
+
+
+# Characters the output uses that a terminal in a non-UTF-8 locale (LC_ALL=C, latin-1) cannot show, in ASCII.
+_PLAIN = {"–": "-", "—": "-", "·": "|", "×": "x", "±": "+-", "†": "+", "…": "...", "≤": "<=", "≥": ">=",
+          "\u2400": "\\0", "µ": "u"}
+
+
+def _plain(err):
+    return "".join(_PLAIN.get(c, "?") for c in err.object[err.start:err.end]), err.end
+
+
+codecs.register_error("regbench_plain", _plain)
 
 
 def main(argv=None):
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(errors="regbench_plain")
+    restore = folder.catch_signals()
     try:
-        args = parser().parse_args(argv)
-        if not args.command:
-            raise UsageError("no command (give add, list, table, latency, export or site; see scripts/results --help)")
-        return COMMANDS[args.command](args)
+        try:
+            args = parser().parse_args(argv)
+            if not args.command:
+                raise UsageError(f"no command (give {', '.join(COMMANDS)}; see scripts/results --help)")
+            status = COMMANDS[args.command](args)
+            sys.stdout.flush()
+            return status
+        finally:
+            folder.settled()
     except UsageError as e:
         return _fail(str(e), 2)
     except ResultsError as e:
         return _fail(str(e), 1)
-    except KeyboardInterrupt:
-        return _fail("interrupted (the store and the output folder are as they were)", 130)
+    except KeyboardInterrupt as e:
+        signo = getattr(e, "signo", signal.SIGINT)
+        by = "" if signo == signal.SIGINT else f" by {signal.Signals(signo).name}"
+        return _fail(f"interrupted{by} (the store and the output folder are as they were)", 128 + signo)
     except BrokenPipeError:
         # a reader that stopped early (| head): nothing more to say, and nothing to say it to
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return 1
+    except OSError as e:
+        if e.filename is None:
+            # writing to stdout failed (a full disk, a closed file): what was printed is incomplete
+            _drop_stdout()
+            return _fail(f"standard output: {e.strerror or e} (the output is incomplete; write it where there is "
+                         "room)", 1)
+        return _fail(f"{e.filename}: {e.strerror or e} (check the path)", 1)
+    finally:
+        restore()
+
+
+def _drop_stdout():
+    """Points stdout at /dev/null, so that Python's flush at exit has nothing left to fail on."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.stdout = open(os.devnull, "w", encoding="utf-8")
 
 
 def _fail(line, status):

@@ -6,8 +6,11 @@ class ResultsError(Exception):
 
     Built from what, why and what to try, or from a whole line made elsewhere
     (model's line about a file).  Control characters from names and messages
-    are shown escaped, so the line stays one line.
+    are shown escaped, so the line stays one line.  code is the engine's
+    error code where it gave one (PostgreSQL's SQLSTATE), so that a lost race
+    can be retried.
     """
+    code = None
 
     def __init__(self, what, why=None, hint=None):
         text = what if why is None else f"{what}: {why} ({hint})"

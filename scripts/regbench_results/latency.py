@@ -58,39 +58,51 @@ class Latency:
     left_out: List[Tuple[dict, str]]    # (run row, why its histograms were not merged)
 
 
-def build(store, hosts=(), targets=(), names=()):
-    """The Latency of the runs in an open store, those of the given hosts and targets (all when none given),
-    their benchmarks of the given names (every lat/ benchmark with a histogram when none given)."""
-    runs = [r for r in store.runs() if (not hosts or r["host"] in hosts)
-            and (not targets or r["target"] in targets or reference.target_label(r) in targets)]
-    groups, members, left_out, seen = {}, {}, [], set()
-    for row in runs:
-        run = runfile.parse(store.json(row["id"]).encode("utf-8"), f"{store.where} (run {row['id'][:12]})")
-        hists = [res for res in run.results.values() if res.histogram and (not names or res.name in names)]
-        seen.update(res.name for res in hists)
-        if any(res.histogram.grid is None for res in hists):
+def _histograms(store, selection):
+    """{run key: [(name, model.Histogram)]} of the runs chosen, from the store's histograms table."""
+    from . import query
+    fields = ("run_id", "name", "step", "sub_buckets", "buckets")
+    out = {}
+    for part in query.chunks(selection.keys):
+        q = f"SELECT {', '.join(fields)} FROM histograms WHERE run_id IN ({', '.join('?' for _ in part)})"
+        for r in store.rows(q, fields, tuple(part)) if part else []:
+            if selection.wants(r["name"]):
+                out.setdefault(r["run_id"], []).append((r["name"], runfile.histogram_of(r)))
+    return out
+
+
+def build(store, selection):
+    """The Latency of a query.Selection of an open store: its runs' lat/ histograms of the benchmarks it names."""
+    from . import query
+    by_run = _histograms(store, selection)
+    query.check_patterns(selection, {n for hs in by_run.values() for n, _ in hs})
+    groups, members, left_out, orders = {}, {}, [], {}
+    for row in selection.runs:
+        hists = by_run.get(row["key"], [])
+        if any(h.grid is None for _, h in hists):
             left_out.append((row, "its histograms have no grid (a regbench older than the fixed grid): they "
                                   "cannot be added to others"))
             continue
-        for res in hists:
-            gk = (row["host"], row["cpu"], reference.target_label(row), res.histogram.grid)
+        for name, h in hists:
+            gk = (row["host"], row["cpu"], reference.target_label(row), h.grid)
             g = groups.setdefault(gk, Group(*gk, tsc_hz=row["tsc_hz"]))
             if row["id"] not in g.runs:
                 g.runs.append(row["id"])
-            members.setdefault(gk, {}).setdefault(res.key, (res.name, run.meta, []))[2].append(res.histogram)
-    missing = [n for n in names if n not in seen]
-    if missing:
-        raise ResultsError(", ".join(missing), "no run in the store has a histogram of it",
-                           "give lat/ benchmarks by name, e.g. lat/read32/ordered; scripts/results latency alone "
-                           "lists every one")
+                orders[gk] = row["meta"]         # the newest run's metadata orders the rows
+            members.setdefault(gk, {}).setdefault(name, []).append(h)
+    # what each benchmark is, from the results' columns; the display order from the newest run of each group
+    keys = {r["name"]: Key(r["family"], r["op"], r["width"], r["strategy"], r["param"]) for r in store.rows(
+        "SELECT DISTINCT name, family, op, width, strategy, param FROM results WHERE family = 'lat'",
+        ("name", "family", "op", "width", "strategy", "param"))}
     for gk, g in groups.items():
-        for key, (name, meta, hists) in sorted(members[gk].items(), key=lambda kv: kv[1][1].display_key(kv[0])):
+        order = store.meta(orders[gk])[0].display_key
+        for name, hists in sorted(members[gk].items(), key=lambda kv: order(keys[kv[0]])):
             try:
                 merged = distribution.merge(hists)
             except distribution.MergeError as e:
                 raise ResultsError(f"{g.host} {g.target} {name}", str(e), "the store holds runs whose histograms "
                                    "regbench did not write; re-run them") from None
-            g.rows.append(Row(name, key, len(hists), merged,
+            g.rows.append(Row(name, keys[name], len(hists), merged,
                               {p: distribution.percentile(merged, q) for p, q in PERCENTILES}))
     return Latency(sorted(groups.values(), key=lambda g: (g.host, g.cpu, g.target, g.grid)), left_out)
 

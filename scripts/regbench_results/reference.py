@@ -21,7 +21,6 @@ from regbench_base import model
 from regbench_base.model import Key
 from regbench_base.state import State
 
-from . import runfile
 
 # What marks a column as emulation rather than hardware, and how the reader is told.
 EMULATION = {
@@ -155,31 +154,33 @@ def _columns(runs):
 
 
 def _meta(store, columns):
-    """The metadata (order, families' words) of the newest run of each column, as model reads it, and those runs."""
-    newest = []
-    for c in columns:
-        run = max(c.runs, key=lambda r: (r["date"] or "", r["id"]))
-        newest.append(runfile.parse(store.json(run["id"]).encode("utf-8"), f"{store.where} (run {run['id'][:12]})"))
-    return model.meta(newest), newest
+    """The metadata (order, families' words) of the newest run of each column, and the order of their ops."""
+    metas = [store.meta(max(c.runs, key=lambda r: (r["time"] or "", r["id"]))["meta"]) for c in columns]
+    return model.Meta.union([m for m, _ in metas]), list(dict.fromkeys(op for _, ops in metas for op in ops))
 
 
-def build(store):
-    """The Reference of every run in an open store."""
-    runs = store.runs()
+# the columns of `results` a cell is made of
+FIELDS = ("run_id", "name", "family", "op", "width", "strategy", "param", "unit", "state", "bound", "ns", "ns_lo",
+          "ns_hi", "disturbed")
+
+
+def build(store, selection):
+    """The Reference of the runs and benchmarks of a query.Selection of an open store."""
+    from . import query
+    runs = selection.runs
     columns = _columns(runs)
     if not columns:
         return Reference([], [], runs, None)
-    meta, loaded = _meta(store, columns)
-    col_of = {run["id"]: i for i, c in enumerate(columns) for run in c.runs}
-    run_of = {run["id"]: run for run in runs}
+    meta, ops = _meta(store, columns)
+    col_of = {run["key"]: i for i, c in enumerate(columns) for run in c.runs}
+    run_of = {run["key"]: run for run in runs}
     members = {}                                      # (Key, column) -> [(result row, run row)]
-    for r in store.results():
+    for r in query.results(store, selection, FIELDS):
         key = Key(r["family"], r["op"], r["width"], r["strategy"], r["param"])
         members.setdefault((key, col_of[r["run_id"]]), []).append((r, run_of[r["run_id"]]))
     units = {k.family: r["unit"] for (k, _), ms in members.items() for r, _ in ms[:1]}
 
     # Families that sweep a count or size get a section per op; the rest one per family.
-    ops = list(dict.fromkeys(k.op for run in loaded for k in run.results))
     swept = {k.family for k, _ in members if k.param is not None}
     sections = {}
     for (key, col), ms in members.items():

@@ -17,6 +17,10 @@ from .reference import EMULATION
 
 TITLE = "The reference table: register access costs across machines and targets"
 
+# The most rows one SVG holds: a taller section (a sweep of thousands of _rep counts) is drawn as several images,
+# each readable and within what a renderer takes (matplotlib refuses an image over 2^16 pixels a side).
+ROWS_PER_IMAGE = 200
+
 
 def cell_text(cell):
     """A cell as the tables print it: `12.3 ±2.1%` (the median, the furthest repetition or run from it), `< 7.5`."""
@@ -30,7 +34,7 @@ def cell_text(cell):
     elif cell.state.bound:
         text = bound_text(cell.bound) if cell.bound is not None else cell.state.cell
     else:
-        return cell.state.cell
+        return cell.state
     return text + f" {DISTURBED}" if cell.disturbed else text
 
 
@@ -44,8 +48,11 @@ def section_title(s):
     return f"{what}: ns per {s.unit}"
 
 
-def section_file(s):
-    return f"{s.family}-{s.op}.svg" if s.op else f"{s.family}.svg"
+def parts(s):
+    """The section's rows cut into images: [(file name, rows)], one part for a section of ROWS_PER_IMAGE or fewer."""
+    base = f"{s.family}-{s.op}" if s.op else s.family
+    cuts = [s.rows[i:i + ROWS_PER_IMAGE] for i in range(0, len(s.rows), ROWS_PER_IMAGE)]
+    return [(f"{base}.svg" if i == 0 else f"{base}-{i + 1}.svg", rows) for i, rows in enumerate(cuts)]
 
 
 def headline(ref):
@@ -110,7 +117,10 @@ def _section_md(ref, s):
     if s.hidden:
         out += [f"{s.hidden} more benchmark{'s' if s.hidden > 1 else ''} of this table no column measured (skipped "
                 "or failed in every run: each run's report says why).", ""]
-    out += [f"![{section_title(s)}]({section_file(s)})", ""]
+    cut = parts(s)
+    for i, (name, rows) in enumerate(cut):
+        part = f" (rows {i * ROWS_PER_IMAGE + 1} to {i * ROWS_PER_IMAGE + len(rows)})" if len(cut) > 1 else ""
+        out += [f"![{section_title(s)}{part}]({name})", ""]
     return out
 
 
@@ -126,26 +136,28 @@ def readme(ref, title):
     md += ["## Columns", "", _columns_table(ref), ""]
     for s in ref.sections:
         md += _section_md(ref, s)
-    md += ["## Runs", "", "Each run's id is the start of the SHA-256 of its JSON (`scripts/results list` shows the "
-           "same); the store keeps the JSON itself.", "", _runs_table(ref), "",
+    md += ["## Runs", "", "Each run's id is the start of the SHA-256 of its JSON's content (`scripts/results list` "
+           "shows the same); the store keeps the JSON itself.", "", _runs_table(ref), "",
            "## Reproduce", "", "```sh", "scripts/results add --db STORE RUN.json...    # each run, from any machine",
            "scripts/results table --db STORE -o DIR", "```", ""]
     return "\n".join(md).rstrip() + "\n"
 
 
-def heatmap(ref, s, path):
-    """The section as an SVG heat map: a row per benchmark, a column per machine and target, each cell's text."""
+def heatmap(ref, s, rows, path):
+    """Rows of the section as an SVG heat map: a row per benchmark, a column per machine and target, each cell's
+    text; the colour scale is the whole section's, so that the parts of a cut section read alike."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.colors import LogNorm
 
-    cells = [[s.cells.get((k, c)) for c in s.columns] for k in s.rows]
-    values = [[c.value if c and c.state.figure and c.value > 0 else math.nan for c in row] for row in cells]
-    finite = [v for row in values for v in row if not math.isnan(v)]
+    value = lambda c: c.value if c and c.state.figure and c.value > 0 else math.nan
+    cells = [[s.cells.get((k, c)) for c in s.columns] for k in rows]
+    values = [[value(c) for c in row] for row in cells]
+    finite = [v for v in map(value, s.cells.values()) if not math.isnan(v)]
     rc = {"svg.hashsalt": "regbench", "svg.fonttype": "none", "font.size": 7, "font.family": "DejaVu Sans"}
     with plt.rc_context(rc):
-        fig, ax = plt.subplots(figsize=(2.8 + 1.45 * len(s.columns), 1.6 + 0.19 * len(s.rows)))
+        fig, ax = plt.subplots(figsize=(2.8 + 1.45 * len(s.columns), 1.6 + 0.19 * len(rows)))
         cmap = plt.get_cmap("viridis").copy()
         cmap.set_bad("white")
         norm = LogNorm(min(finite), max(finite) * 1.0001) if finite else None
@@ -162,9 +174,9 @@ def heatmap(ref, s, path):
         for tick, c in zip(ax.xaxis.get_major_ticks(), s.columns):
             if ref.columns[c].emulation:
                 tick.label2.set_color("darkred")
-        ax.set_yticks(range(len(s.rows)), [names.label(k) for k in s.rows], fontsize=7, family="DejaVu Sans Mono")
+        ax.set_yticks(range(len(rows)), [names.label(k) for k in rows], fontsize=7, family="DejaVu Sans Mono")
         ax.set_xticks([x - 0.5 for x in range(1, len(s.columns))], minor=True)
-        ax.set_yticks([y - 0.5 for y in range(1, len(s.rows))], minor=True)
+        ax.set_yticks([y - 0.5 for y in range(1, len(rows))], minor=True)
         ax.grid(which="minor", color="white", linewidth=0.8)
         ax.tick_params(which="minor", length=0)
         for side in ax.spines.values():
@@ -184,7 +196,8 @@ def write(ref, out_dir, title=None, force=False):
     folder.check(out_dir, force)
     with folder.Staging(out_dir) as stage:
         for s in ref.sections:
-            heatmap(ref, s, os.path.join(stage.path, section_file(s)))
+            for name, rows in parts(s):
+                heatmap(ref, s, rows, os.path.join(stage.path, name))
         with open(os.path.join(stage.path, "README.md"), "w", encoding="utf-8") as f:
             f.write(readme(ref, title))
         stage.commit()

@@ -1,16 +1,17 @@
-"""A regbench result file as the store keeps it: its identity, its row in `runs`, a row per benchmark in `results`.
+"""A regbench result file as the store keeps it: its identity, its row in `runs`, its rows in the other tables.
 
 The file is read once, as bytes, and everything comes from those bytes: the
 stored JSON, the content hash that is the run's id, and the fields, which
-model.loads (the project's one reader of result files) takes from the same
-bytes, so a pipe works as an argument and the rows always match the JSON.
+model.load (the project's one reader of result files) takes from a private
+copy, so a pipe works as an argument and the rows always match the JSON.
 """
 import datetime
 import hashlib
 import json
 import re
+import zlib
 
-from regbench_base import model
+from regbench_base import contract, model
 
 from .errors import ResultsError
 
@@ -39,11 +40,36 @@ def parse(data, name):
         raise ResultsError(str(e)) from None
 
 
-def digest(data):
-    """The run's identity: SHA-256 of its JSON, keys sorted and spacing dropped (a re-indented copy is the same run)."""
-    doc = json.loads(data)
-    canon = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canon.encode("utf-8")).hexdigest()
+def _number(f):
+    """A number as the identity sees it: a whole number within a double's exact range is an integer, any other the
+    double it is (so 4746, 4746.0 and 4.746e3 are one number)."""
+    return int(f) if f.is_integer() and abs(f) < 2 ** 53 else f
+
+
+def _integer(text):
+    i = int(text)
+    # an integer no double holds exactly stays as written
+    return i if abs(i) < 2 ** 53 or float(i) != i else float(i)
+
+
+def canonical(data):
+    """(the run's identity, its parsed JSON): the identity is the SHA-256 of the JSON parsed with its numbers
+    normalized and written back with keys sorted, so a re-indented copy, or one whose numbers another tool rewrote
+    (`jq .` writes 4746.0 as 4746), is the same run."""
+    doc = json.loads(data, parse_float=lambda t: _number(float(t)), parse_int=_integer)
+    canon = json.dumps(doc, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canon.encode("utf-8")).hexdigest(), doc
+
+
+def utc(date):
+    """An ISO 8601 date with its offset as UTC text that sorts in time order (YYYY-MM-DDTHH:MM:SSZ); None if none."""
+    try:
+        when = datetime.datetime.fromisoformat(str(date))
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    return when.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def host(run):
@@ -61,31 +87,85 @@ def cpu(run):
     return f"{name} ({uarch})" if uarch and str(uarch) not in name else name
 
 
+def text(value):
+    """A value as a text column holds it: a NUL (which PostgreSQL's text cannot hold) shown as U+2400."""
+    return None if value is None else str(value).replace("\0", "\u2400")
+
+
 def _text(run, key):
-    v = run.ctx(key)
-    return None if v is None else str(v)
+    return text(run.ctx(key))
 
 
-def run_row(run, data, run_id):
-    """The run's row of `runs` (sql.RUNS), as a dict by column."""
-    row = {k: _text(run, k) for k in ("cpu_model", "cpu_uarch", "kernel", "env_vm", "topology", "target_kind",
-                                      "target_mapping", "target_device", "target_bar", "target_what", "accelerator",
-                                      "regbench_version", "regbench_build_type", "date", "interrupted")}
-    row.update(id=run_id, host=host(run), cpu=cpu(run), target=_text(run, "target") or "unknown",
+def now():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def key(run_id):
+    """The number the other tables know a run by: the first 60 bits of its id."""
+    return int(run_id[:15], 16)
+
+
+def meta_row(doc, run):
+    """The row of `metas` of a run: its regbench object without the benchmarks, and the order of its ops."""
+    rb = {k: v for k, v in doc["regbench"].items() if k not in ("benchmarks", "histograms")}
+    rb["ops"] = list(dict.fromkeys(k.op for k in run.results))
+    text = json.dumps(rb, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    return {"id": hashlib.sha256(text).hexdigest(), "regbench": zlib.compress(text, 6)}
+
+
+def meta_of(data):
+    """(model.Meta, op order) of a `metas` row's regbench (its compressed bytes)."""
+    rb = json.loads(zlib.decompress(bytes(data)))
+    return model._meta("metas", rb), rb["ops"]
+
+
+def run_row(run, data, run_id, meta):
+    """The run's row of `runs` (sql.RUNS), as a dict by column; meta the id of its row of `metas`."""
+    row = {k: _text(run, k) for k in ("machine_id", "cpu_model", "cpu_uarch", "arch", "kernel", "firmware",
+                                      "microcode", "env_vm", "topology", "target_kind", "target_mapping",
+                                      "target_device", "target_bar", "target_what", "accelerator", "regbench_version",
+                                      "regbench_commit", "regbench_build_type", "date", "interrupted")}
+    row.update(id=run_id, host=text(host(run)), cpu=text(cpu(run)), target=_text(run, "target") or "unknown",
                tsc_hz=run.ctx_float("tsc_hz"), core_hz_estimate=run.ctx_float("core_hz_estimate"),
-               added=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-               json=data.decode("utf-8"))
+               time=utc(run.ctx("date")), added=now(), json_zlib=zlib.compress(data, 6), key=key(run_id), meta=meta)
     return row
 
 
-def result_rows(run, run_id):
+def label_rows(run, run_key):
+    """The run's --benchmark_context pairs as rows of `labels`: the context's `labels` object where regbench writes
+    one, and any context pair the contract does not declare (files of a regbench that wrote them beside its own)."""
+    declared = contract.schema()["$defs"]["context"]["properties"]
+    pairs = {k: v for k, v in run.context.items() if k not in declared and k != "labels"}
+    if isinstance(run.context.get("labels"), dict):
+        pairs.update(run.context["labels"])
+    return [{"run_id": run_key, "key": text(k), "value": text(v if isinstance(v, str) else json.dumps(v))}
+            for k, v in pairs.items()]
+
+
+def histogram_rows(run, run_key):
+    """A row of `histograms` per lat/ histogram of the run."""
+    return [{"run_id": run_key, "name": res.name, "step": res.histogram.grid[0] if res.histogram.grid else None,
+             "sub_buckets": res.histogram.grid[1] if res.histogram.grid else None,
+             "buckets": zlib.compress(json.dumps({"edges": res.histogram.edges,
+                                                  "counts": res.histogram.counts}).encode("utf-8"), 6)}
+            for res in run.results.values() if res.histogram]
+
+
+def histogram_of(row):
+    """The model.Histogram of a row of `histograms`."""
+    b = json.loads(zlib.decompress(bytes(row["buckets"])))
+    grid = (row["step"], row["sub_buckets"]) if row["step"] is not None else None
+    return model.Histogram("cycles", b["edges"], b["counts"], grid)
+
+
+def result_rows(run, run_key):
     """A row of `results` (sql.RESULTS) per benchmark of the run, as dicts by column, in the run's order."""
     rows = []
     for key, res in run.results.items():
         family = run.meta.families.get(key.family)
-        row = {"run_id": run_id, "name": res.name, "family": key.family, "op": key.op, "width": key.width,
+        row = {"run_id": run_key, "name": text(res.name), "family": key.family, "op": key.op, "width": key.width,
                "strategy": key.strategy, "param": key.param, "space": res.space, "unit": family.unit if family else "",
-               "state": str(res.state), "reason": res.reason,
+               "state": str(res.state), "reason": text(res.reason),
                "bound": res.bound if res.state.bound else None, "repetitions": res.repetitions,
                "disturbed": res.disturbed}
         for counter in COUNTERS:
@@ -95,6 +175,8 @@ def result_rows(run, run_id):
             if counter in RANGED:
                 row[counter + "_lo"] = min(m.reps) if ok else None
                 row[counter + "_hi"] = max(m.reps) if ok else None
+        reps = res.measure("cycles").reps if row["cycles"] is not None else None
+        row["reps"] = json.dumps([float(f"{x:.6g}") for x in reps]) if reps else None
         tsc = run.ctx_float("tsc_hz")
         if row["ns"] is None and row["cycles"] is not None and tsc:
             # a file without the ns counter: regbench's ns is exactly cycles at the run's TSC rate

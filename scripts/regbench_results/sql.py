@@ -1,25 +1,37 @@
-"""The results store's SQL, the same for SQLite and PostgreSQL: the schema and every statement, in one place.
+"""The results store's SQL, the same for SQLite and PostgreSQL: the schema, its version, and every fixed statement.
 
 Statements use `?` placeholders (SQLite's); the PostgreSQL engine hands them to
 psycopg2 as `%s`.  Types are those both engines read alike (TEXT, INTEGER,
-BIGINT, DOUBLE PRECISION), and a run's id is the SHA-256 of its JSON, so no
-engine-specific serial column is needed: the content is the identity, and a
-run added twice is kept once (ON CONFLICT DO NOTHING, SQLite 3.24 and
-PostgreSQL 9.5 on).
+BIGINT, DOUBLE PRECISION) except the compressed JSON, a BLOB in SQLite and a
+BYTEA in PostgreSQL (BINARY below).  A run's id is the SHA-256 of a canonical
+form of its JSON, so no engine-specific serial column is needed: the content
+is the identity, and a run added twice is kept once (ON CONFLICT DO NOTHING,
+SQLite 3.24 and PostgreSQL 9.5 on).
 """
-from regbench_base.state import State
 
-# One row per run: who ran it where (host, the CPU and the machine's facts), on what (the target), with which
-# build and when; `json` is the file exactly as regbench wrote it, for anything the columns leave out.
+# The schema this code writes.  1 is the store of the first release (no version table: runs.json held the text
+# and the id hashed it with its numbers as written); 2 adds the version, labels, histograms, the machine's identity
+# and firmware columns, the UTC time, and keeps each run's JSON compressed.
+VERSION = 2
+BINARY = {"sqlite": "BLOB", "postgresql": "BYTEA"}
+
+# One row per run: who ran it where (host, the machine, the CPU and its facts), on what (the target), with which
+# build and when.  json_zlib is the file's JSON (zlib), for anything the columns leave out.
 RUNS = (
-    ("id", "TEXT PRIMARY KEY"),                   # SHA-256 (hex) of the run's JSON, keys sorted: its identity
+    ("id", "TEXT PRIMARY KEY"),                   # SHA-256 (hex) of the run's canonical JSON: its identity
+    ("key", "BIGINT NOT NULL UNIQUE"),            # its first 60 bits as a number: what the other tables refer to
+    ("meta", "TEXT NOT NULL REFERENCES metas (id)"),   # the run's families, strategies and orders (metas)
     ("host", "TEXT NOT NULL"),                    # context `host` (the fleet's inventory name), else host_name
+    ("machine_id", "TEXT"),                       # a hash of what identifies the machine (regbench's context)
     ("cpu", "TEXT NOT NULL"),                     # cpu_model tidied, with cpu_uarch in parentheses when known
     ("cpu_model", "TEXT"),
     ("cpu_uarch", "TEXT"),
+    ("arch", "TEXT"),                             # x86_64, aarch64
     ("tsc_hz", "DOUBLE PRECISION"),               # the clock of every `cycles` of this run
     ("core_hz_estimate", "DOUBLE PRECISION"),
     ("kernel", "TEXT"),
+    ("firmware", "TEXT"),                         # the DMI BIOS version
+    ("microcode", "TEXT"),
     ("env_vm", "TEXT"),
     ("topology", "TEXT"),
     ("target", "TEXT NOT NULL"),                  # the spec as given (ram, trap, pci:1b36:0005/1, ...)
@@ -30,17 +42,33 @@ RUNS = (
     ("target_what", "TEXT"),
     ("accelerator", "TEXT"),                      # a QEMU guest's tcg or kvm (context `accelerator`)
     ("regbench_version", "TEXT"),
+    ("regbench_commit", "TEXT"),
     ("regbench_build_type", "TEXT"),
-    ("date", "TEXT"),                             # when it ran (ISO 8601, as Google Benchmark wrote it)
+    ("date", "TEXT"),                             # when it ran (ISO 8601 with its offset, as Google Benchmark wrote it)
+    ("time", "TEXT"),                             # the same instant in UTC (YYYY-MM-DDTHH:MM:SSZ): what sorts and filters
     ("interrupted", "TEXT"),                      # the signal that stopped the run early (SIGINT, SIGTERM, SIGHUP, ...)
     ("added", "TEXT NOT NULL"),                   # when this store took it (UTC, ISO 8601)
-    ("json", "TEXT NOT NULL"),
+    ("json_zlib", "{binary} NOT NULL"),
+)
+
+# What a run says of its families and strategies (the regbench object without its benchmarks), once for all the
+# runs that say the same: what the tables and merges order and describe their rows by, without reading a run.
+METAS = (
+    ("id", "TEXT PRIMARY KEY"),                   # SHA-256 (hex) of the text
+    ("regbench", "{binary} NOT NULL"),            # zlib of the JSON: contract, families, strategies, order, ops
+)
+
+# The run's --benchmark_context pairs that the contract does not declare (host, accelerator, baseline=yes, ...).
+LABELS = (
+    ("run_id", "BIGINT NOT NULL REFERENCES runs (key) ON DELETE CASCADE"),
+    ("key", "TEXT NOT NULL"),
+    ("value", "TEXT NOT NULL"),
 )
 
 # One row per benchmark per run: what it is (the contract's fields), its state, and the medians over its
 # repetitions; `_lo` and `_hi` are the lowest and highest repetition (the spread the medians come with).
 RESULTS = (
-    ("run_id", "TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE"),
+    ("run_id", "BIGINT NOT NULL REFERENCES runs (key) ON DELETE CASCADE"),
     ("name", "TEXT NOT NULL"),
     ("family", "TEXT NOT NULL"),
     ("op", "TEXT NOT NULL"),
@@ -63,19 +91,42 @@ RESULTS = (
     ("ns_hi", "DOUBLE PRECISION"),
     ("bytes_per_second", "DOUBLE PRECISION"),
     ("disturbed", "INTEGER NOT NULL"),            # repetitions measured while the machine was disturbed
+    ("reps", "TEXT"),                             # the repetitions' cycles, a JSON list (what verdicts test)
 )
+
+# One row per lat/ histogram per run, so that merging never reads the runs' JSON.
+HISTOGRAMS = (
+    ("run_id", "BIGINT NOT NULL REFERENCES runs (key) ON DELETE CASCADE"),
+    ("name", "TEXT NOT NULL"),
+    ("step", "DOUBLE PRECISION"),                 # the grid: the timer step in TSC ticks (NULL: no grid, older run)
+    ("sub_buckets", "INTEGER"),
+    ("buckets", "{binary} NOT NULL"),             # zlib of the JSON {"edges": [...], "counts": [...]} regbench wrote
+)
+
+STORE = (("key", "TEXT PRIMARY KEY"), ("value", "TEXT NOT NULL"))       # the store's own facts: schema_version
 
 
 def _create(table, columns, extra=()):
     body = ",\n  ".join([f"{name} {kind}" for name, kind in columns] + list(extra))
-    return f"CREATE TABLE IF NOT EXISTS {table} (\n  {body}\n)"
+    return f"CREATE TABLE {table} (\n  {body}\n)"
 
 
-SCHEMA = (
-    _create("runs", RUNS),
-    _create("results", RESULTS, ["PRIMARY KEY (run_id, name)"]),
-    "CREATE INDEX IF NOT EXISTS results_benchmark ON results (family, op, width, strategy, param)",
-)
+# The columns filters use are indexed; results and histograms by their run through their primary keys.
+INDEXED = ("host", "machine_id", "cpu", "target", "arch", "time")
+
+
+def schema(engine):
+    """The statements that create an empty store of this VERSION on an engine (sqlite, postgresql)."""
+    typed = lambda columns: tuple((n, k.format(binary=BINARY[engine])) for n, k in columns)
+    # results has no primary key: a run's benchmark names are unique in its file, and the index on the run alone is
+    # what every query uses (a key over run and name would double the table's size on disk)
+    return (_create("regbench_store", STORE), _create("metas", typed(METAS)), _create("runs", typed(RUNS)),
+            _create("labels", LABELS, ["PRIMARY KEY (run_id, key)"]), _create("results", RESULTS),
+            _create("histograms", typed(HISTOGRAMS), ["PRIMARY KEY (run_id, name)"]),
+            "CREATE INDEX results_run ON results (run_id)",
+            "CREATE INDEX labels_pair ON labels (key, value)",
+            *(f"CREATE INDEX runs_{c} ON runs ({c})" for c in INDEXED),
+            f"INSERT INTO regbench_store (key, value) VALUES ('schema_version', '{VERSION}')")
 
 
 def _insert(table, columns, conflict=""):
@@ -83,23 +134,32 @@ def _insert(table, columns, conflict=""):
     return f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)}){conflict}"
 
 
-RUN_FIELDS = tuple(name for name, _ in RUNS)
-RESULT_FIELDS = tuple(name for name, _ in RESULTS)
-# a run already there is left as it is: rowcount 0 says so, and its results are not added again
+def fields(columns):
+    return tuple(name for name, _ in columns)
+
+
+RUN_FIELDS, RESULT_FIELDS, LABEL_FIELDS, HISTOGRAM_FIELDS, META_FIELDS = map(fields, (RUNS, RESULTS, LABELS, HISTOGRAMS,
+                                                                                    METAS))
+# a run already there is left as it is: rowcount 0 says so, and its rows are not added again
 ADD_RUN = _insert("runs", RUNS, " ON CONFLICT (id) DO NOTHING")
 ADD_RESULT = _insert("results", RESULTS)
+ADD_LABEL = _insert("labels", LABELS)
+ADD_HISTOGRAM = _insert("histograms", HISTOGRAMS)
+ADD_META = _insert("metas", METAS, " ON CONFLICT (id) DO NOTHING")
+META_OF = "SELECT regbench FROM metas WHERE id = ?"
 
-# How many runs the store holds; an error from the engine where it has no tables (not a store yet).
+# The version of a store, and how to tell the first release's store (no version table) from no store at all.
+VERSION_OF = "SELECT value FROM regbench_store WHERE key = 'schema_version'"
+SET_VERSION = "UPDATE regbench_store SET value = ? WHERE key = 'schema_version'"
 PROBE = "SELECT COUNT(*) FROM runs"
+# Serializes schema changes among PostgreSQL writers (an arbitrary key: "regbench" as a number).
+PG_LOCK = "SELECT pg_advisory_xact_lock(7453298661)"
 
-# The runs without their JSON, oldest first, each with how many results it has and how many were measured.
-LIST_RUNS = (f"SELECT {', '.join('r.' + f for f in RUN_FIELDS if f != 'json')}, "
-             "(SELECT COUNT(*) FROM results s WHERE s.run_id = r.id), "
-             f"(SELECT COUNT(*) FROM results s WHERE s.run_id = r.id AND s.state = '{State.MEASURED}') "
-             "FROM runs r ORDER BY r.date, r.id")
-LIST_FIELDS = tuple(f for f in RUN_FIELDS if f != "json") + ("results", "measured")
+# The runs without their JSON, each with how many results it has and how many were measured.
+LIST_FIELDS = tuple(f for f in RUN_FIELDS if f != "json_zlib") + ("results", "measured")
+LIST_RUNS = (f"SELECT {', '.join('r.' + f for f in LIST_FIELDS[:-2])}, "
+             "(SELECT COUNT(*) FROM results s WHERE s.run_id = r.key), "
+             "(SELECT COUNT(*) FROM results s WHERE s.run_id = r.key AND s.state = 'measured') "
+             "FROM runs r")
 
-# Every result of every run, for the reference table (which orders them itself: the engines sort NULL apart).
-ALL_RESULTS = f"SELECT {', '.join(RESULT_FIELDS)} FROM results"
-
-RUN_JSON = "SELECT json FROM runs WHERE id = ?"
+RUN_JSON = "SELECT json_zlib FROM runs WHERE id = ?"

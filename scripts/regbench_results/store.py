@@ -1,28 +1,46 @@
 """The results store: SQLite (a file) or PostgreSQL (a URL) behind the same calls, with the schema of sql.py.
 
-Every engine error becomes a ResultsError naming the store (a URL's password
-left out), so the command line prints one line and never a traceback.  The
-engines differ only in how they connect, their placeholder and how a
-transaction is opened and closed; the SQL is sql.py's for both.
+Every engine error becomes a ResultsError naming the store (passwords left
+out), so the command line prints one line and never a traceback.  The engines
+differ only in how they connect, their placeholder, their binary type and how
+a transaction is opened; the SQL is sql.py's for both.
+
+Writers never lose one another's runs.  The schema is created or upgraded in
+a transaction of its own that one writer at a time takes (SQLite's write
+lock, a PostgreSQL advisory lock), so the data transactions that follow only
+insert; runs go in in id order, so two writers never wait on each other in a
+circle, and a PostgreSQL serialization failure or deadlock is retried.  A new
+SQLite store is built whole in a file of its own beside the path and linked
+into place only when committed: a failed or killed add leaves no store behind,
+and never removes one that another writer made meanwhile.
 """
 import contextlib
 import os
+import random
 import re
 import sqlite3
+import time
 import urllib.request
+import zlib
 
-from . import sql
+from . import runfile, sql
 from .errors import ResultsError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT = os.path.join(ROOT, "results", "regbench.sqlite")
+# The store when --db is not given: this variable's, else DEFAULT (the fleet playbook passes a URL this way, so
+# that a password never stands on a command line that Ansible would print).
+ENVIRONMENT = "REGBENCH_DB"
 URL_FORM = "postgresql://[user[:password]@][host][:port][/database][?param=value&...]"
 _POSTGRES = ("postgresql://", "postgres://")
+# PostgreSQL's codes for a transaction that lost a race and may simply be run again
+_RETRY = ("40001", "40P01")
 
 
 def shown(db):
-    """The store as messages name it: a URL without its password."""
-    return re.sub(r"^(\w+://[^/@:]*):[^/@]*@", r"\1:***@", db)
+    """The store as messages name it: every password form (user:password@, password=VALUE) masked."""
+    db = re.sub(r"^(\w+://[^/@:]*):[^/@]*@", r"\1:***@", db)
+    return re.sub(r"(?i)\b(password|pass)=('[^']*'|[^&\s]*)", r"\1=***", db)
 
 
 def _first_line(e):
@@ -32,10 +50,11 @@ def _first_line(e):
 class Store:
     """An open store.  rows() and the writes take and give dicts by column name (sql.RUNS, sql.RESULTS)."""
 
-    def __init__(self, conn, engine, where, errors, created=None):
+    def __init__(self, conn, engine, where, errors, writable=True):
         self.conn, self.engine, self.where = conn, engine, where
         self._errors = errors          # the engine's base exception class
-        self._created = created        # an SQLite file this open created, removed again unless committed
+        self.writable = writable
+        self.upgraded = None           # (from, to, runs) when this open upgraded an older store
 
     def _sql(self, statement):
         return statement if self.engine == "sqlite" else statement.replace("?", "%s")
@@ -49,45 +68,148 @@ class Store:
             raise self._error(e, doing, hint) from None
 
     def _error(self, e, doing, hint):
-        why = _first_line(e)
+        why = shown(_first_line(e))
         if "file is not a database" in why:
             return ResultsError(self.where, "not an SQLite database", "give the store's file, or a new path for a "
                                 "new store")
-        return ResultsError(self.where, f"{doing}: {why}", hint)
+        if "readonly" in why and self.engine == "sqlite":
+            return ResultsError(self.where, f"{doing}: it is read-only to this user (a write cut short leaves a "
+                                "journal that only a writer can roll back)", "run it as the store's owner")
+        error = ResultsError(self.where, f"{doing}: {why}", hint)
+        error.code = getattr(e, "pgcode", None)
+        return error
 
     def _execute(self, statement, params=()):
         cur = self.conn.cursor()
         cur.execute(self._sql(statement), params)
         return cur
 
-    def check(self):
-        """Raises ResultsError when the store has no tables yet (nothing was ever added to it)."""
-        try:
-            self._execute(sql.PROBE).fetchall()
-        except self._errors as e:
-            self._rollback()
-            raise self._error(e, "not a regbench store", f"add runs to it first: scripts/results add --db "
-                              f"{self.where} RUN.json") from None
+    def _tables(self):
+        if self.engine == "sqlite":
+            q = "SELECT name FROM sqlite_master WHERE type = 'table'"
+        else:
+            q = "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        return {name for name, in self._execute(q).fetchall()}
+
+    def version(self):
+        """The store's schema version: 1 for the first release's (no version table), None for no store at all."""
+        tables = self._tables()
+        if "regbench_store" in tables:
+            return int(self._execute(sql.VERSION_OF).fetchone()[0])
+        return 1 if "runs" in tables else None
 
     @contextlib.contextmanager
-    def transaction(self):
-        """Everything inside is written together or not at all (an error or Ctrl-C rolls it back)."""
-        with self._engine("cannot write to it", "check that it is writable and not locked by another writer"):
-            if self.engine == "sqlite":
-                self.conn.execute("BEGIN IMMEDIATE")
-            for statement in sql.SCHEMA:
-                self._execute(statement)
+    def _locked(self):
+        """A transaction that one writer at a time holds: the schema's, created or upgraded inside it."""
+        if self.engine == "sqlite":
+            self.conn.execute("BEGIN IMMEDIATE")
+        else:
+            self._execute(sql.PG_LOCK)
         try:
-            yield self
+            yield
         except BaseException:
             self._rollback()
             raise
-        with self._engine("cannot commit", "nothing was added; try again"):
+        self._commit()
+
+    def _commit(self):
+        if self.engine == "sqlite":
+            self.conn.execute("COMMIT")
+        else:
+            self.conn.commit()
+
+    def prepare(self, create=False):
+        """Makes the store one of this VERSION: creates it (create) or upgrades an older one in place.
+
+        Raises ResultsError for no store (without create), a newer store, or an
+        older one this user cannot write to.
+        """
+        with self._engine("cannot read it", "check the store"):
+            found = self.version()
+            self._rollback()
+        if found == sql.VERSION:
+            return
+        if found is None and not create:
+            raise ResultsError(self.where, "not a regbench store (it has no runs table)",
+                               f"add runs to it first: scripts/results add --db {self.where} RUN.json")
+        if found is not None and found > sql.VERSION:
+            raise ResultsError(self.where, f"a store of schema {found}, newer than this regbench's {sql.VERSION}",
+                               "use the regbench that wrote it, or a newer one")
+        if not self.writable:
+            raise ResultsError(self.where, f"a store of schema {found}, older than this regbench's {sql.VERSION}, "
+                               "and read-only to this user", "run this once as its owner: it upgrades the store")
+        with self._engine("cannot create or upgrade its tables", "check that it is writable; nothing was changed"):
+            with self._locked():
+                found = self.version()          # another writer may have done it meanwhile
+                if found is None:
+                    for statement in sql.schema(self.engine):
+                        self._execute(statement)
+                elif found < sql.VERSION:
+                    self.upgraded = (found, sql.VERSION, self._upgrade())
+
+    def _upgrade(self):
+        """Schema 1 to this VERSION, in the schema's transaction: each run of the old tables added again (new id,
+        new columns, compressed JSON; copies the old ids told apart become one run); returns how many runs remain."""
+        for table in ("results", "runs"):
+            self._execute(f"ALTER TABLE {table} RENAME TO {table}_v1")
+        self._execute("DROP INDEX IF EXISTS results_benchmark")
+        for statement in sql.schema(self.engine):
+            self._execute(statement)
+        for run_id, text, added in self._execute("SELECT id, json, added FROM runs_v1 ORDER BY id").fetchall():
+            data = text.encode("utf-8")
+            rows = rows_of(runfile.parse(data, f"{self.where} (run {run_id[:12]})"), data)
+            rows["run"]["added"] = added
+            self._insert(rows)
+        for table in ("results_v1", "runs_v1"):
+            self._execute(f"DROP TABLE {table}")
+        return self._execute(sql.PROBE).fetchone()[0]
+
+    def _insert(self, rows):
+        """Inserts one run's rows (rows_of()); False when it was already there."""
+        self._execute(sql.ADD_META, tuple(rows["meta"][f] for f in sql.META_FIELDS))
+        cur = self._execute(sql.ADD_RUN, tuple(rows["run"][f] for f in sql.RUN_FIELDS))
+        if cur.rowcount == 0:
+            return False
+        for statement, fields, key in ((sql.ADD_RESULT, sql.RESULT_FIELDS, "results"),
+                                       (sql.ADD_LABEL, sql.LABEL_FIELDS, "labels"),
+                                       (sql.ADD_HISTOGRAM, sql.HISTOGRAM_FIELDS, "histograms")):
+            values = [tuple(r[f] for f in fields) for r in rows[key]]
             if self.engine == "sqlite":
-                self.conn.execute("COMMIT")
-            else:
-                self.conn.commit()
-        self._created = None
+                self.conn.executemany(statement, values)
+            elif values:
+                from psycopg2.extras import execute_values
+                head = statement.split(" VALUES ")[0]
+                execute_values(cur, head + " VALUES %s", values, page_size=1000)
+        return True
+
+    def add(self, prepared):
+        """Adds prepared runs in one transaction (all or none); a list of which were new, in the order given."""
+        order = sorted(range(len(prepared)), key=lambda i: prepared[i]["run"]["id"])
+        new = [False] * len(prepared)
+        with self._engine("cannot add to it", "nothing was added; check that it is writable"):
+            try:
+                if self.engine == "sqlite":
+                    self.conn.execute("BEGIN IMMEDIATE")
+                for i in order:
+                    new[i] = self._insert(prepared[i])
+                self._commit()
+            except BaseException:
+                self._rollback()
+                raise
+        return new
+
+    def write(self, statements):
+        """Runs (statement, params) pairs in one transaction, all or none; the rows each changed."""
+        with self._engine("cannot change it", "nothing was changed; check that it is writable"):
+            try:
+                if self.engine == "sqlite":
+                    self.conn.execute("BEGIN IMMEDIATE")
+                counts = [self._execute(q, params).rowcount for q, params in statements]
+                self._commit()
+            except BaseException:
+                self._rollback()
+                raise
+        return counts
 
     def _rollback(self):
         try:
@@ -99,57 +221,122 @@ class Store:
         except self._errors:
             pass        # a connection already gone has rolled back on the server's side
 
-    def add(self, run_row, result_rows):
-        """Adds a run and its results inside a transaction; False when the run was already there."""
-        with self._engine("cannot add a run", "nothing was added"):
-            cur = self._execute(sql.ADD_RUN, tuple(run_row[f] for f in sql.RUN_FIELDS))
-            if cur.rowcount == 0:
-                return False
-            rows = [tuple(r[f] for f in sql.RESULT_FIELDS) for r in result_rows]
-            if self.engine == "sqlite":
-                self.conn.executemany(sql.ADD_RESULT, rows)
-            else:
-                from psycopg2.extras import execute_batch
-                execute_batch(cur, self._sql(sql.ADD_RESULT), rows, page_size=1000)
-        return True
-
     def rows(self, statement, fields, params=()):
         """The rows of a query as dicts by the given field names."""
         with self._engine("cannot read it", "check the store"):
-            return [dict(zip(fields, r)) for r in self._execute(statement, params).fetchall()]
+            try:
+                return [dict(zip(fields, r)) for r in self._execute(statement, params).fetchall()]
+            finally:
+                self._rollback()
 
     def count(self):
         """How many runs the store holds."""
         return self.rows(sql.PROBE, ("runs",))[0]["runs"]
 
-    def runs(self):
-        """Every run without its JSON (sql.LIST_FIELDS), oldest first."""
-        return self.rows(sql.LIST_RUNS, sql.LIST_FIELDS)
-
-    def results(self):
-        """Every result of every run (sql.RESULT_FIELDS)."""
-        return self.rows(sql.ALL_RESULTS, sql.RESULT_FIELDS)
-
     def json(self, run_id):
-        """The run's JSON as it was added."""
-        return self.rows(sql.RUN_JSON, ("json",), (run_id,))[0]["json"]
+        """The run's JSON as it was added (bytes)."""
+        return zlib.decompress(bytes(self.rows(sql.RUN_JSON, ("json",), (run_id,))[0]["json"]))
+
+    def meta(self, meta_id):
+        """(model.Meta, op order) of a row of `metas`."""
+        return runfile.meta_of(self.rows(sql.META_OF, ("regbench",), (meta_id,))[0]["regbench"])
 
     def close(self):
+        self._rollback()
+        self.conn.close()
+
+
+def rows_of(run, data):
+    """The rows of one run (a model.Run and its file's bytes) as Store.add takes them."""
+    run_id, doc = runfile.canonical(data)
+    key = runfile.key(run_id)
+    meta = runfile.meta_row(doc, run)
+    return {"meta": meta, "run": runfile.run_row(run, data, run_id, meta["id"]),
+            "results": runfile.result_rows(run, key), "labels": runfile.label_rows(run, key),
+            "histograms": runfile.histogram_rows(run, key)}
+
+
+def _retrying(store, prepared):
+    """store.add, run again when PostgreSQL reports a lost race (a serialization failure, a deadlock)."""
+    for attempt in range(8):
         try:
-            self._rollback()
-            self.conn.close()
+            return store.add(prepared)
+        except ResultsError as e:
+            if getattr(e, "code", None) not in _RETRY or attempt == 7:
+                raise
+            time.sleep(random.uniform(0.01, 0.1) * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+def db_of(db):
+    """The store named by --db, else by $REGBENCH_DB, else None (DEFAULT)."""
+    return db if db is not None else os.environ.get(ENVIRONMENT) or None
+
+
+def add(db, prepared):
+    """Adds prepared runs to the store at db, creating it if need be: (the Store, closed, with .total runs in it
+    after the add; which runs were new).
+
+    A new SQLite store is made whole in a private file beside its path and
+    linked into place when committed; when another writer made the store
+    meanwhile, the runs are added to that one instead.
+    """
+    db = db_of(db)
+    path = None if db is not None and db.startswith(_POSTGRES) else (db or DEFAULT)
+    if path is not None and not os.path.lexists(path):
+        made = _new_sqlite(path, prepared, default=db is None)
+        if made:
+            return made
+    s = open_store(db, create=True)
+    try:
+        s.prepare(create=True)
+        new = _retrying(s, prepared)
+        s.total = s.count()
+        return s, new
+    finally:
+        s.close()
+
+
+def _new_sqlite(path, prepared, default):
+    """The runs in a new SQLite store at path, or None when another writer created path first."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if default:
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as e:
+            raise ResultsError(folder, f"cannot make the store's folder: {e.strerror}",
+                               "remove or rename what is in the way, or give --db PATH") from None
+    if os.path.isdir(path):
+        raise ResultsError(path, "a folder, not a store", "give the path of the store's file")
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{random.randrange(1 << 30):x}.new")
+    try:
+        s = _sqlite(tmp, create=True, name=path)
+        try:
+            s.prepare(create=True)
+            new = s.add(prepared)
+            s.total = s.count()
         finally:
-            if self._created:
-                with contextlib.suppress(OSError):
-                    os.remove(self._created)
+            s.close()
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            return None
+        except OSError as e:
+            raise ResultsError(path, f"cannot create it: {e.strerror}", "give a path you can write to") from None
+        return s, new
+    finally:
+        for leftover in (tmp, tmp + "-journal"):
+            with contextlib.suppress(OSError):
+                os.remove(leftover)
 
 
 def open_store(db=None, create=False):
-    """The store at db (a path, a postgresql:// URL, or None: DEFAULT); create: make an SQLite file not there yet.
+    """The store at db (a path, a postgresql:// URL; None: $REGBENCH_DB or DEFAULT), not yet checked (prepare).
 
     Raises ResultsError for a URL it cannot use, a server it cannot reach,
     a file that is not there (without create) or cannot be opened.
     """
+    db = db_of(db)
     if db is not None and db.startswith(_POSTGRES):
         return _postgresql(db)
     if db is not None and re.match(r"^[A-Za-z][\w+.-]*://", db):
@@ -157,26 +344,33 @@ def open_store(db=None, create=False):
                            f"give an SQLite file's path or a PostgreSQL URL, {URL_FORM}")
     if db == "":
         raise ResultsError("--db", "empty", "give an SQLite file's path or a PostgreSQL URL")
-    return _sqlite(db or DEFAULT, create, default=db is None)
-
-
-def _sqlite(path, create, default):
+    path = db or DEFAULT
     if os.path.isdir(path):
         raise ResultsError(path, "a folder, not a store", "give the path of the store's file, e.g. "
                            f"{os.path.join(path, 'regbench.sqlite')}")
-    exists = os.path.exists(path)
-    if not exists and not create:
+    if not os.path.exists(path) and not create:
         raise ResultsError(path, "no store there", "add runs first: scripts/results add "
-                           + ("" if default else f"--db {path} ") + "RUN.json")
-    if not exists and default:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-    uri = "file:" + urllib.request.pathname2url(os.path.abspath(path)) + ("?mode=rwc" if create else "?mode=ro")
+                           + ("" if db is None else f"--db {path} ") + "RUN.json")
+    return _sqlite(path, create)
+
+
+def _sqlite(path, create, name=None):
+    """An open SQLite store; name: what messages call it (the path it will have, for a new store's private file)."""
+    # a reader opens read-write where it may, so that a transaction cut short (its hot journal) is rolled back
+    writable = create or os.access(path, os.W_OK)
+    uri = "file:" + urllib.request.pathname2url(os.path.abspath(path)) + ("?mode=rwc" if create else
+                                                                        "?mode=rw" if writable else "?mode=ro")
     try:
-        conn = sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
+        conn = sqlite3.connect(uri, uri=True, timeout=120, isolation_level=None)
+        conn.execute("PRAGMA foreign_keys = ON")
     except sqlite3.Error as e:
-        raise ResultsError(path, f"cannot open it: {_first_line(e)}",
-                           "give a path in a folder that exists and that you can write to") from None
-    return Store(conn, "sqlite", path, sqlite3.Error, None if exists else os.path.abspath(path))
+        why = _first_line(e)
+        if "file is not a database" in why:
+            why, hint = "not an SQLite database", "give the store's file, or a new path for a new store"
+        else:
+            why, hint = f"cannot open it: {why}", "give a path in a folder that exists and that you can write to"
+        raise ResultsError(name or path, why, hint) from None
+    return Store(conn, "sqlite", name or path, sqlite3.Error, writable)
 
 
 def _postgresql(url):
@@ -190,7 +384,7 @@ def _postgresql(url):
     try:
         conn = psycopg2.connect(url, **extra)
     except psycopg2.Error as e:
-        why = _first_line(e).replace(url, where)       # the client may quote the URL, password and all
+        why = shown(_first_line(e).replace(url, where))     # the client may quote the URL, password and all
         if why.startswith(("connection to server", "could not connect", "could not translate", "timeout expired")):
             raise ResultsError(where, f"cannot connect: {why}", "is the server running? check the URL's host, port "
                                "and database") from None

@@ -8,6 +8,7 @@ import socket
 import subprocess
 import time
 import unittest
+import zlib
 
 import fixture
 from test_results_store import rows
@@ -91,11 +92,11 @@ class Fleet(unittest.TestCase):
         self.assertRegex(p.stdout, r"sshbox\s+: ok=\d+ .*failed=0")
         self.assertRegex(p.stdout, r"localbox\s+: ok=\d+ .*failed=0")
         self.assertIn("2 added, 0 already there; 2 runs in the store", p.stdout)
-        runs = rows(db, "SELECT host, json FROM runs ORDER BY host")
+        runs = rows(db, "SELECT host, json_zlib FROM runs ORDER BY host")
         self.assertEqual([h for h, _ in runs], ["localbox", "sshbox"])
-        for host, text in runs:
-            self.assertEqual(json.loads(text)["context"]["labels"]["host"], host)
-        self.assertEqual(rows(db, "SELECT r.host, COUNT(*) FROM results s JOIN runs r ON r.id = s.run_id "
+        for host, z in runs:
+            self.assertEqual(json.loads(zlib.decompress(z))["context"]["host"], host)
+        self.assertEqual(rows(db, "SELECT r.host, COUNT(*) FROM results s JOIN runs r ON r.key = s.run_id "
                                   "GROUP BY r.host ORDER BY r.host"), [("localbox", 1), ("sshbox", 5)])
         self.assertEqual(sorted(f.split("-")[0] for f in os.listdir(fetched)), ["localbox", "sshbox"])
 
@@ -116,8 +117,48 @@ class Fleet(unittest.TestCase):
                      "-e", f"regbench_fetch_dir={os.path.join(folder, 'fetched')}")
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertTrue(os.path.exists(os.path.join(checkout, "built")))
-        (text,) = [t for t, in rows(db, "SELECT json FROM runs WHERE host = 'board1'")]
+        (text,) = [zlib.decompress(z).decode() for z, in rows(db, "SELECT json_zlib FROM runs WHERE host = 'board1'")]
         self.assertTrue(json.loads(text)["context"]["executable"].startswith(checkout), text[:300])
+
+    def test_list_arguments_unsafe_names_shared_machines_relative_paths_and_lost_runs(self):
+        folder = fixture.tmpdir()
+        # a regbench that logs when it starts and ends, so that two runs on one machine can be seen not to overlap
+        log = os.path.join(folder, "log")
+        wrapper = os.path.join(folder, "regbench")
+        with open(wrapper, "w", encoding="utf-8") as f:
+            f.write(f"#!/bin/sh\necho start >> {log}\n{REGBENCH} \"$@\"\nstatus=$?\necho end >> {log}\nexit $status\n")
+        os.chmod(wrapper, 0o755)
+        inventory = ("all:\n  vars:\n    ansible_connection: local\n    ansible_python_interpreter: /usr/bin/python3\n"
+                     f"    regbench_bin: {wrapper}\n"
+                     "  hosts:\n"
+                     "    ../x:\n      regbench_args: [--quick, '--benchmark_filter=^barrier/mfence$', "
+                     "--benchmark_repetitions=2]\n"
+                     f"    twin:\n      regbench_args: '{ARGS}'\n"
+                     "    broken:\n      regbench_bin: /nonexistent/regbench\n")
+        with open(os.path.join(folder, "inventory.yml"), "w", encoding="utf-8") as f:
+            f.write(inventory)
+        env = dict(os.environ, ANSIBLE_HOME=os.path.join(folder, "ansible"), ANSIBLE_NOCOLOR="1",
+                   ANSIBLE_LOCAL_TEMP=os.path.join(folder, "ansible", "local"), PWD=folder)
+        p = subprocess.run(["ansible-playbook", "-i", "inventory.yml", PLAYBOOK, "-e", "regbench_db=rel.sqlite",
+                            "-e", "regbench_fetch_dir=fetched"], capture_output=True, text=True, env=env, cwd=folder,
+                           timeout=600)
+        self.assertNotEqual(p.returncode, 0, p.stdout)
+        last = p.stdout[p.stdout.rindex("TASK ["):]
+        self.assertIn("Every host's run landed in the store", last)
+        self.assertIn("runs that did not land in the store: broken (", last)
+        self.assertNotIn("../x (", last)
+        # relative paths from where the playbook was started; the unsafe name made a file name inside the folder
+        db = os.path.join(folder, "rel.sqlite")
+        self.assertEqual(sorted(h for h, in rows(db, "SELECT host FROM runs")), ["../x", "twin"])
+        names = os.listdir(os.path.join(folder, "fetched"))
+        self.assertEqual(len(names), 2, names)
+        self.assertTrue(any(n.startswith("_._x.") for n in names), names)
+        self.assertFalse(os.path.exists(os.path.join(folder, "x")))
+        # the list reached regbench as three arguments: one benchmark, two repetitions
+        self.assertEqual(rows(db, "SELECT s.name, s.repetitions FROM results s JOIN runs r ON r.key = s.run_id "
+                                  "WHERE r.host = '../x'"), [("barrier/mfence", 2)])
+        with open(log, encoding="utf-8") as f:
+            self.assertEqual(f.read().split(), ["start", "end", "start", "end"])     # one machine: one at a time
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ import tempfile
 import unittest
 
 import fixture
-from test_results_store import Check, results, rows
+from test_results_store import Check, edited, results, rows
+from test_results_writers import at_once, variants
 
 RUNS = [fixture.path("single.json"), fixture.path("reps.json"), fixture.path("port.json")]
 
@@ -147,6 +148,50 @@ class PostgreSQL(Check):
         gone = self.server.url("regbench", port=self.server.port + 1)
         self.one_line(results("add", "--db", gone, RUNS[0]), 1, gone + ": cannot connect", "is the server running?")
         self.one_line(results("list", "--db", self.server.url("nosuchdb")), 1, "", 'database "nosuchdb" does not exist')
+
+    def test_concurrent_adds_all_land_in_a_new_and_an_existing_database(self):
+        for name in ("race1", "race2", "race3"):
+            url = self.server.database(name)
+            files = variants(5)
+            for p in at_once(*(["add", "--db", url, f] for f in files), ["add", "--db", url, *reversed(files)]):
+                self.ok(p)
+            self.assertIn(f"{url}: 5 runs", self.ok(results("list", "--db", url)))
+            more = variants(8)[5:]
+            for p in at_once(*(["add", "--db", url, f, *files[:2]] for f in more)):
+                self.ok(p)
+            self.assertIn(f"{url}: 8 runs", self.ok(results("list", "--db", url)))
+
+    def test_a_store_of_the_first_release_is_upgraded_in_place(self):
+        url = self.server.database("v1")
+        import psycopg2
+        with open(fixture.path("store-v1.sql"), encoding="utf-8") as f:
+            script = "\n".join(l for l in f.read().splitlines() if not l.startswith("PRAGMA"))
+        with psycopg2.connect(url) as conn, conn.cursor() as cur:
+            # SQLite's dump writes a newline as char(10), PostgreSQL's chr(10)
+            cur.execute(script.replace("BEGIN TRANSACTION;", "").replace("COMMIT;", "").replace("char(10)", "chr(10)"))
+        conn.close()
+        p = results("list", "--db", url)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stderr, f"results: {url}: upgraded the store from schema 1 to 2 in place (2 runs)\n")
+        self.assertIn(f"{url}: 2 runs", p.stdout)
+        self.assertIn("0 added, 1 already there", self.ok(results("add", "--db", url, edited("reps.json", lambda d: None))))
+
+    def test_a_nul_in_a_context_value(self):
+        url = self.server.database("nul")
+        path = edited("reps.json", lambda d: d["context"].update(host="board\u00007", kernel="6.1\u0000"))
+        out = self.ok(results("add", "--db", url, path))
+        self.assertIn("board\u24007", out)
+        self.assertIn("board\u24007", self.ok(results("list", "--db", url)))
+
+    def test_a_password_parameter_is_never_printed(self):
+        url = self.server.url("nosuchdb") + "&password=hunter2"
+        p = results("add", "--db", url, RUNS[0])
+        self.assertEqual(p.returncode, 1)
+        self.assertNotIn("hunter2", p.stdout + p.stderr)
+        url = self.server.database("masked") + "&password=hunter2"
+        out = self.ok(results("add", "--db", url, RUNS[0]))
+        self.assertNotIn("hunter2", out)
+        self.assertIn("password=***", out)
 
 
 if __name__ == "__main__":

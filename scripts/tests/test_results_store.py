@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 import unittest
+import zlib
 
 import fixture
 from regbench_base.state import State
@@ -91,8 +92,9 @@ class Store(Check):
         unit = doc["regbench"]["families"]["thrpt"]["unit"]
         self.assertEqual(row, ("thrpt", "read", 32, "relaxed", None, "mmio", unit, "measured", median(doc, name),
                                min(reps), max(reps), median(doc, name) / 2.5, 0))
-        (run,) = rows(db, "SELECT host, cpu, target, tsc_hz, date, json FROM runs")
-        self.assertEqual(run, ("fixture-host", "Fixture CPU", "ram", 2.5e9, doc["context"]["date"], text))
+        (run,) = rows(db, "SELECT host, cpu, target, tsc_hz, date, json_zlib FROM runs")
+        self.assertEqual(run[:5], ("fixture-host", "Fixture CPU", "ram", 2.5e9, doc["context"]["date"]))
+        self.assertEqual(zlib.decompress(run[5]).decode("utf-8"), text)
 
     def test_the_host_is_the_context_host_else_the_hostname(self):
         db = os.path.join(fixture.tmpdir(), "host.sqlite")
@@ -104,7 +106,7 @@ class Store(Check):
         db = os.path.join(fixture.tmpdir(), "bad.sqlite")
         p = results("add", "--db", db, fixture.path("single.json"), fixture.path("foreign.json"))
         self.one_line(p, 1, fixture.path("foreign.json") + ": ", "not from regbench")
-        self.assertFalse(os.path.exists(db))            # a store the command created is gone again
+        self.assertFalse(os.path.exists(db))            # a new store is made only by an add that lands
         self.ok(results("add", "--db", db, fixture.path("reps.json")))
         p = results("add", "--db", db, fixture.path("single.json"), "/nonexistent/run.json")
         self.one_line(p, 1, "/nonexistent/run.json: No such file or directory")
@@ -231,15 +233,15 @@ class Table(Check):
 
 class Export(Check):
     def check_bmf(self, path):
-        out = json.loads(self.ok(results("export", "--format", "bmf", path)))
+        out = json.loads(self.ok(results("export", "--format", "bmf", "--run", path)))
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
         measured = [n for n, b in doc["regbench"]["benchmarks"].items() if State(b["state"]).figure]
         self.assertEqual(sorted(out), sorted(measured))
         for name in measured:
             reps = repetitions(doc, name)
-            self.assertEqual(out[name], {"cycles": {"value": median(doc, name), "lower_value": min(reps),
-                                                    "upper_value": max(reps)}}, name)
+            self.assertEqual(out[name]["cycles"], {"value": median(doc, name), "lower_value": min(reps),
+                                                   "upper_value": max(reps)}, name)
         return out
 
     def test_the_bmf_value_is_the_median(self):
@@ -250,7 +252,7 @@ class Export(Check):
         self.assertGreater(len(out), 300)
 
     def test_runs_of_two_machines_are_not_one_run(self):
-        p = results("export", "--format", "bmf", fixture.path("single.json"), fixture.path("port.json"))
+        p = results("export", "--format", "bmf", "--run", fixture.path("single.json"), "--run", fixture.path("port.json"))
         self.one_line(p, 1, fixture.path("port.json") + ": target is", "export each run on its own")
 
 
@@ -319,7 +321,7 @@ class Latency(Check):
         self.assertNotIn("left out", out)       # the older run has no lat/read32/relaxed histogram
         self.assertRegex(self.ok(results("latency", "--db", db)),
                          r"left out: run \w{12} \(fixture-host, ram\): its histograms have no grid")
-        self.one_line(results("latency", "--db", db, "lat/read32/none"), 1, "lat/read32/none: no run in the store")
+        self.one_line(results("latency", "--db", db, "lat/read32/none"), 1, "lat/read32/none: names no benchmark")
 
     def test_another_timer_step_is_another_group(self):
         def step(d):
@@ -389,7 +391,8 @@ class Publish(Check):
 
 class Errors(Check):
     def test_help(self):
-        for args in ([], ["add"], ["list"], ["table"], ["export"]):
+        for args in ([], ["add"], ["list"], ["table"], ["latency"], ["history"], ["alerts"], ["export"], ["delete"],
+                     ["prune"], ["retag"]):
             p = results(*args, "--help")
             self.assertEqual((p.returncode, p.stderr), (0, ""))
             self.assertIn("usage: scripts/results", p.stdout)
@@ -401,10 +404,10 @@ class Errors(Check):
     def test_files_that_are_not_regbench_runs(self):
         for name, why in (("foreign.json", "not from regbench"), ("notgb.json", "not Google Benchmark JSON"),
                           ("old.json", "older than the metadata contract"), ("malformed.json", "not valid JSON")):
-            for args in (["add", "--db", os.path.join(fixture.tmpdir(), "s.sqlite")], ["export", "--format", "bmf"]):
+            for args in (["add", "--db", os.path.join(fixture.tmpdir(), "s.sqlite")], ["export", "--format", "bmf", "--run"]):
                 self.one_line(results(*args, fixture.path(name)), 1, fixture.path(name) + ": ", why)
-        self.one_line(results("export", "--format", "bmf", "/nonexistent.json"), 1, "/nonexistent.json: ")
-        self.one_line(results("export", "--format", "bmf", fixture.tmpdir()), 1, "", "a folder, not a file")
+        self.one_line(results("export", "--format", "bmf", "--run", "/nonexistent.json"), 1, "/nonexistent.json: ")
+        self.one_line(results("export", "--format", "bmf", "--run", fixture.tmpdir()), 1, "", "a folder, not a file")
 
     def test_stores_that_cannot_be_used(self):
         folder = fixture.tmpdir()
@@ -416,6 +419,7 @@ class Errors(Check):
         empty = os.path.join(folder, "empty.sqlite")
         sqlite3.connect(empty).execute("CREATE TABLE other (x)").connection.close()
         self.one_line(results("list", "--db", empty), 1, empty, "not a regbench store")
+        self.assertEqual(rows(empty, "SELECT name FROM sqlite_master"), [("other",)])   # and left as it was
         self.one_line(results("add", "--db", os.path.join(folder, "no", "such", "s.sqlite"), fixture.path("reps.json")),
                       1, "", "cannot open it")
 

@@ -8,7 +8,8 @@ import unittest
 import fixture
 import verdict_rates
 from regbench_base import model
-from regbench_report import stats, verdicts
+from regbench_base import stats
+from regbench_report import verdicts
 
 
 def brute_p(a, b):

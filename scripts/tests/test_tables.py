@@ -4,7 +4,8 @@ import unittest
 
 import fixture
 from regbench_base import model
-from regbench_report import stats, tables
+from regbench_base import stats
+from regbench_report import tables
 from regbench_base.model import Key, Measure
 from regbench_base.state import State
 

@@ -30,7 +30,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from regbench_base import model  # noqa: E402
-from regbench_report import stats, verdicts  # noqa: E402
+from regbench_base import stats
+from regbench_report import verdicts  # noqa: E402
 
 # Counters that are not a time per operation: a rate (scaled the other way) and counts (left alone).
 RATES = {"bytes_per_second", "items_per_second"}
