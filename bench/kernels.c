@@ -5,6 +5,7 @@
 #include "iomap/region.h"
 #include "iomap/strategy.h"
 #include "clock.h"
+#include "insns.h"
 #include "kernels.h"
 
 #define UNROLL 8
@@ -212,12 +213,10 @@ BATCH(copy_fromio_libc, , memcpy(a->mem, (void __force *)a->io, a->n))
 BATCH(copy_toio_libc, , memcpy((void __force *)a->io, a->mem, a->n))
 BATCH(copy_set_libc, , memset((void __force *)a->io, (int)a->value, a->n))
 
-/* barrier: the ordering primitives alone, back to back. */
+/* barrier: the ordering primitives alone, back to back: this architecture's (insns.h). */
 #define BARRIER(name, insn) UNROLLED(barrier_##name, , insn, 0)
-#define BARRIERS(X)								\
-	X(compiler, barrier()) X(lfence, rmb()) X(sfence, wmb())		\
-	X(mfence, mb()) X(locked, iomap_locked_mb())
-BARRIERS(BARRIER)
+#define NO_BARRIER(name, why)
+RB_BARRIERS(BARRIER, NO_BARRIER)
 
 /*
  * dispatch: the same 32-bit read inline (readl), through the strategy table
@@ -296,6 +295,7 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
 #define SECTION_REGION_SINGLE(id, access, order)				\
 	IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(E_REGION_SINGLE, id, access))
 #define ENTRY_BARRIER(name, insn) K(RB_BARRIER, #name, 0, "", .row = RB_VARIANT, TWINS(barrier_##name))
+#define ENTRY_NO_BARRIER(name, why) K(RB_BARRIER, #name, 0, "", .row = RB_VARIANT, .lacks = why)
 #define DISPATCH(name, sp, f, help_, ...)					\
 	K(RB_DISPATCH, "read", 32, name, .row = RB_VARIANT, .help = help_, .bytes = 4, .widths = 4, \
 	  .reads = true, .space = sp, TWINS(f), __VA_ARGS__)
@@ -327,7 +327,7 @@ const struct rb_kernel rb_kernels[] = {
 	ENTRIES_COPY(simd, "simd")
 	ENTRIES_COPY(simd_512, "simd_512")
 	ENTRIES_COPY(simd_nt, "simd_nt")
-	BARRIERS(ENTRY_BARRIER)
+	RB_BARRIERS(ENTRY_BARRIER, ENTRY_NO_BARRIER)
 	DISPATCH("direct", MMIO, dispatch_direct, "readl, inline: one mov")
 	DISPATCH("direct", PIO, dispatch_direct_pio, "inl, inline: one in")
 	DISPATCH("table", MMIO, dispatch_table, "readl through the strategy table: an indirect call")
