@@ -30,7 +30,8 @@ struct trap_window {
 
 /*
  * Where the signal frame's XSAVE area keeps each vector piece (standard
- * format, offsets from CPUID leaf 0xD), and which components XCR0 enables.
+ * format, offsets from CPUID leaf 0xD), and which components XCR0 enables:
+ * x86-64's (arm64's frame keeps its vector registers in one fixed layout).
  */
 struct trap_xstate {
 	uint64_t xcr0;
@@ -51,7 +52,11 @@ int trap_layout_apply(struct trap_dev *d, const char *name, char *why, size_t wh
 void trap_access(struct trap_dev *d, enum iomap_space space, size_t off, unsigned int width,
 		 enum iomap_trap_dir dir, void *data);
 
-/* trap-decode.c: decoding and emulating a faulting instruction (async-signal-safe). */
+/*
+ * iomap/arch/ARCH/trap-decode.c: decoding and emulating a faulting instruction
+ * (async-signal-safe); trap_vector_why_not says why vectors of `bytes` cannot
+ * be emulated here, or NULL.
+ */
 void trap_decode_init(struct trap_xstate *xs);
 const char *trap_vector_why_not(const struct trap_xstate *xs, unsigned int bytes);
 int trap_emulate(struct trap_dev *d, int signo, siginfo_t *si, void *uc);
