@@ -62,6 +62,22 @@ const char *trap_vector_why_not(const struct trap_xstate *xs, unsigned int bytes
 int trap_emulate(struct trap_dev *d, int signo, siginfo_t *si, void *uc);
 
 /*
+ * trap-emulate.c, for the decoders.  trap_mem_move moves n bytes at address a
+ * between buf and the MMIO window's model, or plain memory outside the
+ * window; -1 (nothing moved) when the access crosses the window's edge.  A
+ * trap_line is the one-line report of what cannot be emulated, built in
+ * place; trap_line_exit adds the newline, shows it and ends the process.
+ */
+int trap_mem_move(struct trap_dev *d, uint64_t a, void *buf, size_t n, enum iomap_trap_dir dir);
+struct trap_line {
+	char buf[512];
+	size_t n;
+};
+void trap_line_put(struct trap_line *l, const char *s);
+void trap_line_hex(struct trap_line *l, uint64_t v);
+void __attribute__((noreturn)) trap_line_exit(struct trap_line *l);
+
+/*
  * For a fuzzing harness, NULL otherwise: called with the one-line report
  * (len bytes, ending in a newline) of an instruction that cannot be emulated,
  * before the process would end; a harness jumps out of it to go on.

@@ -3,7 +3,6 @@
 #include <signal.h>
 #include <string.h>
 #include <ucontext.h>
-#include <unistd.h>
 
 #include <Zydis/Zydis.h>
 
@@ -16,8 +15,6 @@
  */
 
 static ZydisDecoder decoder;
-
-void (*trap_unsupported_hook)(const char *line, size_t len);
 
 void trap_decode_init(struct trap_xstate *xs)
 {
@@ -38,64 +35,34 @@ struct emu {
 
 /* ---- the report for what cannot be emulated ---- */
 
-struct line {
-	char buf[512];
-	size_t n;
-};
-
-static void put(struct line *l, const char *s)
-{
-	while (*s && l->n < sizeof(l->buf) - 1)
-		l->buf[l->n++] = *s++;
-}
-
-static void put_hex(struct line *l, uint64_t v)
-{
-	char digits[19] = "0x";
-	int n = 2;
-
-	for (int shift = 60; shift >= 0; shift -= 4)
-		if (v >> shift || shift == 0 || n > 2)
-			digits[n++] = "0123456789abcdef"[(v >> shift) & 0xf];
-	digits[n] = '\0';
-	put(l, digits);
-}
-
-/*
- * The process ends here: an access to the device that is not emulated must
- * not run on as if it had happened.  write(2) and _exit are async-signal-safe.
- */
+/* The process ends here (trap_line_exit), naming the instruction and why. */
 static void __attribute__((noreturn)) unsupported(struct emu *e, const char *why)
 {
-	struct line l = { .n = 0 };
+	struct trap_line l = { .n = 0 };
 	char text[96];
 	ZydisFormatter f;
 
-	put(&l, "iomap: trap: cannot emulate ");
+	trap_line_put(&l, "iomap: trap: cannot emulate ");
 	if (e->in.length && ZydisFormatterInit(&f, ZYDIS_FORMATTER_STYLE_ATT) == ZYAN_STATUS_SUCCESS &&
 	    ZYAN_SUCCESS(ZydisFormatterFormatInstruction(&f, &e->in, e->op, e->in.operand_count_visible,
 							 text, sizeof(text), e->rip, NULL))) {
-		put(&l, "'");
-		put(&l, text);
-		put(&l, "' (");
-		put(&l, ZydisMnemonicGetString(e->in.mnemonic));
-		put(&l, ")");
+		trap_line_put(&l, "'");
+		trap_line_put(&l, text);
+		trap_line_put(&l, "' (");
+		trap_line_put(&l, ZydisMnemonicGetString(e->in.mnemonic));
+		trap_line_put(&l, ")");
 	} else {
-		put(&l, "an instruction Zydis cannot decode");
+		trap_line_put(&l, "an instruction Zydis cannot decode");
 	}
-	put(&l, " at ");
-	put_hex(&l, e->rip);
-	put(&l, e->pio ? ", port " : ", device address ");
-	put_hex(&l, e->fault_addr);
-	put(&l, ": ");
-	put(&l, why);
-	put(&l, " (the trap target emulates mov, movzx, movsx, movsxd, [rep] movs/stos/ins/outs, in, out "
-		"and unmasked vector moves)\n");
-	if (trap_unsupported_hook)
-		trap_unsupported_hook(l.buf, l.n);
-	/* nothing is left to do if stderr is gone: the exit status still says it */
-	(void)!write(STDERR_FILENO, l.buf, l.n);
-	_exit(IOMAP_TRAP_EXIT_UNSUPPORTED);
+	trap_line_put(&l, " at ");
+	trap_line_hex(&l, e->rip);
+	trap_line_put(&l, e->pio ? ", port " : ", device address ");
+	trap_line_hex(&l, e->fault_addr);
+	trap_line_put(&l, ": ");
+	trap_line_put(&l, why);
+	trap_line_put(&l, " (the trap target emulates mov, movzx, movsx, movsxd, [rep] movs/stos/ins/outs, in, out "
+		"and unmasked vector moves)");
+	trap_line_exit(&l);
 }
 
 /* ---- general-purpose registers in the saved context ---- */
@@ -164,27 +131,10 @@ static uint64_t mem_operand_addr(struct emu *e, const ZydisDecodedOperand *op)
 
 /* ---- memory: the device window through the model, anything else through the real address ---- */
 
-/* 1 when [a, a+n) lies in the MMIO window, 0 when it lies outside it. */
-static int in_window(struct emu *e, uint64_t a, size_t n)
-{
-	const struct trap_window *w = &e->d->win[IOMAP_SPACE_MMIO];
-	uint64_t end = w->base + w->len;
-
-	if (a >= w->base && a < end && n <= end - a)
-		return 1;
-	if (a + n <= w->base || a >= end)
-		return 0;
-	unsupported(e, "the access crosses the edge of the trap window");
-}
-
 static void mem_move(struct emu *e, uint64_t a, void *buf, size_t n, enum iomap_trap_dir dir)
 {
-	if (in_window(e, a, n))
-		trap_access(e->d, IOMAP_SPACE_MMIO, a - e->d->win[IOMAP_SPACE_MMIO].base, (unsigned int)n, dir, buf);
-	else if (dir == IOMAP_TRAP_READ)
-		memcpy(buf, (const void *)(uintptr_t)a, n);
-	else
-		memcpy((void *)(uintptr_t)a, buf, n);
+	if (trap_mem_move(e->d, a, buf, n, dir))
+		unsupported(e, "the access crosses the edge of the trap window");
 }
 
 static void port_move(struct emu *e, uint16_t port, void *buf, unsigned int n, enum iomap_trap_dir dir)
