@@ -61,6 +61,9 @@ void trap_decode_init(struct trap_xstate *xs);
 const char *trap_vector_why_not(const struct trap_xstate *xs, unsigned int bytes);
 int trap_emulate(struct trap_dev *d, int signo, siginfo_t *si, void *uc);
 
+/* Whether the architecture has I/O instructions, so that the trap device has a port window to trap. */
+extern const int trap_ports;
+
 /*
  * trap-emulate.c, for the decoders.  trap_mem_move moves n bytes at address a
  * between buf and the MMIO window's model, or plain memory outside the

@@ -16,6 +16,8 @@
 
 static ZydisDecoder decoder;
 
+const int trap_ports = 1;
+
 void trap_decode_init(struct trap_xstate *xs)
 {
 	ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
