@@ -97,27 +97,27 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 #define CHAIN_STANDIN_mov(type, x) ({ __typeof__(x) __r = (x); OPAQUE(__r); (type)__r; })
 #define CHAIN_STANDIN_deref(type, x) ({ __typeof__(x) __r = (x); OPAQUE(__r); __r; })
 /*
- * raw is the same asm mov without the clobber; a split (lohi, hilo) reads
+ * raw is the same asm access without the clobber (x86), or arm64's ldr; acq
+ * is arm64's ldar, an asm read too; a split (lohi, hilo) reads
  * two 32-bit halves and returns their 64-bit sum, which the chain takes as
  * it is; a region's read is a call returning a value of the access's type,
  * converted as an asm read's.
  */
 #define CHAIN_STANDIN_raw(type, x) CHAIN_STANDIN_mov(type, x)
+#define CHAIN_STANDIN_acq(type, x) CHAIN_STANDIN_mov(type, x)
 #define CHAIN_STANDIN_lohi(type, x) CHAIN_STANDIN_deref(type, x)
 #define CHAIN_STANDIN_hilo(type, x) CHAIN_STANDIN_deref(type, x)
 #define CHAIN_STANDIN_call(type, x) CHAIN_STANDIN_mov(type, x)
 
 /*
  * What a chain's figure holds beyond a plain load, said in the JSON (the
- * benchmark's note).  x86 keeps the rest of a register written at 8 or 16
- * bits, so an asm read of those widths merges with the register's old
- * value; a 32-bit write zero-extends, as a C volatile load does.
+ * benchmark's note): the architecture's (IOMAP_ASM_READ_NOTE: x86 keeps the
+ * rest of a register an 8- or 16-bit asm read writes, arm64 zero-extends)
+ * for an asm read, nothing for the others.
  */
-#define CHAIN_NOTE_mov(bits)							\
-	((bits) < 32 ? "each " #bits "-bit asm read writes only part of its register, so it merges "	\
-		       "with the register's old value, which a load that zero-extends by itself (a C "	\
-		       "volatile read) does not; a zero-extension after it is in the baseline too" : NULL)
-#define CHAIN_NOTE_raw(bits) CHAIN_NOTE_mov(bits)
+#define CHAIN_NOTE_mov(bits) IOMAP_ASM_READ_NOTE(bits)
+#define CHAIN_NOTE_raw(bits) IOMAP_ASM_READ_NOTE(bits)
+#define CHAIN_NOTE_acq(bits) IOMAP_ASM_READ_NOTE(bits)
 #define CHAIN_NOTE_deref(bits) NULL
 #define CHAIN_NOTE_lohi(bits) NULL
 #define CHAIN_NOTE_hilo(bits) NULL
@@ -177,43 +177,34 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 	IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(REGION_SINGLE, id, access))
 IOMAP_STRATEGIES(STRATEGY_KERNELS)
 
-/* rep: the _rep loops of io.h on MMIO and on ports, and string's rep insX/outsX. */
+/* rep: the _rep loops of io.h on MMIO and, where ports have instructions, on ports (x86's string: rep insX/outsX). */
 #define MMIO_REP(bits, type, k, reg, wreg, id) REP(MMIO, read, write, id, bits)
+#define MMIO_REPS(id) IOMAP_WIDTHS(MMIO_REP, id)
+IOMAP_REP_STRATEGIES(MMIO_REPS)
+#ifdef IOMAP_HAVE_PORT_IO
 #define PIO_REP(bits, type, k, id) REP(PIO, in, out, id, bits)
-IOMAP_WIDTHS(MMIO_REP, volatile)
-IOMAP_WIDTHS(MMIO_REP, ordered)
-IOMAP_WIDTHS(MMIO_REP, relaxed)
-IOMAP_WIDTHS(MMIO_REP, barriered)
-IOMAP_PORT_WIDTHS(PIO_REP, ordered)
-IOMAP_PORT_WIDTHS(PIO_REP, relaxed)
-IOMAP_PORT_WIDTHS(PIO_REP, barriered)
-IOMAP_PORT_WIDTHS(PIO_REP, string)
+#define PIO_REPS(id) IOMAP_PORT_WIDTHS(PIO_REP, id)
+IOMAP_PORT_REP_STRATEGIES(PIO_REPS)
+#endif
 
-/* copy: calls of one copy or set of n bytes between the window and mem, in each direction copy.c has. */
-#define COPY_FROMIO(id) BATCH(copy_fromio_##id, , iomap_copy_fromio_##id(a->mem, a->io, a->n))
-#define COPY_TOIO(id) BATCH(copy_toio_##id, , iomap_copy_toio_##id(a->io, a->mem, a->n))
-#define COPY_SET(id) BATCH(copy_set_##id, , iomap_set_io_##id(a->io, (int)a->value, a->n))
-#define COPIES(id) COPY_FROMIO(id) COPY_TOIO(id) COPY_SET(id)
-COPIES(volatile)
-COPIES(relaxed)
-COPIES(barriered)
-COPIES(string)
-COPIES(string_wide)
-COPIES(kernel)
-COPIES(kernel_unrolled)
-COPY_TOIO(iowrite32_copy)
-COPY_TOIO(iowrite64_copy)
-COPY_FROMIO(ioread32_copy)
-COPIES(simd)
-COPIES(simd_512)
-COPIES(simd_nt)
+/* copy: calls of one copy or set of n bytes between the window and mem, in each direction the strategy has. */
+#define COPY_copy_fromio(id) BATCH(copy_fromio_##id, , iomap_copy_fromio_##id(a->mem, a->io, a->n))
+#define COPY_copy_toio(id) BATCH(copy_toio_##id, , iomap_copy_toio_##id(a->io, a->mem, a->n))
+#define COPY_set_io(id) BATCH(copy_set_##id, , iomap_set_io_##id(a->io, (int)a->value, a->n))
+#define COPY_DIR(dir, id) COPY_##dir(id)
+#define COPIES(id, dirs) IOMAP_COPY_DIRS_##dirs(COPY_DIR, id)
+IOMAP_COPY_STRATEGIES(COPIES)
 
 /* The reference row: glibc's memcpy/memset on the same window, as a normal pointer. */
 BATCH(copy_fromio_libc, , memcpy(a->mem, (void __force *)a->io, a->n))
 BATCH(copy_toio_libc, , memcpy((void __force *)a->io, a->mem, a->n))
 BATCH(copy_set_libc, , memset((void __force *)a->io, (int)a->value, a->n))
 
-/* barrier: the ordering primitives alone, back to back: this architecture's (insns.h). */
+/*
+ * barrier: the ordering primitives alone, back to back: this architecture's
+ * (bench/arch/ARCH/insns.h); another's are entries without a kernel, skipped
+ * with the reason.
+ */
 #define BARRIER(name, insn) UNROLLED(barrier_##name, , insn, 0)
 #define NO_BARRIER(name, why)
 RB_BARRIERS(BARRIER, NO_BARRIER)
@@ -231,7 +222,9 @@ UNROLLED(dispatch_table, void __iomem *io = a->io;
 	 (void)read32(io), 0)
 UNROLLED(dispatch_cookie, void __iomem *io = a->io, (void)ioread32(io), 0)
 UNROLLED(dispatch_inline, void __iomem *io = a->io, OPAQUE(io); (void)iomap_ioread32_inline(io), 0)
+#ifdef IOMAP_HAVE_PORT_IO
 UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
+#endif
 
 /*
  * The table, walked by the harness to register benchmarks.  K() is one
@@ -268,13 +261,18 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
 	  .fn = rep_##rd##bits##_##id)							\
 	K(RB_REP, "write", bits, #id, .bytes = bits / 8, .widths = bits / 8, .writes = true, .space = sp, \
 	  .fn = rep_##wr##bits##_##id)
-#define ENTRY_FROMIO(id, name, ...) K(RB_COPY, "fromio", 0, name, .bytes = 1, .reads = true, .fn = copy_fromio_##id, \
-				      __VA_ARGS__)
-#define ENTRY_TOIO(id, name, ...) K(RB_COPY, "toio", 0, name, .bytes = 1, .writes = true, .fn = copy_toio_##id, \
-				    __VA_ARGS__)
-#define ENTRY_SET(id, name, ...) K(RB_COPY, "set", 0, name, .bytes = 1, .writes = true, .fn = copy_set_##id, __VA_ARGS__)
-#define ENTRIES_COPY(id, name, ...)						\
-	ENTRY_FROMIO(id, name, __VA_ARGS__) ENTRY_TOIO(id, name, __VA_ARGS__) ENTRY_SET(id, name, __VA_ARGS__)
+/* a copy strategy's entries, one per direction it has; f is its kernel, NULL for another architecture's */
+#define ENTRY_copy_fromio(id, f, ...) K(RB_COPY, "fromio", 0, #id, .bytes = 1, .reads = true, .fn = f, ##__VA_ARGS__)
+#define ENTRY_copy_toio(id, f, ...) K(RB_COPY, "toio", 0, #id, .bytes = 1, .writes = true, .fn = f, ##__VA_ARGS__)
+#define ENTRY_set_io(id, f, ...) K(RB_COPY, "set", 0, #id, .bytes = 1, .writes = true, .fn = f, ##__VA_ARGS__)
+#define FN_copy_fromio(id) copy_fromio_##id
+#define FN_copy_toio(id) copy_toio_##id
+#define FN_set_io(id) copy_set_##id
+#define E_COPY(dir, id, ...) ENTRY_##dir(id, FN_##dir(id), ##__VA_ARGS__)
+#define E_COPIES(id, dirs, ...) IOMAP_COPY_DIRS_##dirs(E_COPY, id, ##__VA_ARGS__)
+/* a strategy of another architecture: its names, no function; its row says why it is skipped */
+#define E_ABSENT_COPY(dir, id) ENTRY_##dir(id, NULL)
+#define E_ABSENT_COPIES(id, dirs) IOMAP_COPY_DIRS_##dirs(E_ABSENT_COPY, id)
 
 #define MMIO IOMAP_SPACE_MMIO
 #define PIO IOMAP_SPACE_PIO
@@ -286,7 +284,17 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
 #define E_REGION_SINGLE(bits, type, k, reg, wreg, id, access)			\
 	IOMAP_REGION_AT_##access(bits, ENTRIES_SINGLE(REGION, pread, pwrite, id, bits, call, (bits) / 8))
 #define E_MMIO_REP(bits, type, k, reg, wreg, id) ENTRIES_REP(MMIO, read, write, id, bits)
+#define E_MMIO_REPS(id) IOMAP_WIDTHS(E_MMIO_REP, id)
 #define E_PIO_REP(bits, type, k, id) ENTRIES_REP(PIO, in, out, id, bits)
+#define E_PIO_REPS(id) IOMAP_PORT_WIDTHS(E_PIO_REP, id)
+#define E_ABSENT_SINGLE(bits, type, k, reg, wreg, id)				\
+	K(RB_LAT, "read", bits, #id, .bytes = bits / 8, .reads = true)			\
+	K(RB_LAT, "write", bits, #id, .bytes = bits / 8, .writes = true)		\
+	K(RB_CHAIN, "read", bits, #id, .bytes = bits / 8, .reads = true)		\
+	K(RB_THRPT, "read", bits, #id, .bytes = bits / 8, .reads = true)		\
+	K(RB_THRPT, "write", bits, #id, .bytes = bits / 8, .writes = true)		\
+	K(RB_FLUSH, "write", bits, #id, .bytes = bits / 8, .reads = true, .writes = true)
+#define E_ABSENT_SINGLES(id) IOMAP_WIDTHS(E_ABSENT_SINGLE, id)
 
 /* Each section walks the strategies, so the table lists a family's benchmarks together. */
 #define SECTION_MMIO_SINGLE(id, access, order)					\
@@ -302,43 +310,30 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
 
 const struct rb_kernel rb_kernels[] = {
 	IOMAP_STRATEGIES(SECTION_MMIO_SINGLE)
+#ifdef IOMAP_HAVE_PORT_IO
 	IOMAP_STRATEGIES(SECTION_PIO_SINGLE)
+#endif
 	IOMAP_STRATEGIES(SECTION_REGION_SINGLE)
-	IOMAP_WIDTHS(E_MMIO_REP, volatile)
-	IOMAP_WIDTHS(E_MMIO_REP, ordered)
-	IOMAP_WIDTHS(E_MMIO_REP, relaxed)
-	IOMAP_WIDTHS(E_MMIO_REP, barriered)
-	IOMAP_PORT_WIDTHS(E_PIO_REP, ordered)
-	IOMAP_PORT_WIDTHS(E_PIO_REP, relaxed)
-	IOMAP_PORT_WIDTHS(E_PIO_REP, barriered)
-	IOMAP_PORT_WIDTHS(E_PIO_REP, string)
-	ENTRIES_COPY(libc, "libc", .row = RB_REFERENCE, .widths = 1 | 2 | 4 | 8, .insn = IOMAP_INSN_ANY,
-		     .help = "glibc's memcpy/memset on the same window through a normal pointer: the reference")
-	ENTRIES_COPY(volatile, "volatile")
-	ENTRIES_COPY(relaxed, "relaxed")
-	ENTRIES_COPY(barriered, "barriered")
-	ENTRIES_COPY(string, "string")
-	ENTRIES_COPY(string_wide, "string_wide")
-	ENTRIES_COPY(kernel, "kernel")
-	ENTRIES_COPY(kernel_unrolled, "kernel_unrolled")
-	ENTRY_TOIO(iowrite32_copy, "iowrite32_copy")
-	ENTRY_TOIO(iowrite64_copy, "iowrite64_copy")
-	ENTRY_FROMIO(ioread32_copy, "ioread32_copy")
-	ENTRIES_COPY(simd, "simd")
-	ENTRIES_COPY(simd_512, "simd_512")
-	ENTRIES_COPY(simd_nt, "simd_nt")
+	IOMAP_ABSENT_SINGLES(E_ABSENT_SINGLES)
+	IOMAP_REP_STRATEGIES(E_MMIO_REPS)
+#ifdef IOMAP_HAVE_PORT_IO
+	IOMAP_PORT_REP_STRATEGIES(E_PIO_REPS)
+#endif
+	E_COPIES(libc, all, .row = RB_REFERENCE, .widths = 1 | 2 | 4 | 8, .insn = IOMAP_INSN_ANY,
+		 .help = "glibc's memcpy/memset on the same window through a normal pointer: the reference")
+	IOMAP_COPY_STRATEGIES(E_COPIES)
+	IOMAP_ABSENT_COPIES(E_ABSENT_COPIES)
 	RB_BARRIERS(ENTRY_BARRIER, ENTRY_NO_BARRIER)
-	DISPATCH("direct", MMIO, dispatch_direct, "readl, inline: one mov")
-	DISPATCH("direct", PIO, dispatch_direct_pio, "inl, inline: one in")
+	DISPATCH("direct", MMIO, dispatch_direct, "readl, inline: " IOMAP_READL_INSNS)
 	DISPATCH("table", MMIO, dispatch_table, "readl through the strategy table: an indirect call")
-	DISPATCH("cookie-mmio", MMIO, dispatch_cookie,
-		 "the generic ioread32 on an MMIO cookie: an out-of-line call that decodes it")
+	DISPATCH("cookie-mmio", MMIO, dispatch_cookie, IOMAP_IOREAD32_HELP)
+	DISPATCH("cookie-inline", MMIO, dispatch_inline, IOMAP_IOREAD32_INLINE_HELP)
+#ifdef IOMAP_HAVE_PORT_IO
+	DISPATCH("direct", PIO, dispatch_direct_pio, "inl, inline: one in")
 	DISPATCH("cookie-pio", PIO, dispatch_cookie,
 		 "the generic ioread32 on a port cookie: an out-of-line call that decodes it", .pair = "cookie-mmio")
-	DISPATCH("cookie-inline", MMIO, dispatch_inline,
-		 "ioread32 decoded inline (iomap_ioread32_inline): the cookie check where the access is, no call")
-	DISPATCH("cookie-inline", PIO, dispatch_inline,
-		 "ioread32 decoded inline (iomap_ioread32_inline): the cookie check where the access is, no call")
+	DISPATCH("cookie-inline", PIO, dispatch_inline, IOMAP_IOREAD32_INLINE_HELP)
+#endif
 };
 
 const size_t rb_nr_kernels = sizeof(rb_kernels) / sizeof(rb_kernels[0]);

@@ -1,4 +1,5 @@
-/* iomap.c: ioport_map cookies and the generic ioread/iowrite accessors that dispatch on them */
+/* iomap.c: the warning handler, ioport_map, and lib/iomap.c's ioread/iowrite that dispatch on cookies (GENERIC_IOMAP) */
+#include <errno.h>
 #include <stdio.h>
 
 #include "iomap/io.h"
@@ -27,17 +28,30 @@ void iomap_bad_cookie(const volatile void __iomem *addr, const char *access)
 	warn_handler(msg);
 }
 
+void ioport_unmap(void __iomem *cookie)
+{
+	(void)cookie;
+}
+
+#ifndef IOMAP_GENERIC_IOMAP
+/*
+ * Where ports are memory (arm64: PCI_IOBASE + port), the window is the
+ * kernel's: user space has none to hand out (cookie.h says more).
+ */
+void __iomem *ioport_map(unsigned long port, unsigned int nr)
+{
+	(void)port;
+	(void)nr;
+	errno = ENODEV;
+	return NULL;
+}
+#else
 void __iomem *ioport_map(unsigned long port, unsigned int nr)
 {
 	(void)nr;
 	if (port > IOMAP_PIO_MASK)
 		return NULL;
 	return (void __iomem __force *)(port + IOMAP_PIO_OFFSET);
-}
-
-void ioport_unmap(void __iomem *cookie)
-{
-	(void)cookie;
 }
 
 /*
@@ -167,17 +181,18 @@ static void pio_write64_rep(uint16_t port, const void *src, unsigned long count)
 void ioread##bits##_rep(const volatile void __iomem *addr, void *dst, unsigned long count) \
 {									\
 	IOMAP_DISPATCH(addr, "ioread" #bits "_rep", pio_read,		\
-		       IOMAP_CAT(iomap_read##bits##_rep_, IOMAP_KERNEL_RELAXED)(addr, dst, count)); \
+		       iomap_read##bits##_rep_relaxed(addr, dst, count)); \
 	if (iomap_cookie_kind(addr) == IOMAP_COOKIE_BAD)		\
 		__builtin_memset(dst, 0xff, count * (bits / 8));	\
 }									\
 void iowrite##bits##_rep(volatile void __iomem *addr, const void *src, unsigned long count) \
 {									\
 	IOMAP_DISPATCH(addr, "iowrite" #bits "_rep", pio_write,		\
-		       IOMAP_CAT(iomap_write##bits##_rep_, IOMAP_KERNEL_RELAXED)(addr, src, count)); \
+		       iomap_write##bits##_rep_relaxed(addr, src, count)); \
 }
 IOMAP_BUILD_GENERIC_REP(8, insb(port, dst, count), outsb(port, src, count))
 IOMAP_BUILD_GENERIC_REP(16, insw(port, dst, count), outsw(port, src, count))
 IOMAP_BUILD_GENERIC_REP(32, insl(port, dst, count), outsl(port, src, count))
 IOMAP_BUILD_GENERIC_REP(64, pio_read64_rep(port, dst, count), pio_write64_rep(port, src, count))
 #undef IOMAP_BUILD_GENERIC_REP
+#endif

@@ -11,8 +11,11 @@
 #   headers     compile each installed public header alone (twice, for its include guard) as GNU C11
 #               with -Wall -Wextra -Werror, and io.h as C++17, which regbench's C++ includes
 #
-# CMAKE, CC and CXX name the tools (default cmake, cc, c++). The steps after install use only what
-# install put into WORK_DIR/prefix and the system's packages; nothing comes from the network.
+# CMAKE, CC and CXX name the tools (default cmake, cc, c++); in a cross build CMAKE_TOOLCHAIN_FILE
+# (which cmake reads from the environment) configures the outside project for the same architecture,
+# PKG_CONFIG_LIBDIR points pkg-config at its libraries and EMULATOR runs its programs. The steps
+# after install use only what install put into WORK_DIR/prefix and the system's packages; nothing
+# comes from the network.
 # The consumer program exits 0 only if a value written to a ram target reads back.
 set -eu
 
@@ -23,6 +26,7 @@ work=${3:?$usage}
 CMAKE=${CMAKE:-cmake}
 CC=${CC:-cc}
 CXX=${CXX:-c++}
+EMULATOR=${EMULATOR:-}
 export CC CXX
 
 src=$(cd "$(dirname "$0")/consumer" && pwd)
@@ -55,7 +59,7 @@ cmake)
 	*) fail "find_package(iomap) took '$found', not the package installed in $prefix" ;;
 	esac
 	"$CMAKE" --build "$out" >"$log" 2>&1 || fail "the outside project does not build"
-	"$out/consumer" >"$log" 2>&1 || fail "the program linked through iomap::iomap failed"
+	$EMULATOR "$out/consumer" >"$log" 2>&1 || fail "the program linked through iomap::iomap failed"
 	;;
 pkg-config)
 	pc=$(find "$prefix" -name iomap.pc)
@@ -65,7 +69,7 @@ pkg-config)
 	# shellcheck disable=SC2086 # the flags are words
 	"$CC" -o "$work/consumer-pc" "$src/consumer.c" $flags >"$log" 2>&1 ||
 		fail "$CC consumer.c $flags does not build"
-	"$work/consumer-pc" >"$log" 2>&1 || fail "the program linked with pkg-config's flags failed"
+	$EMULATOR "$work/consumer-pc" >"$log" 2>&1 || fail "the program linked with pkg-config's flags failed"
 	;;
 headers)
 	n=0

@@ -30,12 +30,6 @@ static inline void iomap_poll_sleep_us(unsigned long sleep_us)
 	nanosleep(&ts, NULL);
 }
 
-/* cpu_relax() on x86: pause, the spin-loop hint. */
-static __always_inline void iomap_cpu_relax(void)
-{
-	__asm__ __volatile__("pause" ::: "memory");
-}
-
 /* udelay: a busy wait, for the _atomic forms that may not sleep. */
 static inline void iomap_poll_delay_us(unsigned long us)
 {

@@ -13,7 +13,7 @@ extern "C" {
 #endif
 
 /* What a strategy's instructions need of the CPU. */
-enum iomap_cpu_feature { IOMAP_FEATURE_none, IOMAP_FEATURE_avx2, IOMAP_FEATURE_avx512f };
+enum iomap_cpu_feature { IOMAP_FEATURE_none, IOMAP_FEATURE_avx2, IOMAP_FEATURE_avx512f, IOMAP_FEATURE_asimd };
 
 /*
  * The inline accessors in io.h are the fast path.  This table, one row per
@@ -28,6 +28,7 @@ struct iomap_strategy {
 	const char *id;			/* the C identifier of its accessors */
 	const char *help;		/* one line: which instructions it issues */
 	const char *lacks;		/* what it does not do and why, or "" */
+	const char *absent;		/* why this architecture has none of its forms (another one's), or NULL */
 
 	bool single;			/* readN/writeN on MMIO, at single_widths */
 	unsigned int single_widths;	/* the widths it has them in, as a sum of byte counts (8: 64-bit only) */
@@ -73,13 +74,16 @@ const struct iomap_strategy *iomap_strategy_find_id(const char *id);
 
 /*
  * The strategies the kernel's readX/writeX, readX_relaxed/__raw_readX and
- * memcpy_*io/memset_io are (strategies.h).
+ * memcpy_*io/memset_io are on every architecture: ordered, relaxed, kernel.
  */
 const struct iomap_strategy *iomap_strategy_kernel_single(void);
 const struct iomap_strategy *iomap_strategy_kernel_relaxed(void);
 const struct iomap_strategy *iomap_strategy_kernel_copy(void);
 
-/* NULL when this CPU can execute the strategy's instructions, else why not. */
+/*
+ * NULL when this CPU can execute the strategy's instructions, else why not
+ * (a strategy of another architecture: its row's absent).
+ */
 const char *iomap_strategy_cpu_missing(const struct iomap_strategy *s);
 
 /* Index into read_rep/write_rep for a width in bits (8..64), or -1. */
