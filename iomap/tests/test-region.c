@@ -74,7 +74,7 @@ static void test_writes(int fd, char __iomem *c)
 	check_context("writes inside the window");
 	iomap_pwrite8_relaxed(0xa1, c + WRITE_OFF);
 	iomap_pwrite16_barriered(0xb2c3, c + WRITE_OFF + 2);
-	iomap_pwrite32_locked(0xd4e5f607, c + WRITE_OFF + 4);
+	iomap_pwrite32_ordered(0xd4e5f607, c + WRITE_OFF + 4);
 	CHECK_EQ(file_value(fd, REGION_OFF + WRITE_OFF, 1), 0xa1);
 	CHECK_EQ(file_value(fd, REGION_OFF + WRITE_OFF + 1, 1), REGION_OFF + WRITE_OFF + 1 + 1);	/* untouched */
 	CHECK_EQ(file_value(fd, REGION_OFF + WRITE_OFF + 2, 2), 0xb2c3);

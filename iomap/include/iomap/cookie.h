@@ -160,28 +160,56 @@ void iowrite64_rep(volatile void __iomem *addr, const void *src, unsigned long c
  */
 #define IOMAP_IOREAD32_HELP "ioread32 without GENERIC_IOMAP: readl inline, no cookie to decode"
 #define IOMAP_IOREAD32_INLINE_HELP "iomap_ioread32_inline without GENERIC_IOMAP: readl, as ioread32 is"
-#define IOMAP_BUILD_COOKIE_NAMES(bits, type, k, reg, wreg)			static __always_inline type ioread##bits(const volatile void __iomem *addr) { return read##k(addr); } static __always_inline void iowrite##bits(type v, volatile void __iomem *addr) { write##k(v, addr); } static __always_inline type iomap_ioread##bits##_inline(const volatile void __iomem *addr) { return read##k(addr); }							static __always_inline void iomap_iowrite##bits##_inline(type v, volatile void __iomem *addr) { write##k(v, addr); }							static __always_inline void ioread##bits##_rep(const volatile void __iomem *addr, void *dst, unsigned long count) { reads##k(addr, dst, (unsigned int)count); }				static __always_inline void iowrite##bits##_rep(volatile void __iomem *addr, const void *src, unsigned long count) { writes##k(addr, src, (unsigned int)count); }
+#define IOMAP_BUILD_COOKIE_NAMES(bits, type, k, reg, wreg)			\
+static __always_inline type ioread##bits(const volatile void __iomem *addr) { return read##k(addr); } \
+static __always_inline void iowrite##bits(type v, volatile void __iomem *addr) { write##k(v, addr); } \
+static __always_inline type iomap_ioread##bits##_inline(const volatile void __iomem *addr) \
+{ return read##k(addr); }							\
+static __always_inline void iomap_iowrite##bits##_inline(type v, volatile void __iomem *addr) \
+{ write##k(v, addr); }							\
+static __always_inline void ioread##bits##_rep(const volatile void __iomem *addr, void *dst, unsigned long count) \
+{ reads##k(addr, dst, (unsigned int)count); }				\
+static __always_inline void iowrite##bits##_rep(volatile void __iomem *addr, const void *src, unsigned long count) \
+{ writes##k(addr, src, (unsigned int)count); }
 IOMAP_WIDTHS(IOMAP_BUILD_COOKIE_NAMES)
 #undef IOMAP_BUILD_COOKIE_NAMES
-#define IOMAP_BUILD_COOKIE_BE(bits)						static __always_inline type_##bits ioread##bits##be(const volatile void __iomem *addr) { return __builtin_bswap##bits(ioread##bits(addr)); }			static __always_inline void iowrite##bits##be(type_##bits v, volatile void __iomem *addr) { iowrite##bits(__builtin_bswap##bits(v), addr); }
-#define type_16 uint16_t
-#define type_32 uint32_t
-#define type_64 uint64_t
-IOMAP_BUILD_COOKIE_BE(16)
-IOMAP_BUILD_COOKIE_BE(32)
-IOMAP_BUILD_COOKIE_BE(64)
-#undef type_16
-#undef type_32
-#undef type_64
+#define IOMAP_BUILD_COOKIE_BE(bits, type)					\
+static __always_inline type ioread##bits##be(const volatile void __iomem *addr) \
+{ return __builtin_bswap##bits(ioread##bits(addr)); }			\
+static __always_inline void iowrite##bits##be(type v, volatile void __iomem *addr) \
+{ iowrite##bits(__builtin_bswap##bits(v), addr); }
+IOMAP_BUILD_COOKIE_BE(16, uint16_t)
+IOMAP_BUILD_COOKIE_BE(32, uint32_t)
+IOMAP_BUILD_COOKIE_BE(64, uint64_t)
 #undef IOMAP_BUILD_COOKIE_BE
-#define IOMAP_BUILD_COOKIE_SPLIT(name, first, second, rd, wr)			static __always_inline uint64_t ioread64##name(const volatile void __iomem *addr) {										const volatile char __iomem *p = (const volatile char __iomem *)addr; 	uint32_t __iomap_lo, __iomap_hi;					__iomap_##first = rd(half##first(p));				__iomap_##second = rd(half##second(p));				return ((uint64_t)__iomap_hi << 32) | __iomap_lo;		}									static __always_inline void iowrite64##name(uint64_t v, volatile void __iomem *addr) {										volatile char __iomem *p = (volatile char __iomem *)addr;		uint32_t __iomap_lo = (uint32_t)v, __iomap_hi = (uint32_t)(v >> 32); 	wr(__iomap_##first, half##first(p));				wr(__iomap_##second, half##second(p));			}
+/* A big-endian 64-bit register's low half is the word at +4. */
+#define IOMAP_HALF_BE_lo(port) ((port) + 4)
+#define IOMAP_HALF_BE_hi(port) (port)
+#define IOMAP_BUILD_COOKIE_SPLIT(name, first, second, rd, wr, half)		\
+static __always_inline uint64_t ioread64##name(const volatile void __iomem *addr) \
+{									\
+	const volatile char __iomem *p = (const volatile char __iomem *)addr; \
+	uint32_t __iomap_lo, __iomap_hi;				\
+									\
+	__iomap_##first = rd(half##first(p));				\
+	__iomap_##second = rd(half##second(p));				\
+	return ((uint64_t)__iomap_hi << 32) | __iomap_lo;		\
+}									\
+static __always_inline void iowrite64##name(uint64_t v, volatile void __iomem *addr) \
+{									\
+	volatile char __iomem *p = (volatile char __iomem *)addr;	\
+	uint32_t __iomap_lo = (uint32_t)v, __iomap_hi = (uint32_t)(v >> 32); \
+									\
+	wr(__iomap_##first, half##first(p));				\
+	wr(__iomap_##second, half##second(p));				\
+}
 IOMAP_BUILD_COOKIE_SPLIT(_lo_hi, lo, hi, ioread32, iowrite32, IOMAP_HALF_)
 IOMAP_BUILD_COOKIE_SPLIT(_hi_lo, hi, lo, ioread32, iowrite32, IOMAP_HALF_)
 IOMAP_BUILD_COOKIE_SPLIT(be_lo_hi, lo, hi, ioread32be, iowrite32be, IOMAP_HALF_BE_)
 IOMAP_BUILD_COOKIE_SPLIT(be_hi_lo, hi, lo, ioread32be, iowrite32be, IOMAP_HALF_BE_)
+#undef IOMAP_BUILD_COOKIE_SPLIT
 #undef IOMAP_HALF_BE_lo
 #undef IOMAP_HALF_BE_hi
-#undef IOMAP_BUILD_COOKIE_SPLIT
 #endif
 
 
