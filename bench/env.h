@@ -94,6 +94,9 @@ bool rb_contended(const struct rb_contention *a, const struct rb_contention *b);
 void rb_cpu_hypervisor(bool *vm, char *name, size_t len);
 void rb_cpu_model(char *out, size_t len);
 
+/* Why this CPU is known to be an emulator's, whose loads do not miss caches, or NULL (bench/arch/ARCH/cpu.c). */
+const char *rb_cpu_emulated(void);
+
 /* The value of the first line of /proc/cpuinfo that starts with field, or "" (unknown). */
 void rb_cpuinfo_field(const char *field, char *out, size_t len);
 

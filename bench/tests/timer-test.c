@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "env.h"
 #include "estimate.h"
 #include "iomap/strategy.h"
 #include "kernels.h"
@@ -85,6 +86,11 @@ static void check_waits(const struct rb_clock *clk)
 
 	if (!buf) {
 		printf("skip: no 64 MiB buffer for the cache-missing loads\n");
+		return;
+	}
+	if (rb_cpu_emulated()) {
+		printf("skip: the stop's wait for a load: %s\n", rb_cpu_emulated());
+		free((void *)buf);
 		return;
 	}
 	for (int t = 0; t < RB_NR_TIMERS; t++) {

@@ -1,9 +1,9 @@
-/* asm-accessors.c: one out-of-line function per inline accessor, and the compiler-barrier probes, for asm-check.sh */
+/* asm-accessors.c: one out-of-line function per inline accessor, and the compiler-barrier probes, for asm-check-ARCH.sh */
 #include "iomap/io.h"
 
 /*
  * Each function is only its accessor, so its body is the accessor's code:
- * asm-check.sh requires exactly one memory instruction in it, a mov of the
+ * asm-check-x86_64.sh requires exactly one memory instruction in it, a mov of the
  * accessor's width in the right direction.  Names say what to expect:
  * asm_{read,write}BITS_STRATEGY[_imm].  Prototypes keep -Wmissing-prototypes
  * and sparse quiet; noinline and external linkage keep every body in the
@@ -34,7 +34,7 @@ __attribute__((noinline)) void asm_write##bits##_##s##_imm(volatile void __iomem
  * (asm_reload_*_ordered: two loads of *p); readl_relaxed has none, so the
  * compiler may use the first load for both, or move it across the access
  * (asm_reload_*_relaxed: one load of *p).  p is restrict so that a write's
- * "=m" operand cannot be taken for *p either.  asm-check.sh counts them.
+ * "=m" operand cannot be taken for *p either.  asm-check-ARCH.sh counts them.
  */
 #define ASM_RELOAD(bits, type, k, reg, wreg, s, rd, wr)			\
 int asm_reload_read##bits##_##s(const volatile void __iomem *addr, const int *restrict p); \
@@ -55,3 +55,20 @@ __attribute__((noinline)) int asm_reload_write##bits##_##s(volatile void __iomem
 	ASM_RELOAD(bits, type, k, reg, wreg, ordered, read##k, write##k)	\
 	ASM_RELOAD(bits, type, k, reg, wreg, relaxed, read##k##_relaxed, write##k##_relaxed)
 IOMAP_WIDTHS(ASM_WIDTH)
+
+/*
+ * Every strategy's single accesses, at every width it has, for the
+ * architectures whose check reads whole sequences (asm-check-arm64.sh:
+ * barriers and dependencies around the access, not one instruction):
+ * seq_{read,write}BITS_ID.  asm-check-x86_64.sh looks only at asm_*.
+ */
+#define SEQ_WIDTH(bits, type, k, reg, wreg, id, access)			\
+	IOMAP_AT_##access(bits,							\
+	type seq_read##bits##_##id(const volatile void __iomem *addr);		\
+	void seq_write##bits##_##id(type v, volatile void __iomem *addr);	\
+	__attribute__((noinline)) type seq_read##bits##_##id(const volatile void __iomem *addr) \
+	{ return iomap_read##bits##_##id(addr); }				\
+	__attribute__((noinline)) void seq_write##bits##_##id(type v, volatile void __iomem *addr) \
+	{ iomap_write##bits##_##id(v, addr); })
+#define SEQ_STRATEGY(id, access, order) IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(SEQ_WIDTH, id, access))
+IOMAP_STRATEGIES(SEQ_STRATEGY)

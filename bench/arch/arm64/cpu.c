@@ -165,3 +165,12 @@ void rb_cpu_hypervisor(bool *vm, char *name, size_t len)
 	*vm = false;
 	name[0] = '\0';
 }
+
+/* Implementer 0 is no company's: QEMU's max CPU, under qemu-system (TCG) or qemu-user. */
+const char *rb_cpu_emulated(void)
+{
+	uint64_t m = midr();
+
+	return m && !implementer(m) ? "the CPU is an emulator's (MIDR implementer 0, QEMU's max), which models no "
+				      "caches: a load takes as long whether it misses or not" : NULL;
+}

@@ -1,7 +1,7 @@
 #!/bin/sh
-# asm-check.sh: every accessor in asm-accessors.o is exactly one mov of its width; readl has a compiler barrier, readl_relaxed not
+# asm-check-x86_64.sh: every accessor in asm-accessors.o is exactly one mov of its width; readl has a compiler barrier, readl_relaxed not
 #
-# usage: asm-check.sh OBJECT
+# usage: asm-check-x86_64.sh OBJECT
 #
 # For each function asm_{read,write}BITS_STRATEGY[_imm] the body (up to its
 # ret) must hold exactly one instruction with a memory operand, a mov whose
@@ -19,7 +19,7 @@
 # none, and the compiler did use that freedom).
 set -u
 
-obj=${1:?usage: asm-check.sh OBJECT}
+obj=${1:?usage: asm-check-x86_64.sh OBJECT}
 
 if ! command -v objdump >/dev/null 2>&1; then
 	echo "asm-check: objdump is not installed (Debian: apt-get install binutils)"
