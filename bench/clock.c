@@ -1,89 +1,18 @@
-/* clock.c: TSC checks, frequency, the timer's own cost and resolution, and the core clock */
-#include <cpuid.h>
+/* clock.c: the timer's own cost and resolution, its text, the rate where nothing states it, and the core clock */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "estimate.h"
+#include "insns.h"
 #include "primitives.h"
-
-/* A CPUID bit; a leaf exists only up to the maximum its range's first leaf (0, 0x80000000) reports. */
-static bool cpuid_bit(unsigned int leaf, int reg, unsigned int bit)
-{
-	unsigned int r[4];
-
-	if (__get_cpuid_max(leaf & 0x80000000, NULL) < leaf)
-		return false;
-	__cpuid(leaf, r[0], r[1], r[2], r[3]);
-	return r[reg] & (1u << bit);
-}
-
-/*
- * The kernel's own TSC frequency: a perf event's user page carries the
- * TSC-to-nanoseconds conversion (ns = ticks * time_mult >> time_shift) that
- * the kernel derived from tsc_khz.  Any event will do; a software dummy needs
- * no hardware counter.
- */
-static double tsc_hz_from_kernel(void)
-{
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr), .config = PERF_COUNT_SW_DUMMY,
-		.disabled = 1, .exclude_kernel = 1, .exclude_hv = 1,
-	};
-	long page = sysconf(_SC_PAGESIZE);
-	struct perf_event_mmap_page *pg;
-	double hz = 0;
-	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-
-	if (fd < 0)
-		return 0;
-	pg = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, fd, 0);
-	if (pg != MAP_FAILED) {
-		if (pg->cap_user_time && pg->time_mult)
-			hz = 1e9 * (double)(1ULL << pg->time_shift) / pg->time_mult;
-		munmap(pg, (size_t)page);
-	}
-	close(fd);
-	return hz;
-}
-
-/*
- * What the CPU or the hypervisor states: CPUID 0x15 (TSC to crystal ratio
- * times the crystal clock, Intel), else the hypervisor timing leaf
- * 0x40000010 (TSC kHz; VMware and some KVM setups).
- */
-static double tsc_hz_from_cpuid(const char **source)
-{
-	unsigned int a, b, c, d;
-
-	if (__get_cpuid_max(0, NULL) >= 0x15) {
-		__cpuid(0x15, a, b, c, d);
-		if (a && b && c) {
-			*source = "CPUID leaf 0x15 (crystal clock x TSC ratio)";
-			return (double)c * b / a;
-		}
-	}
-	__cpuid(0x1, a, b, c, d);
-	if (c & (1u << 31)) {		/* running under a hypervisor */
-		__cpuid(0x40000000, a, b, c, d);
-		if (a >= 0x40000010) {
-			__cpuid(0x40000010, a, b, c, d);
-			if (a) {
-				*source = "hypervisor CPUID leaf 0x40000010";
-				return a * 1e3;
-			}
-		}
-	}
-	return 0;
-}
 
 static double monotonic_raw_ns(void)
 {
@@ -104,8 +33,7 @@ static __always_inline uint64_t ticks_over(enum rb_timer t, double n1, double *n
 	return rb_tsc_stop(t) - t0;
 }
 
-/* Fallback: ticks over 50 ms of CLOCK_MONOTONIC_RAW, the best of five tries. */
-static double tsc_hz_calibrated(enum rb_timer t)
+double rb_tsc_hz_calibrated(enum rb_timer t)
 {
 	double best = 0, best_err = 1e300;
 
@@ -129,7 +57,7 @@ static void spin(unsigned int n)
 	uint64_t x = 0;
 
 	for (unsigned int i = 0; i < n; i++)
-		__asm__ __volatile__("add $1, %0" : "+r" (x));
+		__asm__ __volatile__(RB_ASM_ADD(x) : [x] "+r" (x));
 }
 
 static __always_inline void timer_empty(enum rb_timer t, uint64_t *out, size_t n)
@@ -184,7 +112,7 @@ static void timer_cost(struct rb_clock *c)
 	free(s);
 }
 
-/* One add per core cycle on every x86 core of the last 25 years: ticks per add give the core clock. */
+/* One add per core cycle on every x86 core of the last 25 years and every Arm core: ticks per add give the core clock. */
 double rb_core_per_tick(enum rb_timer t)
 {
 	double per_add = rb_primitive_ticks(t, RB_ADD_CHAIN, 9);
@@ -225,29 +153,40 @@ uint64_t rb_core_read(const struct rb_clock *c)
 	return v;
 }
 
-enum rb_timer rb_timer_choose(void)
-{
-	return cpuid_bit(0x80000001, 3, 27) ? RB_TIMER_RDTSCP : RB_TIMER_LFENCE;
-}
-
-/* An asm sequence as one line: its instructions joined by ';'. */
+/*
+ * An asm sequence as one line: its instructions joined by ';', without the
+ * operand placeholders (%[cnt], ) that stand for a register the compiler
+ * picks.
+ */
 static void asm_line(char *out, size_t len, const char *insns)
 {
 	size_t n = 0;
 
-	for (const char *p = insns; *p && n + 1 < len; p++)
+	for (const char *p = insns; *p && n + 1 < len; p++) {
+		if (*p == '%' && p[1] == '[') {
+			p = strchr(p, ']');
+			if (!p)
+				break;
+			if (p[1] == ',')
+				p++;
+			if (p[1] == ' ')
+				p++;
+			continue;
+		}
 		if (*p != '\t')
 			out[n++] = *p == '\n' ? ';' : *p;
+	}
 	out[n] = '\0';
 }
 
 const char *rb_timer_text(enum rb_timer t)
 {
-	static char text[2][80];
-	char start[32], stop[32];
+	static const char *const stops[RB_NR_TIMERS] = RB_TIMER_STOPS;
+	static char text[RB_NR_TIMERS][96];
+	char start[40], stop[48];
 
 	asm_line(start, sizeof(start), RB_TSC_START_ASM);
-	asm_line(stop, sizeof(stop), t == RB_TIMER_RDTSCP ? RB_TSC_STOP_RDTSCP_ASM : RB_TSC_STOP_LFENCE_ASM);
+	asm_line(stop, sizeof(stop), stops[t]);
 	snprintf(text[t], sizeof(text[t]), "%s .. %s", start, stop);
 	return text[t];
 }
@@ -255,23 +194,11 @@ const char *rb_timer_text(enum rb_timer t)
 int rb_clock_init(struct rb_clock *c, char *why, size_t whylen)
 {
 	memset(c, 0, sizeof(*c));
-	if (!cpuid_bit(0x1, 3, 4)) {
-		snprintf(why, whylen, "this CPU has no time-stamp counter (CPUID 1 EDX[4])");
+	if (rb_clock_arch_init(c, why, whylen))
 		return -1;
-	}
-	c->timer = rb_timer_choose();
-	c->invariant = cpuid_bit(0x80000007, 3, 8);
-	c->tsc_hz = tsc_hz_from_kernel();
-	c->tsc_hz_source = "kernel tsc_khz (perf_event user page time_mult/time_shift)";
-	if (c->tsc_hz <= 0)
-		c->tsc_hz = tsc_hz_from_cpuid(&c->tsc_hz_source);
-	if (c->tsc_hz <= 0) {
-		c->tsc_hz = tsc_hz_calibrated(c->timer);
-		c->tsc_hz_source = "calibrated against CLOCK_MONOTONIC_RAW (50 ms, best of 5)";
-	}
 	timer_cost(c);
 	c->core_hz = c->tsc_hz * rb_core_per_tick(c->timer);
-	c->core_hz_source = "estimate: dependent add chain at 1 add per core cycle, timed on the TSC";
+	c->core_hz_source = "estimate: dependent add chain at 1 add per core cycle, timed on the " RB_COUNTER_NAME;
 	core_counter_open(c);
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* clock.h: the two clocks: the TSC as regbench reads it and what is known of it here, and the core clock */
+/* clock.h: the two clocks: the counter (x86's TSC, arm64's cntvct_el0) as regbench reads it and what is known of it here, and the core clock */
 #ifndef REGBENCH_CLOCK_H
 #define REGBENCH_CLOCK_H
 
@@ -11,67 +11,31 @@ extern "C" {
 #endif
 
 /*
- * The timers: how the TSC is read at the start and at the stop of a timed
- * region, kept as the instructions themselves so that the context's text
- * (rb_timer_text) is made from what runs.
- *
- * Start: lfence keeps rdtsc from running before earlier instructions finish.
- * Stop: the earlier instructions (loads included) must have executed before
- * the TSC is read, and later ones must not start before it.  rdtscp waits
- * for earlier instructions itself; a trailing lfence holds the later ones.
- * Where the CPU hides rdtscp (Firecracker and other VMs), lfence; rdtsc;
- * lfence does the same: lfence completes earlier loads before anything
- * after it runs (Intel; AMD since lfence is dispatch serializing, the
- * default on every Zen).  timer-test times a cache-missing load with each
- * to prove it.  Stores are not waited for: a timed store has issued, not
- * landed (the flush family measures landing).
- *
- * rb_clock_init chooses once; no reading branches.  Code that reads the
- * timer is an always-inline function taking the timer as a constant, and
- * RB_TIMED(t, f, args) calls the copy built for t (f's first parameter), so the choice is one
- * branch before a timed region, never inside one.  LFENCE is 0: a zeroed
- * clock (a test's) reads the TSC in the way every x86-64 CPU can.
+ * The timer: how the counter is read at the start and at the stop of a timed
+ * region (rb_tsc_start, rb_tsc_stop), each architecture's in
+ * bench/arch/ARCH/timer.h with the reason for its instructions.  The
+ * functions keep the "tsc" of x86's counter in their names on every
+ * architecture.
  */
-enum rb_timer { RB_TIMER_LFENCE, RB_TIMER_RDTSCP };
+#include "timer.h"
 
-#define RB_TSC_START_ASM "lfence\n\trdtsc"
-#define RB_TSC_STOP_LFENCE_ASM "lfence\n\trdtsc\n\tlfence"
-#define RB_TSC_STOP_RDTSCP_ASM "rdtscp\n\tlfence"
-
-#define RB_TIMED(t, f, ...)							\
-	((t) == RB_TIMER_RDTSCP ? f(RB_TIMER_RDTSCP, ##__VA_ARGS__) : f(RB_TIMER_LFENCE, ##__VA_ARGS__))
-
-static inline __attribute__((always_inline)) uint64_t rb_tsc_start(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__(RB_TSC_START_ASM : "=a" (lo), "=d" (hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-/* rdtscp also writes its aux value to ecx: both forms clobber it, so both compile alike around it. */
-static inline __attribute__((always_inline)) uint64_t rb_tsc_stop(enum rb_timer t)
-{
-	uint32_t lo, hi;
-
-	if (t == RB_TIMER_RDTSCP)
-		__asm__ __volatile__(RB_TSC_STOP_RDTSCP_ASM : "=a" (lo), "=d" (hi) : : "rcx", "memory");
-	else
-		__asm__ __volatile__(RB_TSC_STOP_LFENCE_ASM : "=a" (lo), "=d" (hi) : : "rcx", "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-/* The timer this CPU gets: RDTSCP where CPUID 0x80000001 EDX[27] says it exists, else LFENCE. */
+/* The timer this CPU gets (x86: RDTSCP where CPUID says it exists, else LFENCE); bench/arch/ARCH/clock.c. */
 enum rb_timer rb_timer_choose(void);
 
-/* "lfence;rdtsc .. rdtscp;lfence": the start and stop sequences of t, from the instructions above. */
+/* Why this CPU cannot read with timer t, or NULL when it can; bench/arch/ARCH/clock.c. */
+const char *rb_timer_missing(enum rb_timer t);
+
+/*
+ * "lfence;rdtsc .. rdtscp;lfence", "isb;mrs cntvct_el0 .. dsb ld;isb;mrs
+ * cntvct_el0": the start and stop sequences of t, from timer.h's instructions.
+ */
 const char *rb_timer_text(enum rb_timer t);
 
 struct rb_clock {
-	enum rb_timer timer;		/* the stop sequence, chosen from CPUID */
-	double tsc_hz;			/* TSC ticks per second */
+	enum rb_timer timer;		/* the stop sequence, chosen from what the CPU has */
+	double tsc_hz;			/* counter ticks per second */
 	const char *tsc_hz_source;	/* how tsc_hz was obtained */
-	bool invariant;			/* CPUID 0x80000007 EDX[8]: constant rate, runs in all C/P-states */
+	bool invariant;			/* constant rate in all C/P-states (x86: CPUID 0x80000007 EDX[8]) */
 	double overhead;		/* median ticks of an empty start/stop pair */
 	double resolution;		/* smallest step between distinct serialized readings */
 	double core_hz;			/* core clock, estimated from a dependent add chain */
@@ -95,6 +59,15 @@ void rb_timer_empty(enum rb_timer t, uint64_t *out, size_t n);
 
 /* Fill *c; 0, or -1 with a one-line reason in why (no TSC). */
 int rb_clock_init(struct rb_clock *c, char *why, size_t whylen);
+
+/*
+ * bench/arch/ARCH/clock.c: the architecture's part of rb_clock_init: timer,
+ * invariant, tsc_hz and its source; 0, or -1 with the reason in why.
+ */
+int rb_clock_arch_init(struct rb_clock *c, char *why, size_t whylen);
+
+/* The counter's rate measured over 50 ms of CLOCK_MONOTONIC_RAW (best of 5), for what states none. */
+double rb_tsc_hz_calibrated(enum rb_timer t);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,5 @@
 /* env.c: governor, boost, VM, busy SMT siblings and other load, and the CPU topology */
 #define _GNU_SOURCE
-#include <cpuid.h>
 #include <ctype.h>
 #include <sched.h>
 #include <stdio.h>
@@ -38,20 +37,25 @@ static void boost_state(char *out, size_t len)
 	snprintf(out, len, "%s", *v ? (!strcmp(v, "0") ? "on" : "off") : "unknown");
 }
 
-static void hypervisor(struct rb_env *e)
+void rb_cpuinfo_field(const char *field, char *out, size_t len)
 {
-	unsigned int a, b, c, d;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	size_t n = strlen(field);
 
-	__cpuid(1, a, b, c, d);
-	e->vm = c & (1u << 31);
-	e->hypervisor[0] = '\0';
-	if (e->vm) {
-		__cpuid(0x40000000, a, b, c, d);
-		memcpy(e->hypervisor, &b, 4);
-		memcpy(e->hypervisor + 4, &c, 4);
-		memcpy(e->hypervisor + 8, &d, 4);
-		e->hypervisor[12] = '\0';
+	out[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, field, n) || !colon || strspn(line + n, " \t") != (size_t)(colon - line - n))
+			continue;
+		colon += strspn(colon + 1, " \t") + 1;
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(out, len, "%s", colon);
+		break;
 	}
+	if (f)
+		fclose(f);
 }
 
 /* A whole small file (/proc/stat) as a string, or NULL; the caller frees it. */
@@ -257,7 +261,7 @@ void rb_env_read(struct rb_env *e, int cpu)
 	if (!*e->governor)
 		strcpy(e->governor, "none");
 	boost_state(e->boost, sizeof(e->boost));
-	hypervisor(e);
+	rb_cpu_hypervisor(&e->vm, e->hypervisor, sizeof(e->hypervisor));
 	load(e, cpu);
 	topology(e);
 	rb_env_warn(e);

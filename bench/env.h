@@ -12,7 +12,7 @@ extern "C" {
 struct rb_env {
 	char governor[32];	/* cpufreq scaling governor of the pinned CPU, or "none" */
 	char boost[32];		/* "on", "off" or "unknown" (turbo/boost/precision boost) */
-	bool vm;		/* CPUID hypervisor bit */
+	bool vm;		/* a hypervisor or emulator runs this (bench/arch/ARCH/cpu.c says how it knows) */
 	char hypervisor[16];	/* its vendor signature, e.g. "KVMKVMKVM" */
 	char smt_siblings[64];	/* other hardware threads of the pinned core, or "" */
 	double sibling_busy;	/* their busy fraction over the sample, 0..1 */
@@ -85,6 +85,20 @@ void rb_contention_read(struct rb_contention *c);
  */
 #define RB_RUN_DELAY_NS 100000ULL
 bool rb_contended(const struct rb_contention *a, const struct rb_contention *b);
+
+/*
+ * bench/arch/ARCH/cpu.c: whether this runs under a hypervisor and its name
+ * ("KVMKVMKVM", "QEMU"), and the CPU's model as a person reads it (x86:
+ * /proc/cpuinfo's model name; arm64: the MIDR's implementer and part).
+ */
+void rb_cpu_hypervisor(bool *vm, char *name, size_t len);
+void rb_cpu_model(char *out, size_t len);
+
+/* Why this CPU is known to be an emulator's, whose loads do not miss caches, or NULL (bench/arch/ARCH/cpu.c). */
+const char *rb_cpu_emulated(void);
+
+/* The value of the first line of /proc/cpuinfo that starts with field, or "" (unknown). */
+void rb_cpuinfo_field(const char *field, char *out, size_t len);
 
 #ifdef __cplusplus
 }

@@ -172,6 +172,8 @@ std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
 	iomap_insn insn = copy && s ? s->copy_element > 8 ? IOMAP_INSN_VECTOR : IOMAP_INSN_MOV : k.insn;
 	unsigned int insn_bytes = copy && s ? s->copy_element : k.insn_bytes;
 
+	if (k.lacks)
+		return k.lacks;
 	if (f.where != RB_AT_NOTHING && k.space != t.space && !(k.space == IOMAP_SPACE_PIO && t.port)) {
 		if (t.space == IOMAP_SPACE_REGION)
 			return why_no_region(k);

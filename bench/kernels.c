@@ -5,6 +5,7 @@
 #include "iomap/region.h"
 #include "iomap/strategy.h"
 #include "clock.h"
+#include "insns.h"
 #include "kernels.h"
 
 #define UNROLL 8
@@ -199,9 +200,14 @@ BATCH(copy_fromio_libc, , memcpy(a->mem, (void __force *)a->io, a->n))
 BATCH(copy_toio_libc, , memcpy((void __force *)a->io, a->mem, a->n))
 BATCH(copy_set_libc, , memset((void __force *)a->io, (int)a->value, a->n))
 
-/* barrier: the architecture's ordering primitives alone (IOMAP_BARRIERS of iomap/asm/io.h), back to back. */
+/*
+ * barrier: the ordering primitives alone, back to back: this architecture's
+ * (bench/arch/ARCH/insns.h); another's are entries without a kernel, skipped
+ * with the reason.
+ */
 #define BARRIER(name, insn) UNROLLED(barrier_##name, , insn, 0)
-IOMAP_BARRIERS(BARRIER)
+#define NO_BARRIER(name, why)
+RB_BARRIERS(BARRIER, NO_BARRIER)
 
 /*
  * dispatch: the same 32-bit read inline (readl), through the strategy table
@@ -297,6 +303,7 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
 #define SECTION_REGION_SINGLE(id, access, order)				\
 	IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(E_REGION_SINGLE, id, access))
 #define ENTRY_BARRIER(name, insn) K(RB_BARRIER, #name, 0, "", .row = RB_VARIANT, TWINS(barrier_##name))
+#define ENTRY_NO_BARRIER(name, why) K(RB_BARRIER, #name, 0, "", .row = RB_VARIANT, .lacks = why)
 #define DISPATCH(name, sp, f, help_, ...)					\
 	K(RB_DISPATCH, "read", 32, name, .row = RB_VARIANT, .help = help_, .bytes = 4, .widths = 4, \
 	  .reads = true, .space = sp, TWINS(f), __VA_ARGS__)
@@ -316,7 +323,7 @@ const struct rb_kernel rb_kernels[] = {
 		 .help = "glibc's memcpy/memset on the same window through a normal pointer: the reference")
 	IOMAP_COPY_STRATEGIES(E_COPIES)
 	IOMAP_ABSENT_COPIES(E_ABSENT_COPIES)
-	IOMAP_BARRIERS(ENTRY_BARRIER)
+	RB_BARRIERS(ENTRY_BARRIER, ENTRY_NO_BARRIER)
 	DISPATCH("direct", MMIO, dispatch_direct, "readl, inline: " IOMAP_READL_INSNS)
 	DISPATCH("table", MMIO, dispatch_table, "readl through the strategy table: an indirect call")
 	DISPATCH("cookie-mmio", MMIO, dispatch_cookie, IOMAP_IOREAD32_HELP)

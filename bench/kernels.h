@@ -58,6 +58,7 @@ struct rb_kernel {
 	rb_kernel_fn fn, twin;		/* twin: 2 x unroll (RB_UNROLLED only) */
 	rb_kernel_fn base, base_twin;	/* chain baseline, or NULL */
 	const char *note;		/* what its figure holds beyond the access, or NULL (the JSON's note) */
+	const char *lacks;		/* why it does not exist on this architecture (no fn), or NULL */
 };
 
 extern const struct rb_kernel rb_kernels[];

@@ -6,7 +6,6 @@
 
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -89,13 +88,10 @@ int pin(int cpu)
 
 std::string cpu_model()
 {
-	std::ifstream f("/proc/cpuinfo");
-	std::string line;
+	char model[128];
 
-	while (std::getline(f, line))
-		if (line.rfind("model name", 0) == 0)
-			return line.substr(line.find(':') + 2);
-	return "unknown";
+	rb_cpu_model(model, sizeof(model));
+	return *model ? model : "unknown";
 }
 
 std::string fmt(double v, const char *f = "%.0f")

@@ -1,4 +1,4 @@
-/* primitives.c: the published primitives as kernels of n and 2n unrolled copies, and the disturbance control, timed on the TSC */
+/* primitives.c: the published primitives as kernels of n and 2n unrolled copies, and the disturbance control, timed on the counter */
 #include <math.h>
 #include <stdint.h>
 #include <time.h>
@@ -30,18 +30,20 @@ static uint64_t name(int twice, enum rb_timer timer) { return RB_TIMED(timer, na
 static void *volatile chase[8] __attribute__((aligned(64)));
 static uint64_t line[8] __attribute__((aligned(64)));
 
-PRIMITIVE(add_chain, uint64_t x = 0, "add $1, %[x]", : [x] "+r" (x))
-PRIMITIVE(imul_chain, uint64_t x = 1, "imul %[x], %[x]", : [x] "+r" (x))
-PRIMITIVE(l1_load_use, void *p = (void *)chase; chase[0] = (void *)chase, "mov (%[p]), %[p]", : [p] "+r" (p))
-PRIMITIVE(loads, , "mov (%[m]), %%rax", : : [m] "r" (line) : "rax")
-PRIMITIVE(stores, , "mov %%rax, (%[m])", : : [m] "r" (line), "a" (0) : "memory")
-PRIMITIVE(lfences, , "lfence", : : : "memory")
-PRIMITIVE(mfences, , "mfence", : : : "memory")
-PRIMITIVE(lockeds, , "lock orq $0, (%%rsp)", : : : "memory", "cc")
+PRIMITIVE(add_chain, uint64_t x = 0, RB_ASM_ADD(x), : [x] "+r" (x))
+PRIMITIVE(mul_chain, uint64_t x = 1, RB_ASM_MUL(x), : [x] "+r" (x))
+PRIMITIVE(l1_load_use, void *p = (void *)chase; chase[0] = (void *)chase, RB_ASM_CHASE(p), : [p] "+r" (p))
+PRIMITIVE(loads, uint64_t t, RB_ASM_LOAD(t, m), : [t] "=r" (t) : [m] "r" (line))
+PRIMITIVE(stores, , RB_ASM_STORE(t, m), : : [m] "r" (line), [t] "r" (0ull) : "memory")
+#define FENCE(id, what, name, insn, ...) PRIMITIVE(name, , insn, : : : __VA_ARGS__)
+RB_ARCH_FENCES(FENCE)
+#undef FENCE
 
+#define FENCE_KERNEL(id, what, name, insn, ...) name,
 static uint64_t (*const kernels[RB_NR_PRIMITIVES])(int, enum rb_timer) = {
-	add_chain, imul_chain, l1_load_use, loads, stores, lfences, mfences, lockeds,
+	add_chain, mul_chain, l1_load_use, loads, stores, RB_ARCH_FENCES(FENCE_KERNEL)
 };
+#undef FENCE_KERNEL
 
 /*
  * The control: 128 x CONTROL_ITERS adds as one dependent chain and as four
@@ -63,12 +65,12 @@ static __always_inline uint64_t name##_t(enum rb_timer timer)		\
 }									\
 static uint64_t name(enum rb_timer timer) { return RB_TIMED(timer, name##_t); }
 
-CONTROL(adds_dependent, uint64_t x = 0, ".rept 128\n\tadd $1, %0\n\t.endr", : "+r" (x))
+CONTROL(adds_dependent, uint64_t x = 0, ".rept 128\n\t" RB_ASM_ADD(x) "\n\t.endr", : [x] "+r" (x))
 CONTROL(adds_independent, uint64_t a = 0; uint64_t b = 0; uint64_t c = 0; uint64_t d = 0,
-	".rept 32\n\tadd $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3\n\t.endr",
-	: "+r" (a), "+r" (b), "+r" (c), "+r" (d))
-CONTROL(control_loads, , ".rept 128\n\tmov (%0), %%rax\n\t.endr", : : "r" (line) : "rax")
-CONTROL(control_stores, , ".rept 128\n\tmov %%rax, (%0)\n\t.endr", : : "r" (line), "a" (0) : "memory")
+	".rept 32\n\t" RB_ASM_ADD(a) "\n\t" RB_ASM_ADD(b) "\n\t" RB_ASM_ADD(c) "\n\t" RB_ASM_ADD(d) "\n\t.endr",
+	: [a] "+r" (a), [b] "+r" (b), [c] "+r" (c), [d] "+r" (d))
+CONTROL(control_loads, uint64_t t, ".rept 128\n\t" RB_ASM_LOAD(t, m) "\n\t.endr", : [t] "=r" (t) : [m] "r" (line))
+CONTROL(control_stores, , ".rept 128\n\t" RB_ASM_STORE(t, m) "\n\t.endr", : : [m] "r" (line), [t] "r" (0ull) : "memory")
 
 void rb_control_read(struct rb_control *c, const struct rb_clock *clk)
 {

@@ -1,25 +1,32 @@
-/* primitives.h: instructions whose cost is published (add, imul, L1 loads and stores, fences), and the disturbance control, timed on the TSC */
+/* primitives.h: instructions whose cost is published (add, multiply, L1 loads and stores, fences), and the disturbance control, timed on the counter */
 #ifndef REGBENCH_PRIMITIVES_H
 #define REGBENCH_PRIMITIVES_H
 
 #include "clock.h"
 #include "estimate.h"
+#include "insns.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/*
+ * What every architecture times (dependent add: one core cycle on every x86
+ * and Arm core; dependent multiply: latency; a pointer chase in L1:
+ * load-to-use latency; independent L1 loads and stores: throughput), then
+ * the fences whose cost its self-check knows (insns.h's RB_ARCH_FENCES).
+ */
+#define RB_FENCE_ID(id, what, name, insn, ...) id,
 enum rb_primitive {
-	RB_ADD_CHAIN,		/* dependent add: latency, one core cycle on every x86 core */
-	RB_IMUL_CHAIN,		/* dependent 64-bit imul: latency */
-	RB_L1_LOAD_USE,		/* pointer chase in L1: load-to-use latency */
-	RB_LOADS_PER_CYCLE,	/* independent L1 loads: throughput */
-	RB_STORES_PER_CYCLE,	/* independent L1 stores: throughput */
-	RB_LFENCE,		/* back-to-back lfence: cycles each */
-	RB_MFENCE,		/* back-to-back mfence */
-	RB_LOCKED,		/* back-to-back lock or $0,(%rsp) */
+	RB_ADD_CHAIN,
+	RB_MUL_CHAIN,
+	RB_L1_LOAD_USE,
+	RB_LOADS_PER_CYCLE,
+	RB_STORES_PER_CYCLE,
+	RB_ARCH_FENCES(RB_FENCE_ID)
 	RB_NR_PRIMITIVES
 };
+#undef RB_FENCE_ID
 
 /*
  * TSC ticks per unit of the primitive (per step, per instruction): 2n

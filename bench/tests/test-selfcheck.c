@@ -18,12 +18,12 @@ static int cmp(const void *a, const void *b)
 /*
  * Only what holds on a noisy shared VM, where the core clock itself moves
  * with the load on the other CPUs.  Rounds spread over ~100 ms alternate an
- * add chain and an imul chain.  Repeatable: the add estimate from the even
+ * add chain and an multiply chain.  Repeatable: the add estimate from the even
  * rounds and from the odd rounds agree (medians: one round is a difference
  * of two timings, and a disturbed shorter one makes it too fast as surely
  * as a disturbed longer one makes it too slow).  Not circular:
- * the add chain defines the core clock; the imul chain, another unit, must
- * then take its published latency, taken as the median over rounds of imul
+ * the add chain defines the core clock; the multiply chain, another unit, must
+ * then take its published latency, taken as the median over rounds of multiply
  * against the add chain measured right beside it (same clock).
  */
 int main(void)
@@ -31,7 +31,7 @@ int main(void)
 	enum { ROUNDS = 60 };
 	struct timespec pause = { 0, 2 * 1000 * 1000 };
 	double add[2][ROUNDS / 2], ratio[ROUNDS], even, odd;
-	double want = rb_expected(RB_IMUL_CHAIN);
+	double want = rb_expected(RB_MUL_CHAIN);
 	cpu_set_t set;
 	int fail = 0;
 
@@ -48,7 +48,7 @@ int main(void)
 		double a = rb_primitive_ticks(rb_timer_choose(), RB_ADD_CHAIN, 3);
 
 		add[r % 2][r / 2] = a;
-		ratio[r] = rb_primitive_ticks(rb_timer_choose(), RB_IMUL_CHAIN, 3) / a;
+		ratio[r] = rb_primitive_ticks(rb_timer_choose(), RB_MUL_CHAIN, 3) / a;
 		nanosleep(&pause, NULL);
 	}
 	qsort(ratio, ROUNDS, sizeof(ratio[0]), cmp);
@@ -64,13 +64,13 @@ int main(void)
 		fail = 1;
 	}
 	if (isnan(want)) {
-		printf("skip: no published imul latency for this CPU in the reference table\n");
+		printf("skip: no published multiply latency for this CPU in the reference table\n");
 	} else {
 		double cycles = ratio[ROUNDS / 2];
 
-		printf("imul chain: %.3f core cycles (median of %d rounds), published %g\n", cycles, ROUNDS, want);
+		printf("multiply chain: %.3f core cycles (median of %d rounds), published %g\n", cycles, ROUNDS, want);
 		if (fabs(cycles / want - 1) > 0.15) {
-			printf("FAIL: imul latency off by more than 15%%\n");
+			printf("FAIL: multiply latency off by more than 15%%\n");
 			fail = 1;
 		}
 	}

@@ -1,10 +1,10 @@
 /* timer-test.c: each timer this CPU has waits for a timed load to complete, and the context's resolution is the step real lat/ samples move in (run it in the guest too) */
-#include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
+#include "env.h"
 #include "estimate.h"
 #include "iomap/strategy.h"
 #include "kernels.h"
@@ -43,8 +43,7 @@ static __always_inline uint64_t timed_load(enum rb_timer t, volatile uint64_t *p
 	uint64_t t0;
 
 	if (flush)
-		__asm__ __volatile__("clflush (%0)" : : "r" (p) : "memory");
-	__asm__ __volatile__("mfence" : : : "memory");
+		rb_flush_line(p);
 	t0 = rb_tsc_start();
 	(void)*p;
 	return rb_tsc_stop(t) - t0;
@@ -84,19 +83,22 @@ static void check_waits(const struct rb_clock *clk)
 {
 	enum { PAGES = 16384 };		/* 64 MiB: more than any last-level cache a VM gets */
 	volatile uint64_t *buf = calloc(PAGES, 4096);
-	unsigned int a, b, c, d;
-	bool rdtscp = __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
 
 	if (!buf) {
 		printf("skip: no 64 MiB buffer for the cache-missing loads\n");
 		return;
 	}
-	for (int t = RB_TIMER_LFENCE; t <= RB_TIMER_RDTSCP; t++) {
+	if (rb_cpu_emulated()) {
+		printf("skip: the stop's wait for a load: %s\n", rb_cpu_emulated());
+		free((void *)buf);
+		return;
+	}
+	for (int t = 0; t < RB_NR_TIMERS; t++) {
 		char line[200];
 		double hit, miss, need = 20e-9 * clk->tsc_hz;	/* 20 ns: far below any DRAM access */
 
-		if (t == RB_TIMER_RDTSCP && !rdtscp) {
-			printf("skip: %s: this CPU has no rdtscp\n", rb_timer_text((enum rb_timer)t));
+		if (rb_timer_missing((enum rb_timer)t)) {
+			printf("skip: %s: %s\n", rb_timer_text((enum rb_timer)t), rb_timer_missing((enum rb_timer)t));
 			continue;
 		}
 		hit = median_load((enum rb_timer)t, buf, PAGES, 0);
@@ -131,8 +133,8 @@ int main(void)
 		printf("timer-test: %s\n", why);
 		return 2;
 	}
-	check(clk.timer == RB_TIMER_RDTSCP || !strcmp(rb_timer_text(clk.timer), "lfence;rdtsc .. lfence;rdtsc;lfence"),
-	      "without rdtscp the timer is lfence;rdtsc;lfence");
+	snprintf(line, sizeof(line), "the chosen timer, %s, is one this CPU has", rb_timer_text(clk.timer));
+	check(!rb_timer_missing(clk.timer), line);
 	check_waits(&clk);
 	a.io = (void __iomem __force *)reg;
 	a.timer = clk.timer;

@@ -15,6 +15,7 @@
 #include "backends.h"
 #include "iomap/io.h"
 #include "iomap/pci.h"
+#include "iomap/region.h"
 
 /*
  * libpci reports a fatal error through a callback that must not return; it
@@ -379,7 +380,7 @@ const char *iomap_pci_why_not(const struct iomap_pci_dev *dev, int bar, enum iom
 	const struct iomap_pci_bar *b = bar >= 0 && bar < 6 ? &dev->bar[bar] : NULL;
 	bool port = kind == IOMAP_PCI_PORT;
 	const char *mode = iomap_lockdown();
-	char path[96], pio[160];
+	char path[96];
 
 	buf[0] = '\0';
 	if (!b || !b->present) {
@@ -394,10 +395,15 @@ const char *iomap_pci_why_not(const struct iomap_pci_dev *dev, int bar, enum iom
 		reason(buf, len, "not prefetchable (the kernel offers no resource%d_wc)", bar);
 		return buf;
 	}
+#ifdef IOMAP_HAVE_PORT_IO
 	if (port) {
+		char pio[160];
+
 		if (iomap_port_usable(pio, sizeof(pio)))
 			reason(buf, len, "%s", pio);
-	} else {
+	} else
+#endif
+	{
 		resource_path(dev, bar, kind, path, sizeof(path));
 		if (access(path, F_OK))
 			reason(buf, len, "no such file: %s", path);
@@ -434,6 +440,36 @@ int iomap_pci_decoding(const char *slot, bool io, char *why, size_t whylen)
 				  io ? "I/O" : "memory", slot, (unsigned int)(cmd[0] | cmd[1] << 8));
 	return 0;
 }
+
+#ifndef IOMAP_HAVE_PORT_IO
+/*
+ * Without I/O instructions (arm64) an I/O BAR is reached through its sysfs
+ * resource file: Linux v6.1's pci_read_resource_io/pci_write_resource_io
+ * (drivers/pci/pci-sysfs.c) make one inb/inw/inl, at PCI_IOBASE on arm64,
+ * for each pread/pwrite of 1, 2 or 4 aligned bytes.  The region's cookies
+ * (iomap/region.h) make the BAR a window like any other.
+ */
+static void __iomem *port_region(const struct iomap_pci_dev *dev, int bar, struct iomap_pci_mapping *m, uint64_t off,
+				 uint64_t len, bool writable, char *why, size_t whylen)
+{
+	char path[96];
+	int fd;
+
+	resource_path(dev, bar, IOMAP_PCI_PORT, path, sizeof(path));
+	fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, whylen, "cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	m->cookie = iomap_region_map(fd, off, (size_t)len, 0, writable ? len : 0, why, whylen);
+	if (!m->cookie) {
+		close(fd);
+		return NULL;
+	}
+	m->fd = fd;
+	return m->cookie;
+}
+#endif
 
 static struct iomap_pci_mapping *free_slot(struct iomap_pci_dev *dev)
 {
@@ -475,12 +511,16 @@ void __iomem *iomap_pci_map(struct iomap_pci_dev *dev, int bar, enum iomap_pci_m
 		return NULL;
 	}
 	if (kind == IOMAP_PCI_PORT) {
+#ifdef IOMAP_HAVE_PORT_IO
 		if (iomap_port_request((unsigned int)(b->start + off), (unsigned int)len, why, whylen))
 			return NULL;
 		m->port = (unsigned int)(b->start + off);
 		m->nports = (unsigned int)len;
 		m->cookie = ioport_map(m->port, m->nports);
 		return m->cookie;
+#else
+		return port_region(dev, bar, m, off, len, writable, why, whylen);
+#endif
 	}
 	resource_path(dev, bar, kind, path, sizeof(path));
 	fd = open(path, writable ? O_RDWR : O_RDONLY);
@@ -511,8 +551,15 @@ void iomap_pci_unmap(struct iomap_pci_dev *dev, void __iomem *cookie)
 			continue;
 		if (m->map)
 			munmap(m->map, m->maplen);
+#ifdef IOMAP_HAVE_PORT_IO
 		else
 			iomap_port_release(m->port, m->nports);
+#else
+		else {
+			iomap_region_unmap(m->cookie);
+			close(m->fd);
+		}
+#endif
 		memset(m, 0, sizeof(*m));
 		return;
 	}

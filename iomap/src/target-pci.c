@@ -195,6 +195,17 @@ static int pci_probe(char *why, size_t whylen)
 	return iomap_pci_each(stop, NULL, why, whylen);
 }
 
+/*
+ * How an I/O BAR is reached: x86's ports through ioperm and in/out; without
+ * I/O instructions (arm64) the sysfs resource file's pread/pwrite, in which
+ * the kernel makes the access (pci.c), as a region target.
+ */
+#ifdef IOMAP_HAVE_PORT_IO
+#define IO_BAR_SPACE IOMAP_SPACE_PIO
+#else
+#define IO_BAR_SPACE IOMAP_SPACE_REGION
+#endif
+
 /* One mapping of a BAR: "uc resource0: yes" or "wc resource0_wc: no (why)". */
 static void describe_mapping(FILE *out, const struct iomap_pci_dev *d, int bar, enum iomap_pci_map kind)
 {
@@ -202,7 +213,7 @@ static void describe_mapping(FILE *out, const struct iomap_pci_dev *d, int bar, 
 	char why[400], file[24];
 	const char *no = iomap_pci_why_not(d, bar, kind, why, sizeof(why));
 
-	if (kind == IOMAP_PCI_PORT)
+	if (kind == IOMAP_PCI_PORT && IO_BAR_SPACE == IOMAP_SPACE_PIO)
 		snprintf(file, sizeof(file), "ioperm");
 	else
 		snprintf(file, sizeof(file), "resource%d%s", bar, kind == IOMAP_PCI_WC ? "_wc" : "");
@@ -272,14 +283,19 @@ static int pci_open(struct iomap_target *t, const void *config, char *why, size_
 		goto fail;
 
 	iomap_bar_spec_target(c, d, len, t);
-	t->space = b->io ? IOMAP_SPACE_PIO : IOMAP_SPACE_MMIO;
+	t->space = b->io ? IO_BAR_SPACE : IOMAP_SPACE_MMIO;
 	t->mapping = b->io ? IOMAP_MAP_PORT : s->wc ? IOMAP_MAP_WC : IOMAP_MAP_UC;
 	t->priv = d;
 	iomap_pci_chosen(c, d, chosen, sizeof(chosen));
-	if (b->io)
+	if (b->io && IO_BAR_SPACE == IOMAP_SPACE_PIO)
 		snprintf(t->what, sizeof(t->what), "%s%s BAR%d: I/O, ports 0x%llx-0x%llx through ioperm (%.60s)",
 			 d->slot, chosen, c->bar, (unsigned long long)(b->start + c->off),
 			 (unsigned long long)(b->start + c->off + len - 1), d->name);
+	else if (b->io)
+		snprintf(t->what, sizeof(t->what), "%s%s BAR%d: I/O, ports 0x%llx-0x%llx through resource%d's "
+			 "pread/pwrite, the kernel making each access (%.60s)", d->slot, chosen, c->bar,
+			 (unsigned long long)(b->start + c->off), (unsigned long long)(b->start + c->off + len - 1),
+			 c->bar, d->name);
 	else
 		snprintf(t->what, sizeof(t->what), "%s%s BAR%d: %s, %s, resource%d%s (%s), bytes 0x%llx-0x%llx (%.60s)",
 			 d->slot, chosen, c->bar, iomap_pci_bar_kind(b), iomap_human_size(b->size, size, sizeof(size)),
@@ -308,7 +324,8 @@ static int pci_decoding(const struct iomap_target *t, char *why, size_t whylen)
 const struct iomap_target_kind iomap_target_pci = {
 	.name = "pci",
 	.grammar = "pci:[s=]SLOT/BAR | pci:[d=]VENDOR:DEVICE[:CLASS]/BAR, then [,wc][,off=N][,len=N][,widths=W]",
-	.help = "a PCI BAR through sysfs resourceN (UC) or resourceN_wc (WC); I/O BARs through ioperm",
+	.help = "a PCI BAR through sysfs resourceN (UC) or resourceN_wc (WC); I/O BARs through ioperm (x86-64) or "
+		"resourceN's read/write (arm64)",
 	.config_size = sizeof(struct pci_config),
 	.parse = pci_parse,
 	.format = pci_format,

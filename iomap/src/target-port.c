@@ -1,4 +1,4 @@
-/* target-port.c: x86 port I/O through ioperm on exactly the named range, exact-width in/out/ins/outs */
+/* target-port.c: x86 port I/O through ioperm on exactly the named range, exact-width in/out/ins/outs; elsewhere the one line saying there are no I/O instructions */
 #include <errno.h>
 #include <linux/capability.h>
 #include <stdbool.h>
@@ -16,10 +16,26 @@
  * used.  The system call is made directly: glibc declares ioperm in
  * <sys/io.h> beside its own inb/outb, which io.h defines too.
  */
+#ifdef IOMAP_HAVE_PORT_IO
 static int ioperm_call(unsigned long from, unsigned long num, int on)
 {
 	return (int)syscall(SYS_ioperm, from, num, on);
 }
+#else
+/*
+ * Only x86 has I/O instructions.  On arm64 a device's I/O space is memory
+ * the kernel maps at PCI_IOBASE, out of user space's reach but through the
+ * device's PCI I/O BAR, which pci: (the sysfs resource file) and vfio: (the
+ * region) read and write with the kernel making the access.
+ */
+#define NO_PORT_IO ENOTSUP
+static int ioperm_call(unsigned long from, unsigned long num, int on)
+{
+	(void)from, (void)num, (void)on;
+	errno = NO_PORT_IO;
+	return -1;
+}
+#endif
 
 const char *iomap_lockdown(void)
 {
@@ -58,6 +74,13 @@ static void explain(int e, char *why, size_t whylen)
 {
 	const char *mode = iomap_lockdown();
 
+#ifdef NO_PORT_IO
+	if (e == NO_PORT_IO) {
+		snprintf(why, whylen, "this architecture has no I/O instructions (only x86 has in/out; on arm64 a "
+			 "device's ports are its PCI I/O BAR: use pci:SLOT/BAR or vfio:SLOT/BAR)");
+		return;
+	}
+#endif
 	if (e == ENOSYS)
 		snprintf(why, whylen, "this kernel has no ioperm/iopl (built without CONFIG_X86_IOPL_IOPERM; "
 			 "/dev/port would be byte-wise only and is not substituted)");
@@ -94,8 +117,11 @@ void iomap_port_release(unsigned int base, unsigned int n)
  */
 int iomap_port_usable(char *why, size_t whylen)
 {
-	if (ioperm_call(0x80, 0, 0) && errno == ENOSYS) {
-		explain(ENOSYS, why, whylen);
+	if (ioperm_call(0x80, 0, 0) && errno != EINVAL) {
+		int e = errno;
+
+		explain(e, why, whylen);
+		errno = e;
 		return -1;
 	}
 	if (!has_rawio() || iomap_lockdown()) {

@@ -107,8 +107,10 @@ static void trap_format(const void *config, char *out, size_t outlen)
  */
 static void revoke_io(void)
 {
+#ifdef SYS_ioperm
 	syscall(SYS_ioperm, (unsigned long)IOMAP_TRAP_PORT_BASE, (unsigned long)IOMAP_TRAP_PORT_LEN, 0);
 	syscall(SYS_iopl, 0);
+#endif
 }
 
 static void trap_close(struct iomap_target *t)
@@ -185,8 +187,10 @@ static int trap_open(struct iomap_target *t, const void *config, char *why, size
 	t->base = (void __iomem __force *)window;
 	t->len = IOMAP_TRAP_MMIO_LEN;
 	t->space = IOMAP_SPACE_MMIO;
-	t->port = ioport_map(IOMAP_TRAP_PORT_BASE, IOMAP_TRAP_PORT_LEN);
-	t->port_len = IOMAP_TRAP_PORT_LEN;
+	if (trap_ports) {
+		t->port = ioport_map(IOMAP_TRAP_PORT_BASE, IOMAP_TRAP_PORT_LEN);
+		t->port_len = IOMAP_TRAP_PORT_LEN;
+	}
 	t->mapping = IOMAP_MAP_TRAP;
 	t->writable = true;
 	t->reg_off = IOMAP_TRAP_OFF_SCRATCH;
@@ -194,9 +198,14 @@ static int trap_open(struct iomap_target *t, const void *config, char *why, size
 	t->copy_off = IOMAP_TRAP_OFF_COPY;
 	t->copy_len = IOMAP_TRAP_COPY_LEN;
 	t->priv = d;
-	snprintf(t->what, sizeof(t->what),
-		 "emulated device '%s': %u-byte MMIO window (PROT_NONE) and ports %#x+%u, every access trapped",
-		 d->layout, IOMAP_TRAP_MMIO_LEN, IOMAP_TRAP_PORT_BASE, IOMAP_TRAP_PORT_LEN);
+	if (trap_ports)
+		snprintf(t->what, sizeof(t->what),
+			 "emulated device '%s': %u-byte MMIO window (PROT_NONE) and ports %#x+%u, every access trapped",
+			 d->layout, IOMAP_TRAP_MMIO_LEN, IOMAP_TRAP_PORT_BASE, IOMAP_TRAP_PORT_LEN);
+	else
+		snprintf(t->what, sizeof(t->what),
+			 "emulated device '%s': %u-byte MMIO window (PROT_NONE), every access trapped; no ports "
+			 "(this architecture has no I/O instructions)", d->layout, IOMAP_TRAP_MMIO_LEN);
 	return 0;
 }
 
@@ -210,7 +219,7 @@ static const char *trap_why_not(const struct iomap_target *t, enum iomap_insn in
 	struct trap_dev *d = trap_dev_of(t);
 
 	if (insn == IOMAP_INSN_ANY)
-		return "it emulates the instructions libiomap issues (mov, string, whole-register vector moves); "
+		return "it emulates the instructions libiomap issues (loads, stores and whole-register vector moves); "
 		       "code outside libiomap may pick others at run time, such as masked vector stores";
 	if (d && insn == IOMAP_INSN_VECTOR)
 		return trap_vector_why_not(&d->xs, bytes);
@@ -220,8 +229,8 @@ static const char *trap_why_not(const struct iomap_target *t, enum iomap_insn in
 const struct iomap_target_kind iomap_target_trap = {
 	.name = "trap",
 	.grammar = "trap[:MODEL]",
-	.help = "emulated device: every access faults, is decoded (Zydis), emulated and logged; "
-		"models: default, scratch",
+	.help = "emulated device: every access faults, is decoded (x86-64: Zydis; arm64: the syndrome or the "
+		"instruction), emulated and logged; models: default, scratch",
 	.config_size = sizeof(struct trap_config),
 	.parse = trap_parse,
 	.format = trap_format,

@@ -30,7 +30,8 @@ struct trap_window {
 
 /*
  * Where the signal frame's XSAVE area keeps each vector piece (standard
- * format, offsets from CPUID leaf 0xD), and which components XCR0 enables.
+ * format, offsets from CPUID leaf 0xD), and which components XCR0 enables:
+ * x86-64's (arm64's frame keeps its vector registers in one fixed layout).
  */
 struct trap_xstate {
 	uint64_t xcr0;
@@ -51,10 +52,33 @@ int trap_layout_apply(struct trap_dev *d, const char *name, char *why, size_t wh
 void trap_access(struct trap_dev *d, enum iomap_space space, size_t off, unsigned int width,
 		 enum iomap_trap_dir dir, void *data);
 
-/* trap-decode.c: decoding and emulating a faulting instruction (async-signal-safe). */
+/*
+ * iomap/arch/ARCH/trap-decode.c: decoding and emulating a faulting instruction
+ * (async-signal-safe); trap_vector_why_not says why vectors of `bytes` cannot
+ * be emulated here, or NULL.
+ */
 void trap_decode_init(struct trap_xstate *xs);
 const char *trap_vector_why_not(const struct trap_xstate *xs, unsigned int bytes);
 int trap_emulate(struct trap_dev *d, int signo, siginfo_t *si, void *uc);
+
+/* Whether the architecture has I/O instructions, so that the trap device has a port window to trap. */
+extern const int trap_ports;
+
+/*
+ * trap-emulate.c, for the decoders.  trap_mem_move moves n bytes at address a
+ * between buf and the MMIO window's model, or plain memory outside the
+ * window; -1 (nothing moved) when the access crosses the window's edge.  A
+ * trap_line is the one-line report of what cannot be emulated, built in
+ * place; trap_line_exit adds the newline, shows it and ends the process.
+ */
+int trap_mem_move(struct trap_dev *d, uint64_t a, void *buf, size_t n, enum iomap_trap_dir dir);
+struct trap_line {
+	char buf[512];
+	size_t n;
+};
+void trap_line_put(struct trap_line *l, const char *s);
+void trap_line_hex(struct trap_line *l, uint64_t v);
+void __attribute__((noreturn)) trap_line_exit(struct trap_line *l);
 
 /*
  * For a fuzzing harness, NULL otherwise: called with the one-line report

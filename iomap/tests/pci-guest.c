@@ -70,11 +70,14 @@ static void __iomem *map(struct iomap_pci_dev *d, int bar, bool wc)
 	return c;
 }
 
-/* Every 32-bit read strategy, inline and through the strategy table, and the generic cookie ioread32. */
+/*
+ * Every 32-bit read strategy, inline (those both architectures have) and through the strategy table
+ * (with each architecture's own: locked on x86-64, acquire on arm64), and the generic cookie ioread32.
+ */
 static void edu_reads(void __iomem *c)
 {
 #define EDU_READ(s) check(iomap_read32_##s(c) == 0x010000ed, "edu: iomap_read32_" #s " of 0x00 is 0x010000ed");
-	EDU_READ(ordered) EDU_READ(volatile) EDU_READ(relaxed) EDU_READ(barriered) EDU_READ(fenced) EDU_READ(locked)
+	EDU_READ(ordered) EDU_READ(volatile) EDU_READ(relaxed) EDU_READ(barriered) EDU_READ(fenced)
 #undef EDU_READ
 	for (size_t i = 0; i < iomap_nr_strategies; i++)
 		if (iomap_strategies[i].read32)
@@ -112,26 +115,41 @@ struct testdev_test {
 	char name[32];
 };
 
-/* Select test n on the BAR behind cookie c and read its header back, byte by byte through the cookie. */
-static void testdev_select(void __iomem *c, unsigned int n, struct testdev_test *t)
+/*
+ * A BAR's header is read through the cookie (ioread8/ioread32), or where the cookie is a region's
+ * (an I/O BAR without I/O instructions: its sysfs resource file) through the region's pread.
+ */
+static uint32_t rd(void __iomem *c, bool region, size_t off, unsigned int bytes)
 {
-	char __iomem *b = c;
+	char __iomem *p = (char __iomem *)c + off;
+
+	if (region)
+		return (uint32_t)iomap_region_read(p, bytes);
+	return bytes == 1 ? ioread8(p) : ioread32(p);
+}
+
+/* Select test n on the BAR behind cookie c and read its header back, byte by byte. */
+static void testdev_select(void __iomem *c, bool region, unsigned int n, struct testdev_test *t)
+{
 	size_t i;
 
-	iowrite8((uint8_t)n, b);
-	t->width = ioread8(b + 1);
-	t->offset = ioread32(b + 4);
-	t->data = ioread32(b + 8);
-	for (i = 0; i + 1 < sizeof(t->name) && (t->name[i] = (char)ioread8(b + 16 + i)); i++)
+	if (region)
+		iomap_region_write(n, c, 1);
+	else
+		iowrite8((uint8_t)n, c);
+	t->width = rd(c, region, 1, 1);
+	t->offset = rd(c, region, 4, 4);
+	t->data = rd(c, region, 8, 4);
+	for (i = 0; i + 1 < sizeof(t->name) && (t->name[i] = (char)rd(c, region, 16 + i, 1)); i++)
 		;
 	t->name[i] = '\0';
 }
 
 /* The first test on this BAR that counts plain writes (no eventfd swallows them), or -1. */
-static int testdev_counting(void __iomem *c, struct testdev_test *t)
+static int testdev_counting(void __iomem *c, bool region, struct testdev_test *t)
 {
 	for (unsigned int n = 0; n < 16; n++) {
-		testdev_select(c, n, t);
+		testdev_select(c, region, n, t);
 		if (t->width != 1 && t->width != 2 && t->width != 4)
 			return -1;
 		if (!strstr(t->name, "eventfd") || strstr(t->name, "no-eventfd") || strstr(t->name, "noeventfd"))
@@ -140,14 +158,16 @@ static int testdev_counting(void __iomem *c, struct testdev_test *t)
 	return -1;
 }
 
-static unsigned int testdev_count(void __iomem *c)
+static unsigned int testdev_count(void __iomem *c, bool region)
 {
-	return ioread32((char __iomem *)c + 12);
+	return rd(c, region, 12, 4);
 }
 
-static void testdev(struct iomap_pci_dev *d)
+#ifdef IOMAP_HAVE_PORT_IO
+/* The I/O BAR through its port cookie: ioread against in, the string instructions, iowrite_rep. */
+static void testdev_ports(struct iomap_pci_dev *d)
 {
-	void __iomem *mem = map(d, 0, false), *pio = map(d, 1, false);
+	void __iomem *pio = map(d, 1, false);
 	uint16_t port = (uint16_t)d->bar[1].start;
 	struct testdev_test t;
 	uint32_t buf32[8];
@@ -156,10 +176,8 @@ static void testdev(struct iomap_pci_dev *d)
 	unsigned int before;
 	int n;
 
-	check(iomap_cookie_kind(mem) == IOMAP_COOKIE_MMIO, "testdev: pci_iomap of BAR0 is an MMIO cookie");
 	check(iomap_cookie_kind(pio) == IOMAP_COOKIE_PIO, "testdev: pci_iomap of BAR1 is a port cookie");
-
-	n = testdev_counting(pio, &t);
+	n = testdev_counting(pio, false, &t);
 	check(n >= 0, "testdev: port BAR: a write-counting test (%s, width %u, offset 0x%x)", t.name, t.width, t.offset);
 	if (n >= 0) {
 		check(ioread32((char __iomem *)pio + 4) == inl(port + 4), "testdev: port BAR: ioread32 cookie == inl");
@@ -175,32 +193,69 @@ static void testdev(struct iomap_pci_dev *d)
 		/* rep outsX writes the one port count times: the device counts each. */
 		for (int i = 0; i < 8; i++)
 			buf32[i] = t.data, buf16[i] = (uint16_t)t.data, buf8[i] = (uint8_t)t.data;
-		before = testdev_count(pio);
+		before = testdev_count(pio, false);
 		if (t.width == 4)
 			outsl(port + t.offset, buf32, 8);
 		else if (t.width == 2)
 			outsw(port + t.offset, buf16, 8);
 		else
 			outsb(port + t.offset, buf8, 8);
-		check(testdev_count(pio) - before == 8, "testdev: port BAR: rep outs%c of 8 counted 8 writes (%u)",
-		      t.width == 4 ? 'l' : t.width == 2 ? 'w' : 'b', testdev_count(pio) - before);
-		before = testdev_count(pio);
+		check(testdev_count(pio, false) - before == 8, "testdev: port BAR: rep outs%c of 8 counted 8 writes (%u)",
+		      t.width == 4 ? 'l' : t.width == 2 ? 'w' : 'b', testdev_count(pio, false) - before);
+		before = testdev_count(pio, false);
 		if (t.width == 4)
 			iowrite32_rep((char __iomem *)pio + t.offset, buf32, 5);
 		else if (t.width == 2)
 			iowrite16_rep((char __iomem *)pio + t.offset, buf16, 5);
 		else
 			iowrite8_rep((char __iomem *)pio + t.offset, buf8, 5);
-		check(testdev_count(pio) - before == 5, "testdev: port BAR: iowrite_rep on the port cookie counted 5");
+		check(testdev_count(pio, false) - before == 5, "testdev: port BAR: iowrite_rep on the port cookie counted 5");
 	}
 
-	n = testdev_counting(mem, &t);
+	pci_iounmap(d, pio);
+}
+#else
+/*
+ * Without I/O instructions the kernel alone reaches the I/O space: pci_iomap of the I/O BAR is a
+ * region of its sysfs resource file, each access a pread/pwrite in which Linux makes the in/out.
+ */
+static void testdev_ports(struct iomap_pci_dev *d)
+{
+	void __iomem *pio = map(d, 1, false);
+	struct testdev_test t;
+	unsigned int before;
+	int n;
+
+	n = testdev_counting(pio, true, &t);
+	check(n >= 0, "testdev: port BAR through resource1: a write-counting test (%s, width %u, offset 0x%x)", t.name,
+	      t.width, t.offset);
+	if (n >= 0) {
+		before = testdev_count(pio, true);
+		for (int i = 0; i < 3; i++)
+			iomap_region_write(t.data, (char __iomem *)pio + t.offset, t.width);
+		check(testdev_count(pio, true) - before == 3, "testdev: port BAR through resource1: 3 pwrites counted 3");
+	}
+	pci_iounmap(d, pio);
+}
+#endif
+
+static void testdev(struct iomap_pci_dev *d)
+{
+	void __iomem *mem = map(d, 0, false);
+	struct testdev_test t;
+	unsigned int before;
+	int n;
+
+	check(iomap_cookie_kind(mem) == IOMAP_COOKIE_MMIO, "testdev: pci_iomap of BAR0 is an MMIO cookie");
+	testdev_ports(d);
+
+	n = testdev_counting(mem, false, &t);
 	check(n >= 0, "testdev: memory BAR: a write-counting test (%s, width %u, offset 0x%x)", t.name, t.width,
 	      t.offset);
 	if (n >= 0) {
 		check(ioread32((char __iomem *)mem + 4) == readl((char __iomem *)mem + 4),
 		      "testdev: memory BAR: ioread32 cookie == readl");
-		before = testdev_count(mem);
+		before = testdev_count(mem, false);
 		if (t.width == 4)
 			iowrite32_rep((char __iomem *)mem + t.offset, (uint32_t[]){ t.data, t.data, t.data }, 3);
 		else if (t.width == 2)
@@ -209,10 +264,9 @@ static void testdev(struct iomap_pci_dev *d)
 		else
 			iowrite8_rep((char __iomem *)mem + t.offset,
 				     (uint8_t[]){ (uint8_t)t.data, (uint8_t)t.data, (uint8_t)t.data }, 3);
-		check(testdev_count(mem) - before == 3, "testdev: memory BAR: iowrite_rep (an MMIO loop) counted 3");
+		check(testdev_count(mem, false) - before == 3, "testdev: memory BAR: iowrite_rep (an MMIO loop) counted 3");
 	}
 	pci_iounmap(d, mem);
-	pci_iounmap(d, pio);
 }
 
 /*

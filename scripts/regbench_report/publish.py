@@ -42,7 +42,8 @@ WC_COPIES = ("--target", "pci:1af4:1110/2,wc,len=64k", "--allow-write=0+65536", 
 
 @dataclass(frozen=True)
 class Run:
-    """One regbench run a report is made of: where it runs (host: this machine; guest: the QEMU TCG session)."""
+    """One regbench run a report is made of: where it runs (host: this machine; guest: the QEMU TCG session of the
+    x86-64 build; guest-arm64: the arm64 build's, scripts/guest --arch arm64)."""
     where: str
     args: Tuple[str, ...]
 
@@ -60,6 +61,9 @@ RUNS = {
     "ivshmem-uc": Run("guest", ("--target", "pci:1af4:1110/2,len=64k") + IVSHMEM),
     "ivshmem-wc": Run("guest", ("--target", "pci:1af4:1110/2,len=64k,wc") + IVSHMEM),
     "wc-copies": Run("guest", WC_COPIES),
+    "edu-arm64": Run("guest-arm64", ("--target", "pci:1234:11e8/0,len=4,widths=32",
+                                     "--benchmark_filter=^(lat|chain|thrpt)/read32/(volatile|ordered|relaxed|barriered"
+                                     "|fenced|acquire)$|^barrier/", "--benchmark_repetitions=9")),
 }
 ACCEL = "--benchmark_context=accelerator=$REGBENCH_ACCEL"     # the guest's shell fills in its accelerator
 
@@ -109,6 +113,12 @@ REPORTS = (
            title="memcpy_toio into a write-combining BAR by size: the kernel's (rep movsl) vs __iowrite64_copy vs AVX2 "
                  "non-temporal — QEMU TCG guest, ivshmem BAR2 through resource2_wc: emulation costs, not hardware",
            command="REGBENCH_GUEST_ACCEL=tcg scripts/guest --out DIR -- sh -c '" + guest_line("wc-copies") + "'"),
+    Report("guest-tcg-arm64", "edu BAR0 reads in each strategy and arm64's barriers, in the arm64 guest (scripts/guest "
+           "--arch arm64, of build-arm64/)", ("edu-arm64",),
+           title="arm64 QEMU guest under TCG (emulation costs, not hardware): edu BAR0 32-bit reads in each strategy "
+                 "(readl against readl_relaxed) and arm64's barriers",
+           command="REGBENCH_GUEST_ACCEL=tcg scripts/guest --arch arm64 --out DIR -- sh -c '"
+                   + guest_line("edu-arm64") + "'"),
     # last: it is made of the others' runs, as this publish leaves them
     Report("reference", "no runs of its own: every run of the reports above (their JSON, as this publish leaves them) "
            "added to a temporary store and rendered by scripts/results table, the cross-machine table (a column per "
@@ -230,9 +240,10 @@ class Publish:
             with open(os.path.join(self.stage, "logs", f"{r}.txt"), "w") as log:
                 st = call(cmd, cwd=runs, stdout=log)
             self._landed(r, st, os.path.join(runs, f"{r}.json"), f"regbench exited {st}", t0)
-        guest = [r for r in wanted if RUNS[r].where == "guest"]
-        if guest:
-            self._guest(guest)
+        for where, arch in (("guest", "x86_64"), ("guest-arm64", "arm64")):
+            guest = [r for r in wanted if RUNS[r].where == where]
+            if guest:
+                self._guest(guest, arch)
         ram = os.path.join(runs, "ram.json")
         if os.path.isfile(ram):
             self.this_cpu = "ram-on-" + cpu_tag(ram)
@@ -249,18 +260,24 @@ class Publish:
         with open(os.path.join(self.stage, "runs", f"{r}.failed"), "w") as f:
             f.write(why)
 
-    def _guest(self, runs):
+    def _guest(self, runs, arch):
         lines = ["run() {", '\tn=$1', "\tshift", '\techo "== $n: regbench $*"', '\tregbench "$@" >"$n.txt" 2>&1',
                  "\ts=$?", '\techo "$s" >"$n.status"', '\techo "== $n: exit $s"', "}"]
         lines += [f"run {r} {guest_line(r, shlex.quote)[len('regbench '):]}" for r in runs] + ["exit 0"]
-        say(f"guest: one QEMU TCG session for {' '.join(runs)} (a boot, then the runs: a minute or more)")
+        say(f"guest: one {arch} QEMU TCG session for {' '.join(runs)} (a boot, then the runs: a minute or more)")
         env = dict(os.environ, REGBENCH_GUEST_ACCEL="tcg",
                    REGBENCH_GUEST_TIMEOUT=os.environ.get("REGBENCH_GUEST_TIMEOUT") or "1800")
-        out = os.path.join(self.stage, "guest")
+        out = os.path.join(self.stage, f"guest-{arch}")
         t0 = time.time()
-        with open(os.path.join(self.stage, "logs", "guest.txt"), "w") as log:
-            st = call([os.path.join(ROOT, "scripts", "guest"), "--out", out, "--", "sh", "-c", "\n".join(lines)],
-                      stdout=log, env=env)
+        with open(os.path.join(self.stage, "logs", f"guest-{arch}.txt"), "w") as log:
+            st = 0
+            if arch != "x86_64":
+                # the other architecture's build, in its own folder (build-ARCH/), which that guest boots with
+                env.pop("BUILD_DIR", None)
+                st = call([os.path.join(ROOT, "scripts", "build"), "--arch", arch], stdout=log, stderr=log, env=env)
+            if st == 0:
+                st = call([os.path.join(ROOT, "scripts", "guest"), "--arch", arch, "--out", out, "--", "sh", "-c",
+                           "\n".join(lines)], stdout=log, env=env)
         res = os.path.join(out, "results")
         for r in runs:
             try:

@@ -79,12 +79,13 @@ def _grid(key, family, title, what, unit, row_head, col_head, cells, runs, **kw)
     section lists them with the reason, once, instead of a wall of "skipped".
     """
     cells = {rc: kc for rc, kc in cells.items() if _has(runs, *kc)}
-    shown = {rc for rc, (k, c) in cells.items()
-             if any(r.measure(k, c).state.ran for r in runs)}
+    shown = [rc for rc, (k, c) in cells.items()
+             if any(r.measure(k, c).state.ran for r in runs)]
     if not shown:
         return None
-    rows = sorted({r for r, _ in shown}, key=kw.pop("row_key", None))
-    cols = sorted({c for _, c in shown}, key=kw.pop("col_key", None))
+    # in the order shown first, so that rows of equal keys (barriers below resolution) keep one order
+    rows = sorted(dict.fromkeys(r for r, _ in shown), key=kw.pop("row_key", None))
+    cols = sorted(dict.fromkeys(c for _, c in shown), key=kw.pop("col_key", None))
     cells = {rc: v for rc, v in cells.items() if rc[0] in rows and rc[1] in cols}
     return Table(key, family, title, what, unit, row_head, col_head, rows, cols, cells, **kw)
 

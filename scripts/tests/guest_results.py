@@ -20,8 +20,10 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from regbench_base import model             # noqa: E402
 from regbench_base.state import State       # noqa: E402
 
-# The timer of a CPU without rdtscp: the guest boots with -cpu max,-rdtscp.
-LFENCE_TIMER = "lfence;rdtsc .. lfence;rdtsc;lfence"
+# The timer each guest's CPU gets: x86-64's boots with -cpu max,-rdtscp (the lfence sequence), arm64's reads the
+# generic counter (REGBENCH_GUEST_ARCH, set by ctest, says which guest this is).
+TIMERS = {"x86_64": "lfence;rdtsc .. lfence;rdtsc;lfence", "arm64": "isb;mrs cntvct_el0 .. dsb ld;isb;mrs cntvct_el0"}
+GUEST_TIMER = TIMERS[os.environ.get("REGBENCH_GUEST_ARCH") or "x86_64"]
 # Read strategies of one access that every memory mapping measures, and those port I/O measures.
 MMIO_READS = ("volatile", "relaxed", "barriered", "fenced", "locked")
 PORT_READS = ("relaxed", "barriered", "fenced", "locked")
@@ -189,8 +191,8 @@ def ivshmem(load):
 
 def every_file(load, names, accel):
     for name in names:
-        yield "parses; accelerator {} and the lfence timer in the context; no benchmark failed".format(accel), \
-            load(name), lambda r: (ctx_is(r, "accelerator", accel) + ctx_is(r, "timer", LFENCE_TIMER)
+        yield "parses; accelerator {} and the timer {} in the context; no benchmark failed".format(accel, GUEST_TIMER), \
+            load(name), lambda r: (ctx_is(r, "accelerator", accel) + ctx_is(r, "timer", GUEST_TIMER)
                                    # a run whose device was lost fails on purpose: the lost section checks it
                                    + [f"{x.name}: {x.reason}" for x in r.results.values()
                                       if x.state.failed and r.context.get("target_lost") is None])

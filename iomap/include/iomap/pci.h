@@ -38,6 +38,7 @@ struct iomap_pci_dev {
 		void *map;		/* the mmap'd pages, or NULL for ports */
 		size_t maplen;
 		unsigned int port, nports;
+		int fd;			/* without port I/O (arm64): the resource file an I/O BAR is read through */
 	} maps[12];
 };
 

@@ -1,14 +1,13 @@
 /* trap-decode.c: decode a faulting access with Zydis and emulate it on the trap device and the saved state */
 #define _GNU_SOURCE
-#include <cpuid.h>
 #include <signal.h>
 #include <string.h>
 #include <ucontext.h>
-#include <unistd.h>
 
 #include <Zydis/Zydis.h>
 
 #include "trap-dev.h"
+#include "trap-xsave.h"
 
 /*
  * Everything here runs in the SIGSEGV handler: no allocation, no stdio, no
@@ -17,50 +16,12 @@
 
 static ZydisDecoder decoder;
 
-void (*trap_unsupported_hook)(const char *line, size_t len);
-
-#define XFEATURE_SSE		1
-#define XFEATURE_YMM		2	/* upper halves of ymm0-15 */
-#define XFEATURE_OPMASK		5
-#define XFEATURE_ZMM_HI256	6	/* upper halves of zmm0-15 */
-#define XFEATURE_HI16_ZMM	7	/* zmm16-31 */
-#define XMASK(c)		(1ull << (c))
-
-/* The signal frame's FXSAVE area: xmm0-15 at 160; the kernel's software bytes (FP_XSTATE_MAGIC1 first) at 464. */
-#define FX_XMM			160
-#define FX_SW_BYTES		464
-#define FX_XSTATE_BV		512
+const int trap_ports = 1;
 
 void trap_decode_init(struct trap_xstate *xs)
 {
-	unsigned int a, b, c, d;
-	uint32_t lo, hi;
-
 	ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
-	memset(xs, 0, sizeof(*xs));
-	__cpuid(1, a, b, c, d);
-	if (!(c & bit_OSXSAVE))
-		return;
-	__asm__ __volatile__("xgetbv" : "=a" (lo), "=d" (hi) : "c" (0));
-	xs->xcr0 = ((uint64_t)hi << 32) | lo;
-	for (unsigned int i = XFEATURE_YMM; i <= XFEATURE_HI16_ZMM; i++)
-		if (xs->xcr0 & XMASK(i)) {
-			__cpuid_count(0xd, i, a, b, c, d);
-			xs->size[i] = a;
-			xs->off[i] = b;
-		}
-}
-
-const char *trap_vector_why_not(const struct trap_xstate *xs, unsigned int bytes)
-{
-	uint64_t avx = XMASK(XFEATURE_SSE) | XMASK(XFEATURE_YMM);
-	uint64_t avx512 = avx | XMASK(XFEATURE_OPMASK) | XMASK(XFEATURE_ZMM_HI256) | XMASK(XFEATURE_HI16_ZMM);
-
-	if (bytes > 16 && (xs->xcr0 & avx) != avx)
-		return "the OS saves no AVX state in signal frames, so ymm registers cannot be emulated";
-	if (bytes > 32 && (xs->xcr0 & avx512) != avx512)
-		return "the OS saves no AVX-512 state in signal frames, so zmm registers cannot be emulated";
-	return NULL;
+	trap_xsave_init(xs);
 }
 
 /* One fault being emulated. */
@@ -76,64 +37,34 @@ struct emu {
 
 /* ---- the report for what cannot be emulated ---- */
 
-struct line {
-	char buf[512];
-	size_t n;
-};
-
-static void put(struct line *l, const char *s)
-{
-	while (*s && l->n < sizeof(l->buf) - 1)
-		l->buf[l->n++] = *s++;
-}
-
-static void put_hex(struct line *l, uint64_t v)
-{
-	char digits[19] = "0x";
-	int n = 2;
-
-	for (int shift = 60; shift >= 0; shift -= 4)
-		if (v >> shift || shift == 0 || n > 2)
-			digits[n++] = "0123456789abcdef"[(v >> shift) & 0xf];
-	digits[n] = '\0';
-	put(l, digits);
-}
-
-/*
- * The process ends here: an access to the device that is not emulated must
- * not run on as if it had happened.  write(2) and _exit are async-signal-safe.
- */
+/* The process ends here (trap_line_exit), naming the instruction and why. */
 static void __attribute__((noreturn)) unsupported(struct emu *e, const char *why)
 {
-	struct line l = { .n = 0 };
+	struct trap_line l = { .n = 0 };
 	char text[96];
 	ZydisFormatter f;
 
-	put(&l, "iomap: trap: cannot emulate ");
+	trap_line_put(&l, "iomap: trap: cannot emulate ");
 	if (e->in.length && ZydisFormatterInit(&f, ZYDIS_FORMATTER_STYLE_ATT) == ZYAN_STATUS_SUCCESS &&
 	    ZYAN_SUCCESS(ZydisFormatterFormatInstruction(&f, &e->in, e->op, e->in.operand_count_visible,
 							 text, sizeof(text), e->rip, NULL))) {
-		put(&l, "'");
-		put(&l, text);
-		put(&l, "' (");
-		put(&l, ZydisMnemonicGetString(e->in.mnemonic));
-		put(&l, ")");
+		trap_line_put(&l, "'");
+		trap_line_put(&l, text);
+		trap_line_put(&l, "' (");
+		trap_line_put(&l, ZydisMnemonicGetString(e->in.mnemonic));
+		trap_line_put(&l, ")");
 	} else {
-		put(&l, "an instruction Zydis cannot decode");
+		trap_line_put(&l, "an instruction Zydis cannot decode");
 	}
-	put(&l, " at ");
-	put_hex(&l, e->rip);
-	put(&l, e->pio ? ", port " : ", device address ");
-	put_hex(&l, e->fault_addr);
-	put(&l, ": ");
-	put(&l, why);
-	put(&l, " (the trap target emulates mov, movzx, movsx, movsxd, [rep] movs/stos/ins/outs, in, out "
-		"and unmasked vector moves)\n");
-	if (trap_unsupported_hook)
-		trap_unsupported_hook(l.buf, l.n);
-	/* nothing is left to do if stderr is gone: the exit status still says it */
-	(void)!write(STDERR_FILENO, l.buf, l.n);
-	_exit(IOMAP_TRAP_EXIT_UNSUPPORTED);
+	trap_line_put(&l, " at ");
+	trap_line_hex(&l, e->rip);
+	trap_line_put(&l, e->pio ? ", port " : ", device address ");
+	trap_line_hex(&l, e->fault_addr);
+	trap_line_put(&l, ": ");
+	trap_line_put(&l, why);
+	trap_line_put(&l, " (the trap target emulates mov, movzx, movsx, movsxd, [rep] movs/stos/ins/outs, in, out "
+		"and unmasked vector moves)");
+	trap_line_exit(&l);
 }
 
 /* ---- general-purpose registers in the saved context ---- */
@@ -202,27 +133,10 @@ static uint64_t mem_operand_addr(struct emu *e, const ZydisDecodedOperand *op)
 
 /* ---- memory: the device window through the model, anything else through the real address ---- */
 
-/* 1 when [a, a+n) lies in the MMIO window, 0 when it lies outside it. */
-static int in_window(struct emu *e, uint64_t a, size_t n)
-{
-	const struct trap_window *w = &e->d->win[IOMAP_SPACE_MMIO];
-	uint64_t end = w->base + w->len;
-
-	if (a >= w->base && a < end && n <= end - a)
-		return 1;
-	if (a + n <= w->base || a >= end)
-		return 0;
-	unsupported(e, "the access crosses the edge of the trap window");
-}
-
 static void mem_move(struct emu *e, uint64_t a, void *buf, size_t n, enum iomap_trap_dir dir)
 {
-	if (in_window(e, a, n))
-		trap_access(e->d, IOMAP_SPACE_MMIO, a - e->d->win[IOMAP_SPACE_MMIO].base, (unsigned int)n, dir, buf);
-	else if (dir == IOMAP_TRAP_READ)
-		memcpy(buf, (const void *)(uintptr_t)a, n);
-	else
-		memcpy((void *)(uintptr_t)a, buf, n);
+	if (trap_mem_move(e->d, a, buf, n, dir))
+		unsupported(e, "the access crosses the edge of the trap window");
 }
 
 static void port_move(struct emu *e, uint16_t port, void *buf, unsigned int n, enum iomap_trap_dir dir)
@@ -235,110 +149,6 @@ static int port_ours(struct emu *e, uint64_t port, unsigned int n)
 	const struct trap_window *w = &e->d->win[IOMAP_SPACE_PIO];
 
 	return port >= w->base && port - w->base < w->len && n <= w->len - (port - w->base);
-}
-
-/* ---- vector registers in the saved XSAVE area ---- */
-
-/* A piece of zmm n: `len` bytes from byte `at` of the register, kept by component `comp` at `off`. */
-struct piece {
-	unsigned int comp;
-	size_t off, len, at;
-};
-
-static size_t vector_pieces(const struct trap_xstate *xs, unsigned int n, struct piece p[3])
-{
-	if (n >= 16) {
-		p[0] = (struct piece){ XFEATURE_HI16_ZMM, xs->off[XFEATURE_HI16_ZMM] + 64 * (n - 16), 64, 0 };
-		return 1;
-	}
-	p[0] = (struct piece){ XFEATURE_SSE, FX_XMM + 16 * n, 16, 0 };
-	p[1] = (struct piece){ XFEATURE_YMM, xs->off[XFEATURE_YMM] + 16 * n, 16, 16 };
-	p[2] = (struct piece){ XFEATURE_ZMM_HI256, xs->off[XFEATURE_ZMM_HI256] + 32 * n, 32, 32 };
-	return 3;
-}
-
-/* The XSAVE area, its component bitmap (XSTATE_BV) and what the frame holds at all. */
-struct xarea {
-	unsigned char *fx;
-	uint64_t *xstate_bv;
-	uint64_t features;
-};
-
-static void xarea_of(struct emu *e, struct xarea *x)
-{
-	uint32_t magic;
-
-	x->fx = (unsigned char *)e->uc->uc_mcontext.fpregs;
-	if (!x->fx)
-		unsupported(e, "the signal frame holds no vector state");
-	memcpy(&magic, x->fx + FX_SW_BYTES, sizeof(magic));
-	x->xstate_bv = magic == FP_XSTATE_MAGIC1 ? (uint64_t *)(void *)(x->fx + FX_XSTATE_BV) : NULL;
-	x->features = XMASK(XFEATURE_SSE);
-	if (x->xstate_bv)
-		memcpy(&x->features, x->fx + FX_SW_BYTES + 8, sizeof(x->features));
-}
-
-/* A component not in XSTATE_BV is in its initial state (zero) and its area holds garbage. */
-static int piece_live(const struct xarea *x, const struct piece *p)
-{
-	return !x->xstate_bv ? p->comp == XFEATURE_SSE : (*x->xstate_bv & XMASK(p->comp)) != 0;
-}
-
-static void need_piece(struct emu *e, const struct xarea *x, const struct piece *p)
-{
-	if (!(x->features & XMASK(p->comp)) || (p->comp != XFEATURE_SSE && !e->d->xs.size[p->comp]))
-		unsupported(e, "the signal frame lacks the XSAVE component for this register width");
-}
-
-static void vector_read(struct emu *e, unsigned int n, unsigned char *buf, size_t bytes)
-{
-	struct piece p[3];
-	struct xarea x;
-	size_t np = vector_pieces(&e->d->xs, n, p);
-
-	xarea_of(e, &x);
-	for (size_t i = 0; i < np && p[i].at < bytes; i++) {
-		size_t len = bytes - p[i].at < p[i].len ? bytes - p[i].at : p[i].len;
-
-		need_piece(e, &x, &p[i]);
-		if (piece_live(&x, &p[i]))
-			memcpy(buf + p[i].at, x.fx + p[i].off, len);
-		else
-			memset(buf + p[i].at, 0, len);
-	}
-}
-
-/*
- * A load into the low `bytes` of zmm n.  VEX and EVEX loads zero the rest of
- * the register up to its full width; legacy SSE loads leave it.  Making a
- * component live means giving all its registers their initial value first.
- */
-static void vector_write(struct emu *e, unsigned int n, const unsigned char *buf, size_t bytes, int zero_upper)
-{
-	struct piece p[3];
-	struct xarea x;
-	size_t np = vector_pieces(&e->d->xs, n, p);
-
-	xarea_of(e, &x);
-	for (size_t i = 0; i < np; i++) {
-		size_t len = p[i].at >= bytes ? 0 : bytes - p[i].at < p[i].len ? bytes - p[i].at : p[i].len;
-
-		if (!len && (!zero_upper || !piece_live(&x, &p[i])))
-			continue;
-		need_piece(e, &x, &p[i]);
-		if (!piece_live(&x, &p[i])) {
-			if (!x.xstate_bv)
-				unsupported(e, "the signal frame holds no XSAVE header");
-			if (p[i].comp == XFEATURE_SSE)
-				memset(x.fx + FX_XMM, 0, 16 * 16);
-			else
-				memset(x.fx + e->d->xs.off[p[i].comp], 0, e->d->xs.size[p[i].comp]);
-			*x.xstate_bv |= XMASK(p[i].comp);
-		}
-		memcpy(x.fx + p[i].off, buf + (len ? p[i].at : 0), len);
-		if (zero_upper)
-			memset(x.fx + p[i].off + len, 0, p[i].len - len);
-	}
 }
 
 /* ---- the instructions ---- */
@@ -511,11 +321,16 @@ static void emulate_vector(struct emu *e, int aligned)
 	if (aligned && (a & (bytes - 1)))
 		unsupported(e, "a misaligned operand of an aligned vector move (the hardware raises #GP)");
 	if (dir == IOMAP_TRAP_WRITE) {
-		vector_read(e, n, buf, bytes);
+		why = trap_xsave_read(&e->d->xs, e->uc, n, buf, bytes);
+		if (why)
+			unsupported(e, why);
 		mem_move(e, a, buf, bytes, dir);
 	} else {
 		mem_move(e, a, buf, bytes, dir);
-		vector_write(e, n, buf, bytes, e->in.encoding != ZYDIS_INSTRUCTION_ENCODING_LEGACY);
+		why = trap_xsave_write(&e->d->xs, e->uc, n, buf, bytes,
+				       e->in.encoding != ZYDIS_INSTRUCTION_ENCODING_LEGACY);
+		if (why)
+			unsupported(e, why);
 	}
 }
 
