@@ -157,10 +157,26 @@ def _relaxed(r, readl, relaxed):
              "memory accesses across the read, and the ordering a driver relies on comes from x86's memory model "
              "(loads are not reordered with other loads, nor stores with other stores), not from an instruction "
              "`readl` adds")
-    why = (f"On x86 that is what to expect: {issue}." if same else
-           f"On x86 {issue}: a difference comes from the code the compiler may move around the read, not from the "
-           "CPU." if differs else f"On x86 {issue}.")
+    if r.run.ctx("arch") == "aarch64":
+        why = _arm64_relaxed(r, readl, relaxed)
+    else:
+        why = (f"On x86 that is what to expect: {issue}." if same else
+               f"On x86 {issue}: a difference comes from the code the compiler may move around the read, not from "
+               "the CPU." if differs else f"On x86 {issue}.")
     return f"**`readl_relaxed`** (`{relaxed}`) against `readl` on this machine: {lead}. {why}"
+
+
+def _arm64_relaxed(r, readl, relaxed):
+    """What readl_relaxed saves on arm64: the barrier readl puts after its load, measured alone where the run has it."""
+    help_ = r.run.meta.help
+    barrier = next((k for k in r.run.results if k.family == "barrier" and k.op == "dmb_oshld"), None)
+    cost = (f"alone (`{names.label(barrier)}`) it measured {r.figure(barrier)}" if barrier
+            else "this run did not measure it alone (`barrier/dmb_oshld`)")
+    emulated = (" These figures come from an emulator: its barriers cost what it makes of them, not what a core's "
+                "do, so measure on a board before choosing." if r.run.ctx("accelerator") in ("tcg", "qemu-user") else "")
+    return (f"On arm64 the two differ by instructions (`{readl}` is \"{help_.get(readl, '?')}\", `{relaxed}` "
+            f"\"{help_.get(relaxed, '?')}\"): what `readl_relaxed` saves per read is the `dmb oshld` and the "
+            f"dependency on the value after the load; {cost}.{emulated}")
 
 
 def _cookie(r):

@@ -148,6 +148,24 @@ class AnswersFirst(unittest.TestCase):
                 with self.subTest(report=name):
                     self.check(run, f.read())
 
+    def test_on_arm64_readl_relaxed_saves_the_barrier(self):
+        # the arm64 guest's run: readl_relaxed's saving is the dmb oshld readl adds, with that barrier's own figure,
+        # and an emulator's figures are said to be one's; an x86 run keeps x86's answer
+        path = os.path.join(PUBLISHED, "guest-tcg-arm64", "edu-arm64.json")
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["context"]["arch"] = "aarch64"
+        src = os.path.join(fixture.tmpdir(), "arm64.json")
+        with open(src, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        md = rendered(src)[1]
+        rel = self.first_screen(md)["`readl_relaxed`"]
+        self.assertIn("On arm64", rel)
+        self.assertIn("`dmb oshld`", rel)
+        self.assertIn("`barrier/dmb_oshld`", rel)
+        self.assertIn("emulator", rel)
+        self.assertNotIn("x86", rel.split("On arm64")[1])
+
     def test_what_a_run_lacks_is_said_or_left_out(self):
         with open(fixture.path("answers.json"), encoding="utf-8") as f:
             doc = json.load(f)
