@@ -118,7 +118,7 @@ void rb_console_header(const rb_session &s, const benchmark::BenchmarkReporter::
 		uarch ? uarch : "", uarch ? ")" : "", s.cpu, c.cpu_info.num_cpus, s.env.vm ? ", in a VM (" : "",
 		s.env.vm ? s.env.hypervisor : "", s.env.vm ? ")" : "");
 	fprintf(stderr, "  target %s: %s\n", t.spec, t.what);
-	fprintf(stderr, "  timer  %s: TSC at %.2f GHz%s, steps of %.0f ticks (%.1f ns), %.0f ticks a reading\n",
+	fprintf(stderr, "  timer  %s: " RB_COUNTER_NAME " at %.2f GHz%s, steps of %.0f ticks (%.1f ns), %.0f ticks a reading\n",
 		rb_timer_text(clk.timer), clk.tsc_hz * 1e-9, clk.invariant ? "" : " (not invariant)", clk.resolution,
 		clk.resolution / clk.tsc_hz * 1e9, clk.overhead);
 	if (s.library_debug)
@@ -130,7 +130,7 @@ void rb_console_header(const rb_session &s, const benchmark::BenchmarkReporter::
 		fprintf(stderr, "regbench: note: %s\n", s.env.warnings);
 	// a step of 2 ns or more swallows an access that hits the cache (1-2 ns)
 	if (clk.resolution / clk.tsc_hz >= 2e-9)
-		fprintf(stderr, "regbench: note: the TSC moves in steps of %.1f ns here: %s figures under one step are "
+		fprintf(stderr, "regbench: note: the " RB_COUNTER_NAME " moves in steps of %.1f ns here: %s figures under one step are "
 			"below resolution\n", clk.resolution / clk.tsc_hz * 1e9, sampled_families().c_str());
 }
 

@@ -88,10 +88,10 @@ static void test_integer(void)
 		CHECK_EQ(w, 0xbeefu);
 	}
 
-	check_context("ldp/stp x: two 8-byte accesses, in order");
+	check_context("ldp/stp x: one 16-byte access, rt's bytes first");
 	iomap_trap_log_reset(&t);
 	__asm__ __volatile__("stp %0, %1, [%2]" : : "r" (0x1111ull), "r" (0x2222ull), "r" (p) : "memory");
-	check_accesses(2, REG, 8, IOMAP_TRAP_WRITE);
+	check_accesses(1, REG, 16, IOMAP_TRAP_WRITE);
 	__asm__ __volatile__("ldp %0, %1, [%2]" : "=r" (x), "=r" (x2) : "r" (p) : "memory");
 	CHECK_EQ(x, 0x1111);
 	CHECK_EQ(x2, 0x2222);
@@ -117,14 +117,14 @@ static void test_vector(void)
 	__asm__ __volatile__("ldr q16, [%0]\n\tstr q16, [%0, #16]" : : "r" (p) : "v16", "memory");
 	peek(COPY + 16, out, 16);
 	CHECK(!memcmp(out, in, 16));
-	check_context("ldp/stp q: two 16-byte accesses each");
+	check_context("ldp/stp q: one 32-byte access each");
 	poke(COPY, in, 64);
 	iomap_trap_log_reset(&t);
 	__asm__ __volatile__("ldp q16, q17, [%0]" : : "r" (p) : "v16", "v17", "memory");
-	check_accesses(2, COPY, 16, IOMAP_TRAP_READ);
+	check_accesses(1, COPY, 32, IOMAP_TRAP_READ);
 	iomap_trap_log_reset(&t);
 	__asm__ __volatile__("stp q17, q16, [%0, #32]" : : "r" (p) : "v16", "v17", "memory");
-	check_accesses(2, COPY + 32, 16, IOMAP_TRAP_WRITE);
+	check_accesses(1, COPY + 32, 32, IOMAP_TRAP_WRITE);
 	peek(COPY + 32, out, 32);
 	CHECK(!memcmp(out, in + 16, 16) && !memcmp(out + 16, in, 16));
 	check_context("ld1/st1 of two registers with post-index");

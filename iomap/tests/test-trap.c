@@ -142,11 +142,19 @@ WRAP(hi_lo_readq_relaxed, hi_lo_readq_relaxed, hi_lo_writeq_relaxed, uint64_t)
 static struct single singles[] = {
 	WIDTH(8, b) WIDTH(16, w) WIDTH(32, l) WIDTH(64, q)
 	E(ioread16be, 2, 1, WHOLE, MMIO) E(ioread32be, 4, 1, WHOLE, MMIO) E(ioread64be, 8, 1, WHOLE, MMIO)
-	/* the kernel's splits on a mapping; the generic _lo_hi ones are one readq there */
+	/* the kernel's splits on a mapping */
 	E(lo_hi_readq, 8, 0, LO_FIRST, MMIO) E(lo_hi_readq_relaxed, 8, 0, LO_FIRST, MMIO)
 	E(hi_lo_readq, 8, 0, HI_FIRST, MMIO) E(hi_lo_readq_relaxed, 8, 0, HI_FIRST, MMIO)
+#ifdef IOMAP_GENERIC_IOMAP
+	/* lib/iomap.c's _lo_hi ones are one readq on a mapping */
 	E(ioread64_lo_hi, 8, 0, WHOLE, MMIO) E(ioread64_hi_lo, 8, 0, WHOLE, MMIO)
 	E(ioread64be_lo_hi, 8, 1, WHOLE, MMIO) E(ioread64be_hi_lo, 8, 1, WHOLE, MMIO)
+#else
+	/* io-64-nonatomic-*.h's are two ioread32 (be: the word at +4 first for lo_hi) */
+	E(ioread64_lo_hi, 8, 0, LO_FIRST, MMIO) E(ioread64_hi_lo, 8, 0, HI_FIRST, MMIO)
+	E(ioread64be_lo_hi, 8, 1, HI_FIRST, MMIO) E(ioread64be_hi_lo, 8, 1, LO_FIRST, MMIO)
+#endif
+#ifdef IOMAP_HAVE_PORT_IO
 	/* the generic accessors on a port cookie: 64-bit ones as two inl/outl */
 	E(ioread8, 1, 0, WHOLE, PIO) E(ioread16, 2, 0, WHOLE, PIO) E(ioread32, 4, 0, WHOLE, PIO)
 	E(ioread8_inline, 1, 0, WHOLE, PIO) E(ioread16_inline, 2, 0, WHOLE, PIO)
@@ -155,6 +163,7 @@ static struct single singles[] = {
 	E(ioread64, 8, 0, LO_FIRST, PIO) E(ioread64_lo_hi, 8, 0, LO_FIRST, PIO) E(ioread64_hi_lo, 8, 0, HI_FIRST, PIO)
 	E(ioread64be, 8, 1, HI_FIRST, PIO) E(ioread64be_lo_hi, 8, 1, HI_FIRST, PIO)
 	E(ioread64be_hi_lo, 8, 1, LO_FIRST, PIO)
+#endif
 };
 #undef S
 #undef E
@@ -249,6 +258,7 @@ static void test_table(void)
 	}
 }
 
+#ifdef IOMAP_HAVE_PORT_IO
 /* ---- port forms: every strategy's in/out, the kernel's _p forms and the I/O delay ---- */
 
 /*
@@ -364,6 +374,7 @@ static void test_port_singles(void)
 	}
 }
 
+#endif
 /* ---- _rep on the FIFO: count accesses, all at the one offset, FIFO order ---- */
 
 #define REP_COUNT 7
@@ -419,6 +430,7 @@ static void check_rep(const char *name, enum iomap_space sp, char __iomem *fifo,
 IOMAP_WIDTHS(GENERIC_REP)
 #undef GENERIC_REP
 
+#ifdef IOMAP_HAVE_PORT_IO
 /* The string strategy's _rep: rep insX/outsX on the port, as regbench's rep/…/string kernels issue it. */
 #define PORT_REP(k, bits)							\
 	static void rd_ins##k(const volatile void __iomem *a, void *b, unsigned long n) \
@@ -432,6 +444,7 @@ IOMAP_WIDTHS(GENERIC_REP)
 PORT_REP(b, 8) PORT_REP(w, 16) PORT_REP(l, 32)
 #undef PORT_REP
 
+#endif
 static void test_rep(void)
 {
 	const size_t f = IOMAP_TRAP_OFF_FIFO;
@@ -454,6 +467,7 @@ static void test_rep(void)
 	check_rep("readsw/writesw", MMIO, mmio(f), f, 2, rd_readsw, wr_writesw);
 	check_rep("readsl/writesl", MMIO, mmio(f), f, 4, rd_readsl, wr_writesl);
 	check_rep("readsq/writesq", MMIO, mmio(f), f, 8, rd_readsq, wr_writesq);
+#ifdef IOMAP_HAVE_PORT_IO
 	check_rep("ioread_rep (port)", PIO, port(f), f, 1, rd_ioread8_rep, wr_iowrite8_rep);
 	check_rep("ioread_rep (port)", PIO, port(f), f, 2, rd_ioread16_rep, wr_iowrite16_rep);
 	check_rep("ioread_rep (port)", PIO, port(f), f, 4, rd_ioread32_rep, wr_iowrite32_rep);
@@ -464,8 +478,10 @@ static void test_rep(void)
 	check_rep("insb_p/outsb_p", PIO, port(f), f, 1, rd_insb_p, wr_outsb_p);
 	check_rep("insw_p/outsw_p", PIO, port(f), f, 2, rd_insw_p, wr_outsw_p);
 	check_rep("insl_p/outsl_p", PIO, port(f), f, 4, rd_insl_p, wr_outsl_p);
+#endif
 }
 
+#ifdef IOMAP_HAVE_PORT_IO
 /* ---- ports versus MMIO, in/out, the direction flag ---- */
 
 static void test_spaces(void)
@@ -516,6 +532,7 @@ static void test_spaces(void)
 					 { REG + 2, 2, WR, MMIO, 0x4242 } }, 3);
 }
 
+#endif
 /* ---- polling: readx_poll_timeout reads until the condition holds, or once more after the deadline ---- */
 
 /* Every access in the log is a read of `width` at off in sp; their number. */
@@ -545,12 +562,14 @@ static void test_poll(void)
 	CHECK_EQ(v, 5);
 	CHECK_EQ(reads_at(MMIO, ctr, 4), 6);
 
+#ifdef IOMAP_HAVE_PORT_IO
 	check_context("readx_poll_timeout(ioread32) on the port counter, sleeping between reads");
 	iomap_trap_log_reset(&t);
 	CHECK_EQ(readx_poll_timeout(ioread32, port(ctr), v, v == 3, 10, 10000000), 0);
 	CHECK_EQ(v, 3);
 	CHECK_EQ(reads_at(PIO, ctr, 4), 4);
 
+#endif
 	check_context("readq_poll_timeout_atomic, true at once");
 	iomap_trap_log_reset(&t);
 	CHECK_EQ(readq_poll_timeout_atomic(mmio(id), q, q == IOMAP_TRAP_ID_VALUE, 1, 1000), 0);
@@ -663,6 +682,7 @@ static void test_status(void)
 	}
 }
 
+#ifdef __x86_64__
 /* ---- vector registers: the saved XSAVE state is what the program sees after the fault ---- */
 
 /* avx512f: so the asm may name zmm16-31 (the function runs only where the CPU has them) */
@@ -705,6 +725,7 @@ __attribute__((target("avx512f"))) static void test_vectors(void)
 	CHECK(!memcmp(out, ones, 64));
 }
 
+#endif
 /* ---- what cannot be emulated ends the process clearly; a stray fault still crashes ---- */
 
 /* Runs fn in a child with stderr captured; returns the wait status. */
@@ -733,10 +754,28 @@ static int in_child(void (*fn)(void), char *err, size_t errlen)
 	return status;
 }
 
-static void incl_on_device(void)
+/* An instruction on the device the decoder does not emulate, and what its line must say. */
+#ifdef __x86_64__
+static void unsupported_on_device(void)
 {
 	__asm__ __volatile__("incl (%0)" : : "a" (mmio(REG)) : "memory", "cc");
 }
+static const char *const unsupported_says[] = {
+	"iomap: trap: cannot emulate 'inc (%rax)' (inc) at 0x", ", device address 0x",
+	"this instruction is not emulated",
+};
+#else
+static void unsupported_on_device(void)
+{
+	uint32_t v;
+
+	__asm__ __volatile__("ldtr %w0, [%1]" : "=r" (v) : "r" (mmio(REG)) : "memory");
+}
+static const char *const unsupported_says[] = {
+	"iomap: trap: cannot emulate the instruction 0xb84", " at 0x", ", device address 0x",
+	"an unprivileged load or store (ldtr/sttr)",
+};
+#endif
 
 static void stray_fault(void)
 {
@@ -754,17 +793,43 @@ static void stray_fault(void)
 	*(volatile int *)elsewhere = 1;
 }
 
+/*
+ * qemu-user runs an arm64 program on another machine: /proc/cpuinfo is then
+ * the host's, without the "CPU implementer" every arm64 kernel writes.
+ */
+static int under_qemu_user(void)
+{
+#ifdef __aarch64__
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	int arm = 0;
+
+	while (f && !arm && fgets(line, sizeof(line), f))
+		arm = !strncmp(line, "CPU implementer", 15);
+	if (f)
+		fclose(f);
+	return !arm;
+#else
+	return 0;
+#endif
+}
+
 static void test_faults(void)
 {
 	char err[1024];
 	int status;
 
+	if (under_qemu_user()) {
+		check_skip("the faults in a child process: under qemu-user (7.2) a child forked here hangs before "
+			   "it runs anything (the arm64 guest runs them)");
+		return;
+	}
+
 	check_context("an unsupported instruction on the device");
-	status = in_child(incl_on_device, err, sizeof(err));
+	status = in_child(unsupported_on_device, err, sizeof(err));
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == IOMAP_TRAP_EXIT_UNSUPPORTED);
-	CHECK(strstr(err, "iomap: trap: cannot emulate 'inc (%rax)' (inc) at 0x") != NULL);
-	CHECK(strstr(err, ", device address 0x") != NULL);
-	CHECK(strstr(err, "this instruction is not emulated") != NULL);
+	for (size_t i = 0; i < sizeof(unsupported_says) / sizeof(unsupported_says[0]); i++)
+		CHECK(strstr(err, unsupported_says[i]) != NULL);
 	if (!CHECK(strchr(err, '\n') == err + strlen(err) - 1) || check_failed)
 		fprintf(stderr, "    stderr: %s", err);
 
@@ -775,34 +840,47 @@ static void test_faults(void)
 
 int main(void)
 {
-	struct sigaction sa = { .sa_sigaction = on_delay, .sa_flags = SA_SIGINFO };
 	char why[256];
 
+#ifdef IOMAP_HAVE_PORT_IO
 	/* before the trap target: its handler passes what is not its own (port 0x80) on to this one */
+	struct sigaction sa = { .sa_sigaction = on_delay, .sa_flags = SA_SIGINFO };
+
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGSEGV, &sa, NULL);
+#endif
 	if (iomap_target_open(&t, "trap", why, sizeof(why))) {
 		fprintf(stderr, "test-trap: %s\n", why);
 		return 1;
 	}
 	check_context("open");
 	CHECK_EQ(t.mapping, IOMAP_MAP_TRAP);
+#ifdef IOMAP_HAVE_PORT_IO
 	CHECK(t.port != NULL && t.port_len == IOMAP_TRAP_PORT_LEN);
+	CHECK(iomap_target_why_not(&t, IOMAP_INSN_STRING, 8) == NULL);
+#else
+	CHECK(t.port == NULL && t.port_len == 0);
+#endif
 	CHECK_EQ(iomap_target_open(&(struct iomap_target){ 0 }, "trap", why, sizeof(why)), -1);
 	CHECK(iomap_target_why_not(&t, IOMAP_INSN_ANY, 0) != NULL);
 	CHECK(iomap_target_why_not(&t, IOMAP_INSN_MOV, 8) == NULL);
-	CHECK(iomap_target_why_not(&t, IOMAP_INSN_STRING, 8) == NULL);
 
 	test_singles();
 	test_table();
+#ifdef IOMAP_HAVE_PORT_IO
 	test_port_singles();
+#endif
 	test_poll();
 	test_stop_wc();
 	test_rep();
+#ifdef IOMAP_HAVE_PORT_IO
 	test_spaces();
+#endif
 	test_models();
 	test_status();
+#ifdef __x86_64__
 	test_vectors();
+#endif
 	test_faults();
 	iomap_target_close(&t);
 	return check_report("test-trap");

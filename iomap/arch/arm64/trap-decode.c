@@ -318,29 +318,37 @@ static void move(struct emu *e, uint64_t at, void *buf, size_t n, int load)
 		unsupported(e, "the access crosses the edge of the trap window");
 }
 
-/* The access's registers, one after another from address at: a pair's are rt and rt2, a list's rt, rt + 1, ... */
+/*
+ * The access: one instruction's bytes moved at once, as the trap logs any
+ * instruction (x86's vector moves too), then spread over its registers, one
+ * after another from address at: a pair's are rt and rt2, a list's rt,
+ * rt + 1, ...
+ */
 static void emulate_at(struct emu *e, const struct access *a, uint64_t at)
 {
-	for (unsigned int k = 0; k < a->regs; k++, at += a->bytes) {
+	unsigned char buf[64] = { 0 };
+
+	for (unsigned int k = 0; !a->load && k < a->regs; k++) {
 		unsigned int r = a->pair ? (k ? a->rt2 : a->rt) : (a->rt + k) & 31;
-		unsigned char buf[16] = { 0 };
+		uint64_t v = xreg(e, r);
+
+		if (a->simd)
+			vreg_read(e, r, buf + k * a->bytes, a->bytes);
+		else
+			memcpy(buf + k * a->bytes, &v, a->bytes);
+	}
+	move(e, at, buf, a->bytes * a->regs, a->load);
+	for (unsigned int k = 0; a->load && k < a->regs; k++) {
+		unsigned int r = a->pair ? (k ? a->rt2 : a->rt) : (a->rt + k) & 31;
+		unsigned char one[16] = { 0 };
 		uint64_t v;
 
-		if (a->load) {
-			move(e, at, buf, a->bytes, 1);
-			memcpy(&v, buf, 8);
-			if (a->simd)
-				vreg_write(e, r, buf);	/* a narrower load clears the rest */
-			else
-				set_xreg(e, r, a->sign ? (uint64_t)sext(v, 8 * a->bytes) : v, a->to64);
-		} else {
-			v = xreg(e, r);
-			if (a->simd)
-				vreg_read(e, r, buf, a->bytes);
-			else
-				memcpy(buf, &v, 8);
-			move(e, at, buf, a->bytes, 0);
-		}
+		memcpy(one, buf + k * a->bytes, a->bytes);
+		memcpy(&v, one, 8);
+		if (a->simd)
+			vreg_write(e, r, one);	/* a narrower load clears the rest */
+		else
+			set_xreg(e, r, a->sign ? (uint64_t)sext(v, 8 * a->bytes) : v, a->to64);
 	}
 }
 
