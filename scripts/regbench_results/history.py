@@ -20,8 +20,9 @@ from regbench_base import stats
 
 from . import query, reference, sql
 
-# The columns of `results` a point is made of.
-FIELDS = ("run_id", "name", "family", "state", "ns", "ns_lo", "ns_hi", "cycles", "disturbed", "reps")
+# The columns of `results` a point is made of: a reference table cell's (reference.cell makes one run's figure of
+# a point), and the TSC cycles and repetitions its verdict is drawn from.
+FIELDS = reference.FIELDS + ("cycles", "reps")
 # How many earlier runs an alert compares with when none is labelled a baseline.
 BASELINE_RUNS = 5
 BASELINE_LABEL = ("baseline", "yes")
