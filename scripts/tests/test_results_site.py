@@ -10,7 +10,6 @@ drawn (not blank).
 """
 import concurrent.futures
 import html.parser
-import json
 import os
 import re
 import shutil
