@@ -125,7 +125,8 @@ REPORTS = (
            "machine and target, ns)", made_of="published", store=("table",),
            title="The reference table: every published run, a column per machine and target (ns)"),
     Report("site", "the same runs as a static site by scripts/results site (index.html: the table with filters and "
-           "sorting, each cell's history, each machine's runs)", made_of="published", store=("site",)),
+           "sorting, each cell's history, each machine's runs)", made_of="published", store=("site",),
+           title="The reference site: every published run, a column per machine and target"),
 )
 BY_NAME = {r.name: r for r in REPORTS}
 

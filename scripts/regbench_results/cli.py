@@ -41,6 +41,8 @@ USAGES = {
     "prune": ("scripts/results prune [--db STORE] [FILTERS] (--before DATE | --keep N)",
               "remove old runs: those before a date, or all but the last N of each machine × target"),
     "retag": ("scripts/results retag [--db STORE] RUN --host NAME", "give a run another host name"),
+    "site": ("scripts/results site [--db STORE] [FILTERS] -o DIR [--title TEXT] [--force] [BENCHMARK...]",
+             "the reference table as a static site: filters, sorting, each cell's history, each machine's runs"),
 }
 USAGE = ("\n       ".join(f"{line}\n           {what}" for line, what in USAGES.values())
          + "\nFILTERS: --host --machine --cpu --target --arch --since --until --label KEY=VALUE (see a command's --help)")
@@ -72,12 +74,17 @@ def parser():
                              "README.md and an SVG per table. Cells are nanoseconds (wall time: one clock on every "
                              "machine, where TSC cycles are each machine's own). The folder keeps a manifest of the "
                              "files written and is replaced all or nothing.")
-    table.add_argument("-o", "--output", metavar="DIR", required=True, help="the folder to write (created if needed)")
-    table.add_argument("--title", help="the README's title")
-    table.add_argument("--force", action="store_true",
-                       help="write into a folder that holds files this command did not write (same-named ones are "
-                            "overwritten, the rest kept)")
-    query.add_arguments(table)
+    site = command("site", "Writes a static site into DIR (index.html, runs.html, history.html, data.js and their "
+                           "script and stylesheet): the reference table to filter, sort and link to, each cell's "
+                           "history, each machine's runs; it opens from the file system and fetches nothing. The "
+                           "folder keeps a manifest of the files written and is replaced all or nothing.")
+    for cmd, title in ((table, "the README's title"), (site, "the pages' title")):
+        cmd.add_argument("-o", "--output", metavar="DIR", required=True, help="the folder to write (created if needed)")
+        cmd.add_argument("--title", help=title)
+        cmd.add_argument("--force", action="store_true",
+                         help="write into a folder that holds files this command did not write (same-named ones are "
+                              "overwritten, the rest kept)")
+        query.add_arguments(cmd)
     lat = command("latency", "Adds up the lat/ histograms of every run of one machine and target (same host, CPU "
                              "and target, same timer step: regbench bins on a grid of that step alone) and gives "
                              "percentiles of the whole, in TSC cycles: each is the bucket its sample lies in, one "
@@ -85,7 +92,7 @@ def parser():
                              "regbench older than the grid are listed as left out.")
     query.add_arguments(lat)
     lat.add_argument("--json", action="store_true", help="the merged histograms and percentiles as JSON")
-    for cmd in (add, lst, table, lat):
+    for cmd in (add, lst, table, site, lat):
         cmd.add_argument("--db", metavar="STORE", help=STORE_HELP)
     hist = command("history", "Each machine × target's runs of the benchmarks named, oldest first: the date, the run, "
                               "its kernel, firmware and labels, the median ns with the repetitions' range, and the "
@@ -193,19 +200,34 @@ def _table(args):
     _output(args)
     s = _open(args)
     try:
-        selection = query.select(s, args)
-        table = reference.build(s, selection)
+        table = reference.build(s, query.select(s, args))
     finally:
         s.close()
+    print(_written(args, lambda: render.write(table, args.output, title=args.title, force=args.force)))
+    return 0
+
+
+def _site(args):
+    from . import site
+    _output(args)
+    s = _open(args)
     try:
-        path = render.write(table, args.output, title=args.title, force=args.force)
+        pages = site.collect(s, query.select(s, args))
+    finally:
+        s.close()
+    print(_written(args, lambda: site.write(pages, args.output, title=args.title, force=args.force)))
+    return 0
+
+
+def _written(args, write):
+    """What write() returns (it writes the folder -o names), its failures as one line each."""
+    try:
+        return write()
     except folder.FolderError as e:
         raise ResultsError(str(e)) from None
     except OSError as e:
         raise ResultsError(e.filename or args.output, e.strerror or str(e),
                            "check that the output folder is writable") from None
-    print(path)
-    return 0
 
 
 def _latency(args):
@@ -272,7 +294,7 @@ def _history(args):
         s.close()
     if args.output is not None:
         from . import charts
-        charts.write(all_series, args.output, args.force)
+        _written(args, lambda: charts.write(all_series, args.output, args.force))
     if args.json:
         print(json.dumps(history.document(all_series), indent=2))
         return 0
@@ -364,7 +386,7 @@ def _output(args):
 
 
 COMMANDS = {"add": _add, "list": _list, "table": _table, "latency": _latency, "history": _history, "alerts": _alerts,
-            "export": _export, "delete": _delete, "prune": _prune, "retag": _retag}
+            "export": _export, "delete": _delete, "prune": _prune, "retag": _retag, "site": _site}
 
 
 # Characters the output uses that a terminal in a non-UTF-8 locale (LC_ALL=C, latin-1) cannot show, in ASCII.

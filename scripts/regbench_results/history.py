@@ -18,10 +18,11 @@ from typing import List, Optional
 
 from regbench_base import stats
 
-from . import query, reference
+from . import query, reference, sql
 
-# The columns of `results` a point is made of.
-FIELDS = ("run_id", "name", "family", "state", "ns", "ns_lo", "ns_hi", "cycles", "disturbed", "reps")
+# The columns of `results` a point is made of: a reference table cell's (reference.cell makes one run's figure of
+# a point), and the TSC cycles and repetitions its verdict is drawn from.
+FIELDS = reference.FIELDS + ("cycles", "reps")
 # How many earlier runs an alert compares with when none is labelled a baseline.
 BASELINE_RUNS = 5
 BASELINE_LABEL = ("baseline", "yes")
@@ -121,7 +122,7 @@ def alerts(store, selection, baseline_runs=None):
     if not pairs:
         return [], 0
     by_run = {}
-    for row in query.results(store, query.Selection(chosen, selection.patterns), FIELDS, "state = 'measured'"):
+    for row in query.results(store, query.Selection(chosen, selection.patterns), FIELDS, sql.FIGURED):
         by_run.setdefault(row["run_id"], {})[row["name"]] = row
     out, compared = [], 0
     for (m, target), latest, base in pairs:

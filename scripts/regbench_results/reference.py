@@ -108,8 +108,9 @@ def _ns(value, tsc_hz):
     return value / tsc_hz * 1e9 if value is not None and tsc_hz else None
 
 
-def _cell(members):
-    """The Cell of one benchmark from its rows in the column's runs ((result row, run row) pairs)."""
+def cell(members):
+    """The Cell of one benchmark from its rows in the column's runs ((result row, run row) pairs, the rows holding
+    FIELDS); one pair is one run's figure, as in a history."""
     ok = [(r, run) for r, run in members if State(r["state"]).figure and r["ns"] is not None]
     if ok:
         medians = [r["ns"] for r, _ in ok]
@@ -184,7 +185,7 @@ def build(store, selection):
     swept = {k.family for k, _ in members if k.param is not None}
     sections = {}
     for (key, col), ms in members.items():
-        sections.setdefault((key.family, key.op if key.family in swept else None), {})[(key, col)] = _cell(ms)
+        sections.setdefault((key.family, key.op if key.family in swept else None), {})[(key, col)] = cell(ms)
     out = []
     order = lambda k: (ops.index(k.op) if k.op in ops else len(ops), k.op, k.width or 0, meta.strategy_key(k.strategy),
                        k.param or 0)

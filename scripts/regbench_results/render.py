@@ -34,7 +34,7 @@ def cell_text(cell):
     elif cell.state.bound:
         text = bound_text(cell.bound) if cell.bound is not None else cell.state.cell
     else:
-        return cell.state
+        return cell.state.cell
     return text + f" {DISTURBED}" if cell.disturbed else text
 
 

@@ -55,7 +55,7 @@ def _integer(text):
 def canonical(data):
     """(the run's identity, its parsed JSON): the identity is the SHA-256 of the JSON parsed with its numbers
     normalized and written back with keys sorted, so a re-indented copy, or one whose numbers another tool rewrote
-    (`jq .` writes 4746.0 as 4746), is the same run."""
+    (a JSON pretty-printer may write 4746.0 as 4746), is the same run."""
     doc = json.loads(data, parse_float=lambda t: _number(float(t)), parse_int=_integer)
     canon = json.dumps(doc, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canon.encode("utf-8")).hexdigest(), doc
@@ -135,7 +135,10 @@ def label_rows(run, run_key):
     """The run's --benchmark_context pairs as rows of `labels`: the context's `labels` object where regbench writes
     one, and any context pair the contract does not declare (files of a regbench that wrote them beside its own)."""
     declared = contract.schema()["$defs"]["context"]["properties"]
-    pairs = {k: v for k, v in run.context.items() if k not in declared and k != "labels"}
+    # regbench 0.1.0 wrote its labels among the context's own keys; the contract still declares those keys, marked
+    # as set by --benchmark_context, so they are labels too.
+    own = {k for k, d in declared.items() if not d.get("$comment", "").startswith("set by --benchmark_context")}
+    pairs = {k: v for k, v in run.context.items() if k not in own and k != "labels"}
     if isinstance(run.context.get("labels"), dict):
         pairs.update(run.context["labels"])
     return [{"run_id": run_key, "key": text(k), "value": text(v if isinstance(v, str) else json.dumps(v))}

@@ -28,86 +28,14 @@ from regbench_base.model import Key
 from regbench_base.state import State
 from regbench_base.text import DISTURBED, number
 
-from . import reference, render
+from . import history, reference, render
 from .errors import ResultsError
 
 ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "site")
 TITLE = "regbench: register access costs across machines"
-# The run filters as the command line names them: (flag, the run's field it tests, how a value matches it).
-_EXACT = lambda have, want: have == want
-_PART = lambda have, want: want.lower() in (have or "").lower()
-RUN_FILTERS = (("host", "host", _EXACT), ("machine", "machine_id", lambda have, want: (have or "").startswith(want)),
-               ("cpu", "cpu", _PART), ("arch", "arch", _EXACT))
-# Runs whose context predates the `arch` key come from the regbench that measured x86_64 only.
+# Runs of a regbench that did not record `arch` come from the one that measured x86_64 alone: the pages show them so
+# (the --arch filter, the store's, matches only runs that recorded it).
 DEFAULT_ARCH = "x86_64"
-
-
-class _Selection:
-    """The store as reference.build reads it, holding only the runs and benchmarks the filters keep."""
-
-    def __init__(self, store, runs, results):
-        self.where, self._store, self._runs, self._results = store.where, store, runs, results
-
-    def runs(self):
-        return self._runs
-
-    def results(self):
-        return self._results
-
-    def json(self, run_id):
-        return self._store.json(run_id)
-
-
-def _matching(flag, values, runs, test):
-    """The ids of the runs any of values matches; a value that matches no run of the store is an error."""
-    keep = set()
-    for v in values:
-        hits = {r["id"] for r in runs if test(r, v)}
-        if not hits:
-            raise ResultsError(f"--{flag} {v}", "no run in the store matches it",
-                               "scripts/results list shows the runs; leave the filter out to take them all")
-        keep |= hits
-    return keep
-
-
-_DATE = re.compile(r"\d{4}(-\d\d(-\d\d([T ]\d\d(:\d\d(:\d\d)?)?)?)?)?")
-
-
-def _select_runs(runs, f):
-    """The runs every filter keeps (runs: the store's run rows plus arch, machine_id and context)."""
-    chosen = []
-    for flag, key, test in RUN_FILTERS:
-        if f.get(flag):
-            chosen.append(_matching(flag, f[flag], runs, lambda r, v, key=key, test=test: test(r[key], v)))
-    if f.get("target"):
-        chosen.append(_matching("target", f["target"], runs,
-                                lambda r, v: v in (r["target"], reference.target_label(r))))
-    for flag, keep in (("since", lambda date, v: date >= v), ("until", lambda date, v: date[:len(v)] <= v)):
-        if f.get(flag):
-            if not _DATE.fullmatch(f[flag]):
-                raise ResultsError(f"--{flag} {f[flag]}", "not a date", "give it as ISO 8601: 2026-12-01, or "
-                                   "2026-12-01T08:00")
-            chosen.append(_matching(flag, [f[flag]], runs, lambda r, v, keep=keep: bool(r["date"])
-                                    and keep(r["date"].replace(" ", "T"), v.replace(" ", "T"))))
-    for pair in f.get("label") or []:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ResultsError(f"--label {pair}", "not KEY=VALUE", "e.g. --label baseline=yes")
-        chosen.append(_matching("label", [pair], runs, lambda r, v, key=key, value=value:
-                                str((r["context"].get("labels") or {}).get(key, r["context"].get(key))) == value))
-    keep = set.intersection(*chosen) if chosen else {r["id"] for r in runs}
-    if not keep:
-        raise ResultsError("the filters", "each matches runs, but no run matches them all",
-                           "scripts/results list shows the runs; leave one out")
-    return [r for r in runs if r["id"] in keep]
-
-
-def _patterns(texts):
-    try:
-        return [re.compile(t) for t in texts]
-    except re.error as e:
-        raise ResultsError(f"benchmark pattern {e.pattern}", f"not a regular expression: {e}",
-                           "give a name or a regex as --benchmark_filter takes it, e.g. '^chain/read32/'") from None
 
 
 def _slug(text, taken):
@@ -158,57 +86,44 @@ def _tones(cells, emulation, higher_is_better):
     return out
 
 
-def _label(result):
-    """A result row's benchmark as the table names it."""
-    return names.label(Key(result["family"], result["op"], result["width"], result["strategy"], result["param"]))
-
-
-def _history(results, run_of, size_of):
+def _history(all_series, size_of):
     """Per column and benchmark (the table's rows), each run's figure in its unit: [run, value, lo, hi, state, text];
     value is the bound for a figure below the timer's resolution."""
-    series = {}
-    for r in sorted(results, key=lambda r: (run_of[r["run_id"]]["date"] or "", r["run_id"])):
-        run, name = run_of[r["run_id"]], _label(r)
-        if name not in size_of:
-            continue
-        cell = reference._cell([(r, run)])      # one run's figure, as the table has a column of one run
-        f = _figure(cell, size_of[name])
-        point = [run["index"], _round(f["value"] if cell.state.figure else f["bound"]),
-                 _round(f["lo"] if cell.state.figure else None), _round(f["hi"] if cell.state.figure else None),
-                 str(cell.state), f["text"]]
-        series.setdefault(run["column"], {}).setdefault(name, []).append(point)
-    return series
+    out = {}
+    for s in all_series:
+        for p in s.points:
+            r = p.result
+            name = names.label(Key(r["family"], r["op"], r["width"], r["strategy"], r["param"]))
+            if name not in size_of:
+                continue
+            cell = reference.cell([(r, p.run)])      # one run's figure, as the table has a column of one run
+            f = _figure(cell, size_of[name])
+            point = [p.run["index"], _round(f["value"] if cell.state.figure else f["bound"]),
+                     _round(f["lo"] if cell.state.figure else None), _round(f["hi"] if cell.state.figure else None),
+                     str(cell.state), f["text"]]
+            out.setdefault(p.run["column"], {}).setdefault(name, []).append(point)
+    for column in out.values():
+        for points in column.values():
+            points.sort(key=lambda point: point[0])
+    return out
 
 
 def _round(v):
     return None if v is None else float(f"{v:.4g}")
 
 
-def collect(store, filters=None):
-    """Everything the site shows, as plain dicts and lists, from an open store and the command line's filters.
+def collect(store, selection):
+    """Everything the site shows, as plain dicts and lists, from an open store and a query.Selection of it.
 
-    filters: {host, machine, cpu, target, arch, label: [values], since, until: text, benchmarks: [patterns]}.
-    The one function that reads the store.  Raises ResultsError for a filter that names nothing.
+    The one function that reads the store: the reference table (reference.build) and the history of every cell
+    (history.series).  Raises ResultsError for a pattern that names no benchmark.
     """
-    f = filters or {}
-    runs = store.runs()
-    for r in runs:
-        r["context"] = json.loads(store.json(r["id"])).get("context", {})
-        r["arch"] = r["context"].get("arch") or DEFAULT_ARCH
-        r["machine_id"] = r["context"].get("machine_id")
-    runs = _select_runs(runs, f)
-    ids = {r["id"] for r in runs}
-    results = [r for r in store.results() if r["run_id"] in ids]
-    patterns = _patterns(f.get("benchmarks") or [])
-    for p in patterns:
-        if not any(p.search(r["name"]) for r in results):
-            raise ResultsError(f"benchmark pattern {p.pattern}", "names no benchmark of the runs selected",
-                               "scripts/results list shows the runs; regbench --benchmark_list_tests the names")
-    if patterns:
-        results = [r for r in results if any(p.search(r["name"]) for p in patterns)]
-    ref = reference.build(_Selection(store, runs, results))
+    ref = reference.build(store, selection)
     if not ref.columns:
         raise ResultsError(store.where, "no runs in the store", "add some first: scripts/results add RUN.json")
+    runs = selection.runs
+    for r in runs:
+        r["arch"] = r["arch"] or DEFAULT_ARCH
 
     machines, columns, taken = {}, [], set()
     for c in ref.columns:
@@ -219,7 +134,7 @@ def collect(store, filters=None):
                         "label": c.label, "target": c.target, "emulation": c.emulation,
                         "arch": ", ".join(sorted({r["arch"] for r in c.runs}))})
     out_runs, col_of = [], {run["id"]: j for j, c in enumerate(ref.columns) for run in c.runs}
-    for i, run in enumerate(sorted(runs, key=lambda r: (r["date"] or "", r["id"]))):
+    for i, run in enumerate(runs):                 # oldest first, as the selection holds them
         col = col_of[run["id"]]
         run.update(index=i, column=columns[col]["id"])
         machines[ref.columns[col].machine]["runs"].append(i)
@@ -248,7 +163,7 @@ def collect(store, filters=None):
         sections.append({"title": f"{s.family}/{s.op}" if s.op else f"{s.family}/", "what": s.what, "unit": unit,
                          "hidden": s.hidden, "rows": rows})
     return {"machines": list(machines.values()), "columns": columns, "runs": out_runs, "sections": sections,
-            "history": _history(results, {r["id"]: r for r in runs}, size_of),
+            "history": _history(history.series(store, selection), size_of),
             "emulation": {k: v for k, v in reference.EMULATION.items() if any(c["emulation"] == k for c in columns)}}
 
 

@@ -8,6 +8,7 @@ form of its JSON, so no engine-specific serial column is needed: the content
 is the identity, and a run added twice is kept once (ON CONFLICT DO NOTHING,
 SQLite 3.24 and PostgreSQL 9.5 on).
 """
+from regbench_base.state import State
 
 # The schema this code writes.  1 is the store of the first release (no version table: runs.json held the text
 # and the id hashed it with its numbers as written); 2 adds the version, labels, histograms, the machine's identity
@@ -155,11 +156,14 @@ PROBE = "SELECT COUNT(*) FROM runs"
 # Serializes schema changes among PostgreSQL writers (an arbitrary key: "regbench" as a number).
 PG_LOCK = "SELECT pg_advisory_xact_lock(7453298661)"
 
+# The states whose benchmarks have figures, as State says, for a WHERE clause (the states are the contract's words).
+FIGURED = f"state IN ({', '.join(repr(str(s)) for s in State if s.figure)})"
+
 # The runs without their JSON, each with how many results it has and how many were measured.
 LIST_FIELDS = tuple(f for f in RUN_FIELDS if f != "json_zlib") + ("results", "measured")
 LIST_RUNS = (f"SELECT {', '.join('r.' + f for f in LIST_FIELDS[:-2])}, "
              "(SELECT COUNT(*) FROM results s WHERE s.run_id = r.key), "
-             "(SELECT COUNT(*) FROM results s WHERE s.run_id = r.key AND s.state = 'measured') "
+             f"(SELECT COUNT(*) FROM results s WHERE s.run_id = r.key AND s.{FIGURED}) "
              "FROM runs r")
 
 RUN_JSON = "SELECT json_zlib FROM runs WHERE id = ?"

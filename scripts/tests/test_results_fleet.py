@@ -95,7 +95,7 @@ class Fleet(unittest.TestCase):
         runs = rows(db, "SELECT host, json_zlib FROM runs ORDER BY host")
         self.assertEqual([h for h, _ in runs], ["localbox", "sshbox"])
         for host, z in runs:
-            self.assertEqual(json.loads(zlib.decompress(z))["context"]["host"], host)
+            self.assertEqual(json.loads(zlib.decompress(z))["context"]["labels"]["host"], host)
         self.assertEqual(rows(db, "SELECT r.host, COUNT(*) FROM results s JOIN runs r ON r.key = s.run_id "
                                   "GROUP BY r.host ORDER BY r.host"), [("localbox", 1), ("sshbox", 5)])
         self.assertEqual(sorted(f.split("-")[0] for f in os.listdir(fetched)), ["localbox", "sshbox"])

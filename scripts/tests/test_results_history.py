@@ -17,7 +17,7 @@ def series(slowdown=1.5, n=6, baselines=3):
         def edit(d, i=i):
             d["context"].update(date=f"2026-12-0{i + 1}T09:00:00+00:00", kernel=f"6.1.{i}")
             if i < baselines:
-                d["context"]["baseline"] = "yes"
+                d["context"].setdefault("labels", {})["baseline"] = "yes"
             for k, b in enumerate(d["benchmarks"]):
                 b["cycles"] = b["cycles"] * (slowdown if i == n - 1 else 1.0) * (1 + 0.001 * ((k + i) % 3))
         paths.append(edited("reps.json", edit, f"day{i}.json"))
@@ -65,7 +65,7 @@ class History(Check):
         self.assertEqual((p.returncode, p.stdout), (0, ""), p.stderr)
 
     def test_filters(self):
-        tagged = edited("port.json", lambda d: d["context"].update(machine_id="abcdef0123456789", arch="x86_64"))
+        tagged = edited("port.json", lambda d: d["context"].update(machine_id="abcdef0123456789abcdef0123456789", arch="x86_64"))
         db = self.store(*series(), tagged)
         listed = lambda *f: self.ok(results("list", "--db", db, *f)).splitlines()[-1]
         self.assertEqual(listed("--label", "baseline=yes"), f"{db}: 3 runs")
@@ -75,7 +75,7 @@ class History(Check):
         self.assertEqual(listed("--machine", "abcdef"), f"{db}: 1 run")
         self.assertEqual(listed("--arch", "x86_64"), f"{db}: 1 run")
         self.assertEqual(rows(db, "SELECT host, machine_id, arch FROM runs WHERE machine_id IS NOT NULL"),
-                         [("guest", "abcdef0123456789", "x86_64")])
+                         [("guest", "abcdef0123456789abcdef0123456789", "x86_64")])
         self.assertEqual(listed("--target", "1b36:0005 BAR1 port"), f"{db}: 1 run")
         self.one_line(results("list", "--db", db, "--arch", "aarch64"), 1, "--arch aarch64: no run in the store")
         self.one_line(results("list", "--db", db, "--host", "guest", "--label", "baseline=yes"), 1, db,

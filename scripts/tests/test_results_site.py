@@ -10,7 +10,6 @@ drawn (not blank).
 """
 import concurrent.futures
 import html.parser
-import json
 import os
 import re
 import shutil
@@ -37,7 +36,7 @@ def make_store():
     """A store of the fixtures' runs (see the module's doc); returns its path."""
     db = os.path.join(fixture.tmpdir(), "site.sqlite")
     runs = [fixture.path(n) for n in ("single.json", "reps.json", "answers.json", "port.json", "mmio-and-port.json")]
-    runs.append(edited("single.json", lambda d: _later(d, "2026-12-05T08:00:00+00:00"), "third.json"))
+    runs.append(edited("single.json", lambda d: _later(d, "2026-12-05T08:00:00+00:00", arch="x86_64"), "third.json"))
     runs.append(edited("single.json", lambda d: _later(d, "2026-12-06T08:00:00+00:00", arch="aarch64",
                                                        labels={"baseline": "yes"}, host="arm-board"), "arm.json"))
     p = results("add", "--db", db, *runs)
@@ -128,12 +127,12 @@ class Site(Check):
     def test_cells_are_the_stores_figures_copies_in_gbps(self):
         with sqlite3.connect(self.db) as conn:
             ns, size = conn.execute("SELECT ns, param FROM results WHERE family = 'copy' AND state = ? AND "
-                                    "run_id IN (SELECT id FROM runs WHERE cpu LIKE 'AMD EPYC%') LIMIT 1",
+                                    "run_id IN (SELECT key FROM runs WHERE cpu LIKE 'AMD EPYC%') LIMIT 1",
                                     (str(State.MEASURED),)).fetchone()
         name = next(r["data-name"] for r in self.page.rows if r["data-family"] == "copy"
                     and r["data-name"].endswith(f"/{size}") and self.column("ram", "amd") in r["cells"])
         with sqlite3.connect(self.db) as conn:
-            (ns,) = conn.execute("SELECT ns FROM results WHERE name = ? AND run_id IN (SELECT id FROM runs WHERE cpu "
+            (ns,) = conn.execute("SELECT ns FROM results WHERE name = ? AND run_id IN (SELECT key FROM runs WHERE cpu "
                                  "LIKE 'AMD EPYC%')", (name,)).fetchone()
         row = next(r for r in self.page.rows if r["data-name"] == name)
         self.assertAlmostEqual(float(row["cells"][self.column("ram", "amd")]["data-v"]), size / ns,
@@ -164,9 +163,11 @@ class Site(Check):
         open(os.path.join(mine, "notes.txt"), "w").close()
         self.one_line(results("site", "--db", self.db, "-o", mine), 1, f"{mine}: holds 1 file the report did not")
         self.one_line(results("site", "--db", self.db, "--host", "nowhere", "-o", out), 1, "--host nowhere: no run")
-        self.one_line(results("site", "--db", self.db, "--label", "baseline", "-o", out), 1, "--label baseline: not")
-        self.one_line(results("site", "--db", self.db, "^nothing/", "-o", out), 1, "benchmark pattern ^nothing/")
-        self.one_line(results("site", "--db", self.db, "(", "-o", out), 1, "benchmark pattern (")
+        # a malformed filter is a usage error, as in every command that takes the filters
+        self.one_line(results("site", "--db", self.db, "--label", "baseline", "-o", out), 2,
+                      "argument --label: invalid KEY=VALUE pair")
+        self.one_line(results("site", "--db", self.db, "^nothing/", "-o", out), 1, "^nothing/: names no benchmark")
+        self.one_line(results("site", "--db", self.db, "(", "-o", out), 1, "(: not a regular expression")
 
 
 @unittest.skipUnless(os.access(CHROMIUM, os.X_OK), f"{CHROMIUM} is not installed (scripts/setup installs chromium)")
@@ -236,7 +237,7 @@ class InChromium(Check):
     def test_a_cells_history_is_a_point_per_run(self):
         with sqlite3.connect(self.db) as conn:
             (runs,) = conn.execute("SELECT COUNT(*) FROM results WHERE name = 'chain/read32/relaxed' AND run_id IN "
-                                   "(SELECT id FROM runs WHERE host = 'fixture-host')").fetchone()
+                                   "(SELECT key FROM runs WHERE host = 'fixture-host')").fetchone()
         self.assertEqual(runs, 3)
         self.assertEqual(Page(self.dom["history"]).circles, runs)
 

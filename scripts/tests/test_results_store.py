@@ -5,8 +5,6 @@ import signal
 import sqlite3
 import statistics
 import subprocess
-import sys
-import threading
 import time
 import unittest
 import zlib

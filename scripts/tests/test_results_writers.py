@@ -115,12 +115,12 @@ class Writers(Check):
 
 
 class Identity(Check):
-    def test_a_copy_rewritten_by_jq_or_python_is_already_there(self):
+    def test_a_copy_rewritten_by_another_tool_is_already_there(self):
         db = os.path.join(fixture.tmpdir(), "same.sqlite")
         self.ok(results("add", "--db", db, fixture.path("reps.json")))
 
         def rewritten(d):
-            # jq writes 4746.0 as 4746; Python as 4746.0: the same numbers in other text, other key order, indent
+            # a pretty-printer may write 4746.0 as 4746, Python writes 4746.0: the same numbers in other text, other key order, indent
             for b in d["benchmarks"]:
                 b["cycles"] = float(b["cycles"])
             d["context"]["num_cpus"] = float(d["context"]["num_cpus"])
@@ -153,7 +153,7 @@ class Paths(Check):
         os.makedirs(os.path.join(top, "bench"))
         os.makedirs(os.path.join(top, "scripts"))
         shutil.copy(os.path.join(ROOT, "bench", "regbench.schema.json"), os.path.join(top, "bench"))
-        for part in ("results", "regbench_results", "regbench_report"):
+        for part in ("results", "regbench_results", "regbench_base"):
             src = os.path.join(fixture.SCRIPTS, part)
             (shutil.copytree if os.path.isdir(src) else shutil.copy)(src, os.path.join(top, "scripts", part))
         return top
@@ -240,9 +240,10 @@ class Outputs(Check):
 class TallTable(Check):
     def test_a_section_too_tall_for_one_image_is_cut_into_several(self):
         from regbench_results import reference, render
-        from regbench_report.model import Key
+        from regbench_base.model import Key
+        from regbench_base.state import State
         rows_ = [Key("rep", "read", 32, "string", n) for n in range(1, 3701)]
-        cells = {(k, 0): reference.Cell("ok", float(k.param)) for k in rows_}
+        cells = {(k, 0): reference.Cell(State.MEASURED, float(k.param)) for k in rows_}
         s = reference.Section("rep", "read", "", "element", rows_, [0], cells)
         parts = render.parts(s)
         self.assertEqual([name for name, _ in parts[:3]], ["rep-read.svg", "rep-read-2.svg", "rep-read-3.svg"])
