@@ -96,8 +96,11 @@ class Fleet(unittest.TestCase):
         self.assertEqual([h for h, _ in runs], ["localbox", "sshbox"])
         for host, z in runs:
             self.assertEqual(json.loads(zlib.decompress(z))["context"]["labels"]["host"], host)
+        # every barrier regbench has (measured here, or skipped as another architecture's) is one result
+        barriers = subprocess.run([REGBENCH, "--benchmark_list_tests=true", "--benchmark_filter=^barrier/"],
+                                  capture_output=True, text=True, check=True).stdout.split()
         self.assertEqual(rows(db, "SELECT r.host, COUNT(*) FROM results s JOIN runs r ON r.key = s.run_id "
-                                  "GROUP BY r.host ORDER BY r.host"), [("localbox", 1), ("sshbox", 5)])
+                                  "GROUP BY r.host ORDER BY r.host"), [("localbox", 1), ("sshbox", len(barriers))])
         self.assertEqual(sorted(f.split("-")[0] for f in os.listdir(fetched)), ["localbox", "sshbox"])
 
     def test_a_checkout_is_built_on_its_host_first(self):
