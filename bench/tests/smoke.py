@@ -140,7 +140,11 @@ def checks(doc, run, console, target):
             n = sum(1 for l in lines if l.split() and l.split()[0] == r.name and want in l)
             yield f"console: {r.name} says '{want}' once", [] if n == 1 else [f"{r.name}: {n} lines"]
 
-    if target == "trap":
+    if target == "trap" and arm64:
+        yield "arm64 has no I/O instructions: no port window, no benchmark in port space, and the header says so", [
+            r.name for r in res.values() if r.space == "pio"] + (
+            [] if "no ports (this architecture has no I/O instructions)" in console else ["the header does not say"])
+    elif target == "trap":
         yield "the port window runs rep insX/outsX and the port cookie, each paired with its MMIO form", [
             f"no measured port {f} benchmark with an MMIO pair" for f in ("rep", "dispatch")
             if not any(r.family == f and r.space == "pio" and r.state.figure and r.pair and res[r.pair].space == "mmio"
