@@ -58,7 +58,7 @@ function hex(s) { sub(/^0x/, "", s); sub(/^0+/, "", s); return s == "" ? "0" : t
 # instruction names no size; w and x are the same one-cycle operation), "#..." is "imm",
 # "[...]" is "mem", a shift or extend of the operand before is "shift", a branch target
 # "label"; an unconditional branch is "jmp" as on x86-64, for the merged-baseline check.
-function canon_arm64(text,    m, ops, n, parts, j, kinds, op) {
+function canon_arm64(text,    m, ops, n, j, kinds, op, c, depth) {
 	jump_target = ""
 	sub(/[ \t]*\/\/.*$/, "", text)
 	m = text; sub(/[ \t].*$/, "", m)
@@ -73,6 +73,11 @@ function canon_arm64(text,    m, ops, n, parts, j, kinds, op) {
 	}
 	# split at commas outside brackets
 	gsub(/ /, "", ops)
+	# a mov between w registers, uxtb, uxth and an and with 0xff, 0xffff or 0xffffffff are one
+	# zero-extension into the whole register (the compiler picks among them as x86-64 among movzx)
+	if ((m == "mov" && ops ~ /^w[0-9]+,w[0-9]+$/) || m ~ /^uxt[bh]$/ ||
+	    (m == "and" && ops ~ /^[wx][0-9]+,[wx][0-9]+,#0x(ff|ffff|ffffffff)$/))
+		return "zext"
 	kinds = ""; n = 0; op = ""; depth = 0
 	for (j = 1; j <= length(ops) + 1; j++) {
 		c = substr(ops, j, 1)
