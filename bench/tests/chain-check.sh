@@ -1,7 +1,11 @@
 #!/bin/sh
 # chain-check.sh: every chain baseline is its kernel's instructions without the read (disassembly compared)
 #
-# usage: chain-check.sh CHAIN-KERNELS-PROGRAM
+# usage: chain-check.sh RUN-CHAIN-KERNELS [CHAIN-KERNELS-FILE ARCH]
+#
+# RUN-CHAIN-KERNELS runs the program (under qemu-user in a cross build: its
+# wrapper, then the program's own file is the second argument); ARCH is
+# x86_64 (the default) or arm64, whose objdump and instruction forms are used.
 #
 # The program (chain-kernels.c) lists each chain kernel of the table with its
 # twin and baselines as addresses in its own file, and the device reads one
@@ -22,25 +26,73 @@
 # it knows a value has 16 bits, movl where it has 32).
 set -u
 
-prog=${1:?usage: chain-check.sh CHAIN-KERNELS-PROGRAM}
+run=${1:?usage: chain-check.sh RUN-CHAIN-KERNELS [CHAIN-KERNELS-FILE ARCH]}
+prog=${2:-$run}
+arch=${3:-x86_64}
+case $arch in
+x86_64) objdump=objdump flags="-M att,suffix" ;;
+arm64) objdump=aarch64-linux-gnu-objdump flags= ;;
+*) echo "chain-check: $arch: not an architecture the check knows (x86_64, arm64)"; exit 1 ;;
+esac
 
-if ! command -v objdump >/dev/null 2>&1; then
-	echo "chain-check: objdump is not installed (Debian: apt-get install binutils)"
+if ! command -v "$objdump" >/dev/null 2>&1; then
+	echo "chain-check: $objdump is not installed (scripts/setup installs it; Debian: binutils, binutils-aarch64-linux-gnu)"
 	exit 1
 fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-if ! "$prog" >"$tmp/kernels"; then
-	echo "chain-check: $prog failed"
+if ! "$run" >"$tmp/kernels"; then
+	echo "chain-check: $run failed"
 	exit 1
 fi
-if ! objdump -d --no-show-raw-insn -M att,suffix "$prog" >"$tmp/dis"; then
+# shellcheck disable=SC2086 # flags is a list of options
+if ! "$objdump" -d --no-show-raw-insn $flags "$prog" >"$tmp/dis"; then
 	echo "chain-check: objdump cannot read $prog"
 	exit 1
 fi
 
-awk '
+awk -v arch="$arch" '
 function hex(s) { sub(/^0x/, "", s); sub(/^0+/, "", s); return s == "" ? "0" : tolower(s) }
+
+# An arm64 instruction as "mnemonic kind,kind": registers of either width are "reg" (the
+# instruction names no size; w and x are the same one-cycle operation), "#..." is "imm",
+# "[...]" is "mem", a shift or extend of the operand before is "shift", a branch target
+# "label"; an unconditional branch is "jmp" as on x86-64, for the merged-baseline check.
+function canon_arm64(text,    m, ops, n, j, kinds, op, c, depth) {
+	jump_target = ""
+	sub(/[ \t]*\/\/.*$/, "", text)
+	m = text; sub(/[ \t].*$/, "", m)
+	ops = text; sub(/^[^ \t]+[ \t]*/, "", ops)
+	if (m == "nop")
+		return ""
+	if (m == "b") m = "jmp"
+	if (ops ~ /^[0-9a-f]+ <.*>$/ || ops ~ /, [0-9a-f]+ <.*>$/) {
+		jump_target = hex(ops ~ /,/ ? substr(ops, index(ops, ", ") + 2) : ops)
+		sub(/ .*$/, "", jump_target)
+		sub(/[0-9a-f]+ <.*>$/, "label", ops)
+	}
+	# split at commas outside brackets
+	gsub(/ /, "", ops)
+	# a mov between w registers, uxtb, uxth and an and with 0xff, 0xffff or 0xffffffff are one
+	# zero-extension into the whole register (the compiler picks among them as x86-64 among movzx)
+	if ((m == "mov" && ops ~ /^w[0-9]+,w[0-9]+$/) || m ~ /^uxt[bh]$/ ||
+	    (m == "and" && ops ~ /^[wx][0-9]+,[wx][0-9]+,#0x(ff|ffff|ffffffff)$/))
+		return "zext"
+	kinds = ""; n = 0; op = ""; depth = 0
+	for (j = 1; j <= length(ops) + 1; j++) {
+		c = substr(ops, j, 1)
+		if (c == "[") depth++
+		if (c == "]") depth--
+		if ((c == "," && depth == 0) || j > length(ops)) {
+			if (op != "")
+				kinds = kinds (n++ ? "," : "") (op == "label" ? "label" : op ~ /^#/ ? "imm" : op ~ /^\[/ ? "mem" : op ~ /^(lsl|lsr|asr|ror|[su]xt[bhwx])/ ? "shift" : "reg")
+			op = ""
+		} else {
+			op = op c
+		}
+	}
+	return kinds == "" ? m : m " " kinds
+}
 
 # An operand as its kind.
 function kind(op) {
@@ -52,6 +104,8 @@ function kind(op) {
 
 # Instruction text (after the address) as "mnemonic kind,kind"; "" for padding.
 function canon(text,    n, f, i, m, ops, depth, c, cur, kinds, nk, j, target) {
+	if (arch == "arm64")
+		return canon_arm64(text)
 	jump_target = ""
 	n = split(text, f, /[ \t]+/)
 	i = 1; m = ""
@@ -94,8 +148,13 @@ function canon(text,    n, f, i, m, ops, depth, c, cur, kinds, nk, j, target) {
 	return kinds == "" ? m : m " " kinds
 }
 
-# A read of the target: a load into a register (mov, movzx, movsx) or a port in.
-function is_read(c) { return c ~ /^(mov[a-z]*|in[bwl]) mem,reg$/ }
+# A read of the target: a load into a register (x86-64: mov, movzx, movsx or a port in; arm64: ldr
+# of any width, unscaled, acquire or exclusive).
+function is_read(c) {
+	if (arch == "arm64")
+		return c ~ /^(ldr|ldur|ldar|ldapr|ldxr|ldaxr)(s?[bhw])? reg,mem/
+	return c ~ /^(mov[a-z]*|in[bwl]) mem,reg$/
+}
 
 FNR == NR {
 	if ($0 ~ /^[0-9a-f]+ <.*>:$/) {
@@ -187,7 +246,8 @@ function compare(what, k, b, reads,    n, i, c, done, extra, nread, per, total, 
 		adds2 = compare("twin", hex($5), hex($7), 2 * unroll * per)
 		if (adds != adds2)
 			problem = problem "\n    the kernel adds \"" adds "\" per read, its twin \"" adds2 "\""
-		partial = read1 ~ /^(movb|movw|inb|inw) /
+		# arm64 has no partial-register load: ldrb and ldrh zero-extend into the whole register
+		partial = arch == "x86_64" && read1 ~ /^(movb|movw|inb|inw) /
 		if (partial && !noted)
 			problem = problem "\n    each read (" read1 ") writes part of a register, and the table has no note saying so"
 		if (!partial && noted)

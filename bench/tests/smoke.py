@@ -60,9 +60,14 @@ def checks(doc, run, console, target):
         or (r.strategy and r.strategy not in rb["order"]["strategies"])
         or r.state.figure != (meta[r.name]["reason"] == "") or r.state.bound != (meta[r.name].get("bound") is not None)]
     yield "the context has every key", [k for k in CONTEXT_KEYS if k not in ctx]
+    # x86-64's TSC ticks at 100 MHz or more and its rdtsc costs ticks; arm64's generic counter ticks at
+    # 1 MHz or more (1 GHz from Armv8.6, 62.5 MHz under QEMU), where a timer read may cost under one tick.
+    arm64 = ctx.get("arch") == "aarch64"
+    overhead = run.ctx_float("timer_overhead_cycles")
     yield f"the context describes {target}", [] if (
         run.ctx("target") == target and run.ctx("target_kind") == "mmio" and run.ctx("target_mapping") == MAPPINGS[target]
-        and (run.ctx_float("tsc_hz") or 0) >= 1e8 and (run.ctx_float("timer_overhead_cycles") or 0) > 0) else [str(ctx)]
+        and (run.ctx_float("tsc_hz") or 0) >= (1e6 if arm64 else 1e8)
+        and overhead is not None and (overhead >= 0 if arm64 else overhead > 0)) else [str(ctx)]
 
     def ended(n, es):
         """Whether the state says how the benchmark ended (below_resolution when most repetitions were below)."""
@@ -135,7 +140,11 @@ def checks(doc, run, console, target):
             n = sum(1 for l in lines if l.split() and l.split()[0] == r.name and want in l)
             yield f"console: {r.name} says '{want}' once", [] if n == 1 else [f"{r.name}: {n} lines"]
 
-    if target == "trap":
+    if target == "trap" and arm64:
+        yield "arm64 has no I/O instructions: no port window, no benchmark in port space, and the header says so", [
+            r.name for r in res.values() if r.space == "pio"] + (
+            [] if "no ports (this architecture has no I/O instructions)" in console else ["the header does not say"])
+    elif target == "trap":
         yield "the port window runs rep insX/outsX and the port cookie, each paired with its MMIO form", [
             f"no measured port {f} benchmark with an MMIO pair" for f in ("rep", "dispatch")
             if not any(r.family == f and r.space == "pio" and r.state.figure and r.pair and res[r.pair].space == "mmio"

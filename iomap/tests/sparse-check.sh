@@ -21,8 +21,22 @@ if ! command -v sparse >/dev/null 2>&1; then
 	exit 1
 fi
 
+# sparse checks for the build's architecture (its own default is the machine's), with that
+# architecture's glibc headers (Debian's multiarch folder under /usr/include) and the
+# architecture's headers of libiomap and of bench/.
+case $arch in
+x86_64) multiarch=x86_64-linux-gnu ;;
+arm64) multiarch=aarch64-linux-gnu ;;
+*) echo "sparse-check: no multiarch folder known for architecture $arch (x86_64, arm64)"; exit 1 ;;
+esac
+if [ ! -d "/usr/include/$multiarch" ]; then
+	echo "sparse-check: /usr/include/$multiarch is missing (scripts/setup installs $arch's libc6-dev)"
+	exit 1
+fi
+
 sparse_run() {
-	sparse -std=gnu11 -Iiomap/include -I"iomap/arch/$arch/include" -Iiomap/src "$@" 2>&1
+	sparse --arch="$arch" -multiarch-dir "$multiarch" -std=gnu11 -Iiomap/include \
+		-I"iomap/arch/$arch/include" -Iiomap/src -I"bench/arch/$arch" "$@" 2>&1
 }
 
 failed=0
