@@ -335,36 +335,32 @@ def _alerts(args):
     return 1 if found else 0
 
 
-def _delete(args):
+def _remove(args, which, done):
+    """Deletes the runs which(store) names, in one transaction, and prints each and what is left."""
     from . import curate
     s = _open(args)
     try:
-        runs = curate.resolve(s, args.runs)
+        runs = which(s)
         curate.delete(s, runs)
         total = s.count()
     finally:
         s.close()
     for r in runs:
         print(f"deleted {r['id'][:12]}  {r['host']}  {r['target']}  {r['date'] or 'undated'}")
-    print(f"{s.where}: {_runs(len(runs))} deleted; {_runs(total)} in the store")
+    print(f"{s.where}: {_runs(len(runs))} {done}; {_runs(total)} in the store")
     return 0
+
+
+def _delete(args):
+    from . import curate
+    return _remove(args, lambda s: curate.resolve(s, args.runs), "deleted")
 
 
 def _prune(args):
     from . import curate
     if args.keep is not None and args.keep < 0:
         raise UsageError("--keep: give 0 or more runs")
-    s = _open(args)
-    try:
-        runs = curate.to_prune(query.select(s, args), args.before, args.keep)
-        curate.delete(s, runs)
-        total = s.count()
-    finally:
-        s.close()
-    for r in runs:
-        print(f"deleted {r['id'][:12]}  {r['host']}  {r['target']}  {r['date'] or 'undated'}")
-    print(f"{s.where}: {_runs(len(runs))} pruned; {_runs(total)} in the store")
-    return 0
+    return _remove(args, lambda s: curate.to_prune(query.select(s, args), args.before, args.keep), "pruned")
 
 
 def _retag(args):
