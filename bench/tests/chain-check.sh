@@ -51,7 +51,16 @@ if ! "$objdump" -d --no-show-raw-insn $flags "$prog" >"$tmp/dis"; then
 	exit 1
 fi
 
-awk -v arch="$arch" '
+# Kernels whose arm64 baseline the compiler builds otherwise, listed so that no other one may drift and a mended
+# one must leave the list (docs/METHOD.md, "On arm64", says what their figures hold): a volatile read folds its
+# address add into the load (ldrb w0, [x2, x0]) where the baseline keeps the add, so its figure is about one add
+# low; an 8- or 16-bit asm read of ordered, barriered and fenced is zero-extended again after the read (and #0xff),
+# which its baseline folds into its add (add x, x, w, uxtb), so its figure holds that and.
+known=
+[ "$arch" = arm64 ] && known="chain/read8/volatile-mmio chain/read16/volatile-mmio chain/read32/volatile-mmio
+chain/read64/volatile-mmio chain/read8/ordered-mmio chain/read16/ordered-mmio chain/read32/ordered-mmio
+chain/read8/barriered-mmio chain/read16/barriered-mmio chain/read8/fenced-mmio chain/read16/fenced-mmio"
+awk -v arch="$arch" -v known="$known" '
 function hex(s) { sub(/^0x/, "", s); sub(/^0+/, "", s); return s == "" ? "0" : tolower(s) }
 
 # An arm64 instruction as "mnemonic kind,kind": registers of either width are "reg" (the
@@ -254,8 +263,14 @@ function compare(what, k, b, reads,    n, i, c, done, extra, nread, per, total, 
 			problem = problem "\n    the table notes a partial-register read, the kernel reads with " read1
 	}
 	checked++
-	if (problem != "") {
+	if (problem != "" && (" " known " ") ~ ("[ \n]" name "[ \n]")) {
+		printf "known %s (listed in chain-check.sh):%s\n", name, problem
+		knew++
+	} else if (problem != "") {
 		printf "FAIL %s:%s\n", name, problem
+		failed++
+	} else if ((" " known " ") ~ ("[ \n]" name "[ \n]")) {
+		printf "FAIL %s: listed as a known difference, and its baseline now matches: take it off the list\n", name
 		failed++
 	} else {
 		printf "ok   %-28s read: %-16s adds per read: %s\n", name, read1, adds == "" ? "nothing" : adds
@@ -271,5 +286,6 @@ END {
 		printf "chain-check: FAILED (%d of %d)\n", failed, checked
 		exit 1
 	}
-	printf "chain-check: %d chain kernels, each baseline the kernel without its reads\n", checked
+	printf "chain-check: %d chain kernels, each baseline the kernel without its reads%s\n", checked, \
+		knew ? sprintf(" but the %d listed as known", knew) : ""
 }' "$tmp/dis" "$tmp/kernels"
