@@ -33,7 +33,7 @@ static uint64_t line[8] __attribute__((aligned(64)));
 PRIMITIVE(add_chain, uint64_t x = 0, RB_ASM_ADD(x), : [x] "+r" (x))
 PRIMITIVE(mul_chain, uint64_t x = 1, RB_ASM_MUL(x), : [x] "+r" (x))
 PRIMITIVE(l1_load_use, void *p = (void *)chase; chase[0] = (void *)chase, RB_ASM_CHASE(p), : [p] "+r" (p))
-PRIMITIVE(loads, uint64_t t, RB_ASM_LOAD(t, m), : [t] "=r" (t) : [m] "r" (line))
+PRIMITIVE(loads, uint64_t t, RB_ASM_LOAD(t, m), : [t] "=&r" (t) : [m] "r" (line))
 PRIMITIVE(stores, , RB_ASM_STORE(t, m), : : [m] "r" (line), [t] "r" (0ull) : "memory")
 #define FENCE(id, what, name, insn, ...) PRIMITIVE(name, , insn, : : : __VA_ARGS__)
 RB_ARCH_FENCES(FENCE)
@@ -69,7 +69,7 @@ CONTROL(adds_dependent, uint64_t x = 0, ".rept 128\n\t" RB_ASM_ADD(x) "\n\t.endr
 CONTROL(adds_independent, uint64_t a = 0; uint64_t b = 0; uint64_t c = 0; uint64_t d = 0,
 	".rept 32\n\t" RB_ASM_ADD(a) "\n\t" RB_ASM_ADD(b) "\n\t" RB_ASM_ADD(c) "\n\t" RB_ASM_ADD(d) "\n\t.endr",
 	: [a] "+r" (a), [b] "+r" (b), [c] "+r" (c), [d] "+r" (d))
-CONTROL(control_loads, uint64_t t, ".rept 128\n\t" RB_ASM_LOAD(t, m) "\n\t.endr", : [t] "=r" (t) : [m] "r" (line))
+CONTROL(control_loads, uint64_t t, ".rept 128\n\t" RB_ASM_LOAD(t, m) "\n\t.endr", : [t] "=&r" (t) : [m] "r" (line))
 CONTROL(control_stores, , ".rept 128\n\t" RB_ASM_STORE(t, m) "\n\t.endr", : : [m] "r" (line), [t] "r" (0ull) : "memory")
 
 void rb_control_read(struct rb_control *c, const struct rb_clock *clk)
