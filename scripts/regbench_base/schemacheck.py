@@ -92,20 +92,41 @@ def _enum(values, where):
     return lambda x: (isinstance(x, str) and x in words) or any(t(x) for t in others)
 
 
-def _bounds(node):
-    """One test for minimum, maximum and exclusiveMinimum (each applies to numbers only), or None."""
+def _bounds(node, kind):
+    """One test for the type `kind` (a list of type names) and minimum, maximum and exclusiveMinimum, which apply to
+    numbers only; None when node has none of them.  A single numeric type and its bounds are one closure, as
+    counters, the most frequent values, are checked that way."""
     lo, hi, above = node.get("minimum"), node.get("maximum"), node.get("exclusiveMinimum")
     for k, v in (("minimum", lo), ("maximum", hi), ("exclusiveMinimum", above)):
         if v is not None and not _is_number(v):
             raise SchemaUnsupported(f"{k} {v!r} is not a number")
+    typ = _type(kind) if kind is not None else None
     if lo is None and hi is None and above is None:
-        return None
+        return typ
     lo = float("-inf") if lo is None else lo
     hi = float("inf") if hi is None else hi
-
+    # written as jsonschema compares (x < minimum fails, x > maximum fails): a NaN passes both, as there
     if above is None:
-        return lambda x: not _is_number(x) or (not x < lo and not x > hi)
-    return lambda x: not _is_number(x) or (not x < lo and not x > hi and not x <= above)
+        def bounds(x):
+            return not x < lo and not x > hi
+    else:
+        def bounds(x):
+            return not x < lo and not x > hi and not x <= above
+    if kind in ("number", "integer"):
+        integer = kind == "integer"
+
+        def typed(x):
+            t = x.__class__
+            if t is float:
+                if integer and not x.is_integer():
+                    return False
+            elif t is not int and not typ(x):
+                return False
+            return bounds(x)
+        return typed
+    if typ is None:
+        return lambda x: not _is_number(x) or bounds(x)
+    return lambda x: typ(x) and (not _is_number(x) or bounds(x))
 
 
 class _Compiler:
@@ -159,15 +180,13 @@ class _Compiler:
             raise SchemaUnsupported(f"{where}: keyword {unknown[0]!r} is not compiled (teach schemacheck.py, "
                                     "checked the way jsonschema checks it)")
         tests = []
-        if "type" in node:
-            tests.append(_type(node["type"]))
+        typed = _bounds(node, node.get("type"))
+        if typed:
+            tests.append(typed)
         if "enum" in node:
             tests.append(_enum(node["enum"], f"{where}/enum"))
         if "const" in node:
             tests.append(_equal_to(node["const"], f"{where}/const"))
-        bounds = _bounds(node)
-        if bounds:
-            tests.append(bounds)
         if "pattern" in node:
             search = re.compile(node["pattern"]).search      # jsonschema uses re.search: unanchored, Python's dialect
             tests.append(lambda x: not isinstance(x, str) or search(x) is not None)
