@@ -105,13 +105,10 @@ def _bounds(node, kind):
         return typ
     lo = float("-inf") if lo is None else lo
     hi = float("inf") if hi is None else hi
-    # written as jsonschema compares (x < minimum fails, x > maximum fails): a NaN passes both, as there
-    if above is None:
-        def bounds(x):
-            return not x < lo and not x > hi
-    else:
-        def bounds(x):
-            return not x < lo and not x > hi and not x <= above
+
+    # Compared as jsonschema compares (x < minimum fails, x > maximum fails), so that a NaN passes both as there.
+    def inside(x):
+        return not x < lo and not x > hi and (above is None or not x <= above)
     if kind in ("number", "integer"):
         integer = kind == "integer"
 
@@ -122,11 +119,11 @@ def _bounds(node, kind):
                     return False
             elif t is not int and not typ(x):
                 return False
-            return bounds(x)
+            return not x < lo and not x > hi and (above is None or not x <= above)
         return typed
     if typ is None:
-        return lambda x: not _is_number(x) or bounds(x)
-    return lambda x: typ(x) and (not _is_number(x) or bounds(x))
+        return lambda x: not _is_number(x) or inside(x)
+    return lambda x: typ(x) and (not _is_number(x) or inside(x))
 
 
 class _Compiler:
