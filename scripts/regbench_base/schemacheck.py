@@ -21,8 +21,11 @@ import urllib.parse
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
-# Keywords that only describe (annotations) or hold subschemas for $ref: no check of their own.
+# Keywords that only describe (annotations) or hold subschemas for $ref and "if": no check of their own.
 _ANNOTATIONS = {"title", "description", "$comment", "$defs", "then", "else"}
+# Keywords checked here, each as jsonschema checks it; any other in a schema is refused.
+_CHECKED = {"type", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "pattern", "properties", "required",
+            "additionalProperties", "propertyNames", "items", "minItems", "$ref", "allOf", "if"}
 
 
 class SchemaUnsupported(Exception):
@@ -92,10 +95,10 @@ def _enum(values, where):
     return lambda x: (isinstance(x, str) and x in words) or any(t(x) for t in others)
 
 
-def _bounds(node, kind):
-    """One test for the type `kind` (a list of type names) and minimum, maximum and exclusiveMinimum, which apply to
-    numbers only; None when node has none of them.  A single numeric type and its bounds are one closure, as
-    counters, the most frequent values, are checked that way."""
+def _type_and_bounds(node, kind):
+    """One test for node's type (kind: its "type", a name, a list of names or None) and its minimum, maximum and
+    exclusiveMinimum, which apply to numbers only; None when node has none of them.  A single numeric type and
+    its bounds are one closure: counters, the most frequent values in a file, cost one call each."""
     lo, hi, above = node.get("minimum"), node.get("maximum"), node.get("exclusiveMinimum")
     for k, v in (("minimum", lo), ("maximum", hi), ("exclusiveMinimum", above)):
         if v is not None and not _is_number(v):
@@ -167,17 +170,13 @@ class _Compiler:
             return lambda x: False
         if not isinstance(node, dict):
             raise SchemaUnsupported(f"{where}: a schema that is not an object or a boolean")
-        known = _ANNOTATIONS | {"type", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "pattern",
-                                "properties", "required", "additionalProperties", "propertyNames", "items",
-                                "minItems", "$ref", "allOf", "if"}
-        if node is self.root:
-            known = known | {"$schema"}
+        known = _ANNOTATIONS | _CHECKED | ({"$schema"} if node is self.root else set())
         unknown = sorted(set(node) - known)
         if unknown:
             raise SchemaUnsupported(f"{where}: keyword {unknown[0]!r} is not compiled (teach schemacheck.py, "
                                     "checked the way jsonschema checks it)")
         tests = []
-        typed = _bounds(node, node.get("type"))
+        typed = _type_and_bounds(node, node.get("type"))
         if typed:
             tests.append(typed)
         if "enum" in node:
