@@ -14,6 +14,8 @@ import hashlib
 import json
 import os
 import random
+import subprocess
+import sys
 import unittest
 
 import jsonschema
@@ -206,6 +208,18 @@ class Differential(unittest.TestCase):
         # both verdicts in good number, or the mutations test nothing
         self.assertGreater(verdicts.count(False), 100)
         self.assertGreater(verdicts.count(True), 50)
+
+
+    def test_a_valid_file_needs_no_jsonschema(self):
+        """Only a file that breaks the contract imports jsonschema (to word why): reading a good one does not."""
+        code = ("import json, sys; from regbench_base import contract, model\n"
+                "doc = json.load(open(sys.argv[1]))\n"
+                "if sys.argv[2] == 'break': next(iter(doc['regbench']['benchmarks'].values()))['state'] = 'bogus'\n"
+                "print(contract.problem(doc), 'jsonschema' in sys.modules)")
+        for how, printed in (("keep", "None False"), ("break", "True")):
+            out = subprocess.run([sys.executable, "-c", code, fixture.path("single.json"), how], cwd=fixture.SCRIPTS,
+                                 capture_output=True, text=True)
+            self.assertTrue(out.stdout.strip().endswith(printed), f"{how}: {out.stdout}{out.stderr}")
 
 
 class Semantics(unittest.TestCase):
