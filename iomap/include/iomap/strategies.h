@@ -60,7 +60,60 @@
 	X(pair, "pair", copies, "arm64", ##__VA_ARGS__)				\
 	X(neon, "neon", copies, "arm64", ##__VA_ARGS__)
 
+/* Skip reasons more than one architecture's rows give. */
+#define IOMAP_ORDERS_SINGLES "it orders single accesses; loops and copies with barriers are the barriered strategy"
+#define IOMAP_SPLITS_64 "it splits 64-bit accesses for 32-bit-only devices: other widths, _rep and copies are " \
+	"the other strategies'"
+
 #include "iomap/asm/strategies.h"
+
+/*
+ * The rows of the strategies the generic layer builds, the splits (from
+ * readl, io.h) and lib/iomap_copy.c's word copies (src/copy.c), for each
+ * architecture that does not give its own, as asm-generic/io.h fills in what
+ * an architecture's asm/io.h leaves undefined (x86-64's splits also have port
+ * forms; its __iowrite32_copy is rep movsl).
+ */
+#ifndef IOMAP_ROW_lo_hi
+#define IOMAP_ROW_lo_hi ( \
+	.help = "a 64-bit access as two 32-bit ones, low half first: lo_hi_readq/writeq (two readl)", \
+	.lacks = IOMAP_SPLITS_64, \
+	.single = true, .single_widths = IOMAP_WIDTH_64, .single_issues64 = 4, \
+	.read64 = iomap_read64_lo_hi, .write64 = iomap_write64_lo_hi \
+)
+#endif
+#ifndef IOMAP_ROW_hi_lo
+#define IOMAP_ROW_hi_lo ( \
+	.help = "a 64-bit access as two 32-bit ones, high half first: hi_lo_readq/writeq", \
+	.lacks = IOMAP_SPLITS_64, \
+	.single = true, .single_widths = IOMAP_WIDTH_64, .single_issues64 = 4, \
+	.read64 = iomap_read64_hi_lo, .write64 = iomap_write64_hi_lo \
+)
+#endif
+#ifndef IOMAP_ROW_iowrite32_copy
+#define IOMAP_ROW_iowrite32_copy ( \
+	.help = "Linux __iowrite32_copy (v6.1: lib/iomap_copy.c): a loop of __raw_writel, whole 32-bit words, to " \
+		"the device only", \
+	.lacks = "it copies whole 32-bit words to the device only (__iowrite32_copy)", \
+	.copy_widths = 4, .copy_element = 4, .copy_words = true \
+)
+#endif
+#ifndef IOMAP_ROW_iowrite64_copy
+#define IOMAP_ROW_iowrite64_copy ( \
+	.help = "Linux __iowrite64_copy (v6.1: lib/iomap_copy.c): a loop of __raw_writeq, whole 64-bit words, to " \
+		"the device only", \
+	.lacks = "it copies whole 64-bit words to the device only (__iowrite64_copy)", \
+	.copy_widths = 8, .copy_element = 8, .copy_words = true \
+)
+#endif
+#ifndef IOMAP_ROW_ioread32_copy
+#define IOMAP_ROW_ioread32_copy ( \
+	.help = "Linux __ioread32_copy (v6.1: lib/iomap_copy.c): a loop of __raw_readl, whole 32-bit words, from " \
+		"the device only", \
+	.lacks = "it copies whole 32-bit words from the device only (__ioread32_copy)", \
+	.copy_widths = 4, .copy_element = 4, .copy_words = true \
+)
+#endif
 
 /*
  * IOMAP_IF_PRESENT(id, (yes), (no)): yes where the architecture gives the

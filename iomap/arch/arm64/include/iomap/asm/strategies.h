@@ -27,9 +27,6 @@
 #define IOMAP_PORT_REP_LOOPS(X, ...)
 #define IOMAP_PORT_REP_STRATEGIES(X, ...)
 
-#define IOMAP_ORDERS_SINGLES "it orders single accesses; loops and copies with barriers are the barriered strategy"
-#define IOMAP_SPLITS_64 "it splits 64-bit accesses for 32-bit-only devices: other widths, _rep and copies are " \
-	"the other strategies'"
 #define IOMAP_NO_PORTS "arm64 has no port I/O instructions (its PCI I/O space is memory at PCI_IOBASE, " \
 	"which only the kernel maps)"
 
@@ -95,45 +92,11 @@
 	IOMAP_SINGLES(acquire) \
 )
 
-#define IOMAP_ROW_lo_hi ( \
-	.help = "a 64-bit access as two 32-bit ones, low half first: lo_hi_readq/writeq (two readl)", \
-	.lacks = IOMAP_SPLITS_64, \
-	.single = true, .single_widths = IOMAP_WIDTH_64, .single_issues64 = 4, \
-	.read64 = iomap_read64_lo_hi, .write64 = iomap_write64_lo_hi \
-)
-
-#define IOMAP_ROW_hi_lo ( \
-	.help = "a 64-bit access as two 32-bit ones, high half first: hi_lo_readq/writeq", \
-	.lacks = IOMAP_SPLITS_64, \
-	.single = true, .single_widths = IOMAP_WIDTH_64, .single_issues64 = 4, \
-	.read64 = iomap_read64_hi_lo, .write64 = iomap_write64_hi_lo \
-)
-
 #define IOMAP_ROW_kernel ( \
 	.help = "arm64 Linux v6.1 memcpy_fromio/_toio/memset_io (arch/arm64/kernel/io.c): bytes until the " \
 		"device address is 8-byte aligned, 64-bit ldr/str, a byte tail", \
 	.lacks = "it is arm64 Linux's memcpy_toio, memcpy_fromio and memset_io: ranges only", \
 	.copy_widths = 1 | 8, .copy_element = 8 \
-)
-
-#define IOMAP_ROW_iowrite32_copy ( \
-	.help = "Linux __iowrite32_copy on arm64 (v6.1: lib/iomap_copy.c): a loop of __raw_writel, whole " \
-		"32-bit words, to the device only", \
-	.lacks = "it copies whole 32-bit words to the device only (__iowrite32_copy)", \
-	.copy_widths = 4, .copy_element = 4, .copy_words = true \
-)
-
-#define IOMAP_ROW_iowrite64_copy ( \
-	.help = "Linux __iowrite64_copy on arm64 (v6.1: lib/iomap_copy.c): a loop of __raw_writeq, whole " \
-		"64-bit words, to the device only", \
-	.lacks = "it copies whole 64-bit words to the device only (__iowrite64_copy)", \
-	.copy_widths = 8, .copy_element = 8, .copy_words = true \
-)
-
-#define IOMAP_ROW_ioread32_copy ( \
-	.help = "Linux __ioread32_copy: a loop of __raw_readl, whole 32-bit words, from the device only", \
-	.lacks = "it copies whole 32-bit words from the device only (__ioread32_copy)", \
-	.copy_widths = 4, .copy_element = 4, .copy_words = true \
 )
 
 #define IOMAP_ROW_pair ( \

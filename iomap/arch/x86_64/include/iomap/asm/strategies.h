@@ -30,9 +30,6 @@
 #define IOMAP_PORT_REP_STRATEGIES(X, ...) IOMAP_PORT_REP_LOOPS(X, ##__VA_ARGS__) X(string, ##__VA_ARGS__)
 
 /* Where a single access needs its own kind of device (ports) or CPU, the skip reason says so. */
-#define IOMAP_ORDERS_SINGLES "it orders single accesses; loops and copies with barriers are the barriered strategy"
-#define IOMAP_SPLITS_64 "it splits 64-bit accesses for 32-bit-only devices: other widths, _rep and copies are " \
-	"the other strategies'"
 #define IOMAP_MOVES_RANGES "vector accesses move ranges of memory, not one register once or count times"
 
 /*
@@ -161,18 +158,6 @@
 #define IOMAP_ROW_iowrite32_copy ( \
 	.help = "x86 Linux __iowrite32_copy: rep movsl of whole 32-bit words, to the device only", \
 	.lacks = "it copies whole 32-bit words to the device only (__iowrite32_copy)", \
-	.copy_widths = 4, .copy_element = 4, .copy_words = true \
-)
-
-#define IOMAP_ROW_iowrite64_copy ( \
-	.help = "Linux __iowrite64_copy on x86-64: a loop of __raw_writeq, whole 64-bit words, to the device only", \
-	.lacks = "it copies whole 64-bit words to the device only (__iowrite64_copy)", \
-	.copy_widths = 8, .copy_element = 8, .copy_words = true \
-)
-
-#define IOMAP_ROW_ioread32_copy ( \
-	.help = "Linux __ioread32_copy: a loop of __raw_readl, whole 32-bit words, from the device only", \
-	.lacks = "it copies whole 32-bit words from the device only (__ioread32_copy)", \
 	.copy_widths = 4, .copy_element = 4, .copy_words = true \
 )
 
