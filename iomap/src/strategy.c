@@ -7,9 +7,9 @@
 
 /*
  * The function pointers of a row, from the strategy's id: its single
- * accesses at every width, its _rep loops, its copies in the directions it
- * has.  A row (iomap/asm/strategies.h) names the forms it has; a split
- * spells out its one width.
+ * accesses at every width and its _rep loops, which the architecture's row
+ * names (a split spells out its one width), and its copies in the
+ * directions its forms have (iomap/strategies.h).
  */
 #define IOMAP_SINGLES(id)							\
 	.read8 = iomap_read8_##id, .read16 = iomap_read16_##id,		\
@@ -21,12 +21,22 @@
 		      iomap_read32_rep_##id, iomap_read64_rep_##id },		\
 	.write_rep = { iomap_write8_rep_##id, iomap_write16_rep_##id,		\
 		       iomap_write32_rep_##id, iomap_write64_rep_##id }
-#define IOMAP_COPY_FIELD(dir, id) .dir = iomap_##dir##_##id,
-#define IOMAP_COPIES(id, dirs) IOMAP_COPY_DIRS_##dirs(IOMAP_COPY_FIELD, id)
-/* a strategy of another architecture: no form here, and why */
-#define IOMAP_ABSENT(why) .lacks = why, .absent = why,
+#define IOMAP_COPY_FIELD(dir, id) , .dir = iomap_##dir##_##id
+#define IOMAP_COPIES(id, dirs) , .copy = true IOMAP_COPY_DIRS_##dirs(IOMAP_COPY_FIELD, id)
 
-const struct iomap_strategy iomap_strategies[] = { IOMAP_STRATEGY_ROWS };
+/*
+ * Every strategy of the list, in its order: the architecture's row where
+ * it has one, else absent, with the architectures that have it as the
+ * reason.
+ */
+#define IOMAP_TABLE_ROW(id_, name_, forms, where)				\
+	IOMAP_IF_PRESENT(id_,							\
+		({ .name = name_, .id = #id_, IOMAP_ROW_FIELDS(id_)		\
+		   IOMAP_FORMS_##forms(IOMAP_NO_FORM, IOMAP_COPIES, id_) },),	\
+		({ .name = name_, .id = #id_, .help = IOMAP_ABSENT_WHY(where),	\
+		   .lacks = IOMAP_ABSENT_WHY(where), .absent = IOMAP_ABSENT_WHY(where) },))
+
+const struct iomap_strategy iomap_strategies[] = { IOMAP_STRATEGY_LIST(IOMAP_TABLE_ROW) };
 
 const size_t iomap_nr_strategies = sizeof(iomap_strategies) / sizeof(iomap_strategies[0]);
 

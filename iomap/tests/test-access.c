@@ -175,6 +175,30 @@ static void test_single(const struct single *a)
 	}
 }
 
+/*
+ * The table is the list of strategies.h in its order; a strategy is absent
+ * exactly where its `where` does not name this architecture, and then the
+ * reason names the architectures that have it.
+ */
+#define LISTED(id, name, forms, where) { name, #id, where },
+static void test_table_list(void)
+{
+	static const struct { const char *name, *id, *where; } listed[] = { IOMAP_STRATEGY_LIST(LISTED) };
+
+	CHECK_EQ(iomap_nr_strategies, sizeof(listed) / sizeof(listed[0]));
+	for (size_t i = 0; i < iomap_nr_strategies && i < sizeof(listed) / sizeof(listed[0]); i++) {
+		const struct iomap_strategy *s = &iomap_strategies[i];
+		bool here = strstr(listed[i].where, IOMAP_ARCH_NAME) != NULL;
+
+		check_context("strategy %s", listed[i].name);
+		CHECK(!strcmp(s->name, listed[i].name) && !strcmp(s->id, listed[i].id));
+		CHECK(here == !s->absent);
+		if (s->absent)
+			CHECK(!strncmp(s->absent, listed[i].where, strlen(listed[i].where)) &&
+			      !strcmp(s->absent, s->lacks) && !s->single && !s->copy && !s->mmio_rep);
+	}
+}
+
 /* The table has exactly the single-access strategies of strategies.h, each complete or absent with a reason. */
 #define EXPECTED_SINGLE(id, access, order) IOMAP_ORDER_MMIO_##order(#id,)
 static void test_table_singles(void)
@@ -426,6 +450,7 @@ int main(void)
 	}
 	mem = (unsigned char __force *)ram.base;
 
+	test_table_list();
 	test_table_singles();
 	test_singles();
 	test_big_endian();

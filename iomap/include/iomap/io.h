@@ -118,10 +118,10 @@ static __always_inline type iomap_read##bits##_##id(const volatile void __iomem 
 { return IOMAP_ORDER_R_##order(type, IOMAP_READ_##access(type, k, reg, addr)); } \
 static __always_inline void iomap_write##bits##_##id(type v, volatile void __iomem *addr) \
 { IOMAP_ORDER_W_##order(IOMAP_WRITE_##access(type, k, wreg, v, addr)); })
-#define IOMAP_SINGLES(id, access, order)					\
+#define IOMAP_BUILD_SINGLES(id, access, order)					\
 	IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(IOMAP_BUILD_SINGLE, id, access, order))
-IOMAP_STRATEGIES(IOMAP_SINGLES)
-#undef IOMAP_SINGLES
+IOMAP_STRATEGIES(IOMAP_BUILD_SINGLES)
+#undef IOMAP_BUILD_SINGLES
 #undef IOMAP_BUILD_SINGLE
 
 /*

@@ -28,194 +28,159 @@
 	X(ordered, ##__VA_ARGS__) X(relaxed, ##__VA_ARGS__) X(barriered, ##__VA_ARGS__)
 /* string's port _rep is rep insX/outsX (asm/io.h), not a loop */
 #define IOMAP_PORT_REP_STRATEGIES(X, ...) IOMAP_PORT_REP_LOOPS(X, ##__VA_ARGS__) X(string, ##__VA_ARGS__)
-#define IOMAP_COPY_STRATEGIES(X, ...)						\
-	X(volatile, all, ##__VA_ARGS__)						\
-	X(relaxed, all, ##__VA_ARGS__)						\
-	X(barriered, all, ##__VA_ARGS__)					\
-	X(string, all, ##__VA_ARGS__)						\
-	X(string_wide, all, ##__VA_ARGS__)					\
-	X(kernel, all, ##__VA_ARGS__)						\
-	X(kernel_unrolled, all, ##__VA_ARGS__)					\
-	X(iowrite32_copy, toio, ##__VA_ARGS__)					\
-	X(iowrite64_copy, toio, ##__VA_ARGS__)					\
-	X(ioread32_copy, fromio, ##__VA_ARGS__)					\
-	X(simd, all, ##__VA_ARGS__)						\
-	X(simd_512, all, ##__VA_ARGS__)						\
-	X(simd_nt, all, ##__VA_ARGS__)
-#define IOMAP_ABSENT_SINGLES(X, ...) X(acquire, ##__VA_ARGS__)
-#define IOMAP_ABSENT_COPIES(X, ...) X(pair, all, ##__VA_ARGS__) X(neon, all, ##__VA_ARGS__)
 
 /* Where a single access needs its own kind of device (ports) or CPU, the skip reason says so. */
-#define IOMAP_ORDERS_SINGLES "it orders single accesses; loops and copies with barriers are the barriered strategy"
-#define IOMAP_SPLITS_64 "it splits 64-bit accesses for 32-bit-only devices: other widths, _rep and copies are " \
-	"the other strategies'"
 #define IOMAP_MOVES_RANGES "vector accesses move ranges of memory, not one register once or count times"
-#define IOMAP_ARM64_ONLY "arm64 only, not an x86-64 CPU's instructions: "
 
 /*
- * Every strategy, in the order reports show them: what it can do and its
- * accessors (IOMAP_SINGLES, IOMAP_REPS and IOMAP_COPIES fill in the
- * function pointers, strategy.c).  A form it lacks is false or NULL here,
- * and `lacks` is the reason a benchmark that needs it is skipped; `absent`
- * says why this architecture has none of it.  The tests hold this table to
- * what the strategies issue.
+ * The row of each strategy x86-64 has (IOMAP_ROW_<id>, in parentheses):
+ * what it can do here and its accessors (IOMAP_SINGLES and IOMAP_REPS fill
+ * in the function pointers, strategy.c; its copies' follow from its forms in
+ * iomap/strategies.h).  A form it lacks is false or NULL, and `lacks` is
+ * the reason a benchmark that needs it is skipped.  The tests hold these
+ * rows to what the strategies issue.
  */
-#define IOMAP_STRATEGY_ROWS \
-	{ \
-		.name = "volatile", .id = "volatile", \
-		.help = "C volatile dereference of the exact-width type", \
-		.lacks = "C cannot dereference a port: volatile has no port form", \
-		.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
-		.mmio_rep = true, \
-		.copy = true, .copy_widths = 1 | 2 | 4 | 8, .copy_element = 8, \
-		IOMAP_SINGLES(volatile), IOMAP_REPS(volatile), IOMAP_COPIES(volatile, all) \
-	}, { \
-		.name = "ordered", .id = "ordered", \
-		.help = "one inline-asm mov of the exact width with a compiler barrier: x86 readl/writel", \
-		.lacks = "its copies would be the relaxed strategy's loop: a compiler barrier between the movs of one copy " \
-			 "changes nothing the device sees", \
-		.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
-		.port_single = true, .port_widths = 1 | 2 | 4, \
-		.mmio_rep = true, .port_rep = true, \
-		IOMAP_SINGLES(ordered), IOMAP_REPS(ordered), \
-	}, { \
-		.name = "relaxed", .id = "relaxed", \
-		.help = "one inline-asm mov of the exact width, no compiler barrier: x86 readl_relaxed, __raw_readl; " \
-			"_rep: readsX/writesX", \
-		.lacks = "", \
-		.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
-		.port_single = true, .port_widths = 1 | 2 | 4, \
-		.mmio_rep = true, .port_rep = true, \
-		.copy = true, .copy_widths = 1 | 2 | 4 | 8, .copy_element = 8, \
-		IOMAP_SINGLES(relaxed), IOMAP_REPS(relaxed), IOMAP_COPIES(relaxed, all) \
-	}, { \
-		.name = "barriered", .id = "barriered", \
-		.help = "portable ordering: read then lfence, sfence then write", \
-		.lacks = "", \
-		.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
-		.port_single = true, .port_widths = 1 | 2 | 4, \
-		.mmio_rep = true, .port_rep = true, \
-		.copy = true, .copy_widths = 1 | 2 | 4 | 8, .copy_element = 8, \
-		IOMAP_SINGLES(barriered), IOMAP_REPS(barriered), IOMAP_COPIES(barriered, all) \
-	}, { \
-		.name = "fenced", .id = "fenced", \
-		.help = "mfence before and after the access", \
-		.lacks = IOMAP_ORDERS_SINGLES, \
-		.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
-		.port_single = true, .port_widths = 1 | 2 | 4, \
-		IOMAP_SINGLES(fenced), \
-	}, { \
-		.name = "locked", .id = "locked", \
-		.help = "a locked no-op (lock or $0,(%rsp)) before and after the access", \
-		.lacks = IOMAP_ORDERS_SINGLES, \
-		.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
-		.port_single = true, .port_widths = 1 | 2 | 4, \
-		IOMAP_SINGLES(locked), \
-	}, { \
-		.name = "lo-hi", .id = "lo_hi", \
-		.help = "a 64-bit access as two 32-bit ones, low half first: lo_hi_readq/writeq (two readl), " \
-			"ioread64_lo_hi on a port (two inl)", \
-		.lacks = IOMAP_SPLITS_64, \
-		.single = true, .single_widths = IOMAP_WIDTH_64, .single_issues64 = 4, \
-		.port_single = true, .port_widths = IOMAP_WIDTH_64, \
-		.read64 = iomap_read64_lo_hi, .write64 = iomap_write64_lo_hi, \
-	}, { \
-		.name = "hi-lo", .id = "hi_lo", \
-		.help = "a 64-bit access as two 32-bit ones, high half first: hi_lo_readq/writeq, " \
-			"ioread64_hi_lo on a port", \
-		.lacks = IOMAP_SPLITS_64, \
-		.single = true, .single_widths = IOMAP_WIDTH_64, .single_issues64 = 4, \
-		.port_single = true, .port_widths = IOMAP_WIDTH_64, \
-		.read64 = iomap_read64_hi_lo, .write64 = iomap_write64_hi_lo, \
-	}, { \
-		.name = "io-delay", .id = "io_delay", \
-		.help = "x86 inb_p/outb_p: the port access, then the I/O delay (outb %al,$0x80)", \
-		.lacks = "it is port I/O with x86's I/O delay, which writes port 0x80: it has no MMIO form, " \
-			 "and its string forms (insb_p) are insb", \
-		.single_issues64 = 8, \
-		.port_single = true, .port_widths = 1 | 2 | 4, .delay_port = 0x80, \
-	}, { \
-		.name = "string", .id = "string", \
-		.help = "rep movsb / rep stosb (byte elements); rep insX/outsX for port _rep", \
-		.lacks = "it moves ranges (a single access is one mov: the relaxed strategy); x86 has no string " \
-			 "instruction that repeats one memory address, so its _rep is rep insX/outsX on port targets", \
-		.port_rep = true, \
-		.copy = true, .copy_widths = 1, .copy_element = 1, \
-		IOMAP_COPIES(string, all) \
-	}, { \
-		.name = "string-wide", .id = "string_wide", \
-		.help = "byte head and tail, rep movsq / rep stosq between", \
-		.lacks = "it moves ranges of memory: a single access is one mov (the relaxed strategy), and x86 " \
-			 "has no string instruction that repeats one memory address", \
-		.copy = true, .copy_widths = 1 | 8, .copy_element = 8, \
-		IOMAP_COPIES(string_wide, all) \
-	}, { \
-		.name = "kernel", .id = "kernel", \
-		.help = "x86 Linux memcpy_toio/_fromio: movsb and movsw to align the device side, rep movsl, " \
-			"movsw/movsb tail; memset_io: the kernel's memset without FSRS (an unaligned movq head, " \
-			"movq body, movb tail)", \
-		.lacks = "it is x86 Linux's memcpy_toio, memcpy_fromio and memset_io: ranges only", \
-		.copy = true, .copy_widths = 1 | 2 | 4 | 8, .copy_element = 8, \
-		IOMAP_COPIES(kernel, all) \
-	}, { \
-		.name = "kernel-unrolled", .id = "kernel_unrolled", \
-		.help = "x86 Linux's copies in confidential-computing guests (CC_ATTR_GUEST_UNROLL_STRING_IO): " \
-			"one readb/writeb per byte", \
-		.lacks = "it is x86 Linux's memcpy_toio, memcpy_fromio and memset_io in a confidential guest: " \
-			 "ranges only", \
-		.copy = true, .copy_widths = 1, .copy_element = 1, \
-		IOMAP_COPIES(kernel_unrolled, all) \
-	}, { \
-		.name = "iowrite32-copy", .id = "iowrite32_copy", \
-		.help = "x86 Linux __iowrite32_copy: rep movsl of whole 32-bit words, to the device only", \
-		.lacks = "it copies whole 32-bit words to the device only (__iowrite32_copy)", \
-		.copy = true, .copy_widths = 4, .copy_element = 4, .copy_words = true, \
-		IOMAP_COPIES(iowrite32_copy, toio) \
-	}, { \
-		.name = "iowrite64-copy", .id = "iowrite64_copy", \
-		.help = "Linux __iowrite64_copy on x86-64: a loop of __raw_writeq, whole 64-bit words, to the device only", \
-		.lacks = "it copies whole 64-bit words to the device only (__iowrite64_copy)", \
-		.copy = true, .copy_widths = 8, .copy_element = 8, .copy_words = true, \
-		IOMAP_COPIES(iowrite64_copy, toio) \
-	}, { \
-		.name = "ioread32-copy", .id = "ioread32_copy", \
-		.help = "Linux __ioread32_copy: a loop of __raw_readl, whole 32-bit words, from the device only", \
-		.lacks = "it copies whole 32-bit words from the device only (__ioread32_copy)", \
-		.copy = true, .copy_widths = 4, .copy_element = 4, .copy_words = true, \
-		IOMAP_COPIES(ioread32_copy, fromio) \
-	}, { \
-		.name = "simd", .id = "simd", \
-		.help = "AVX2 32-byte aligned loads/stores, relaxed head and tail", \
-		.lacks = IOMAP_MOVES_RANGES, \
-		.copy = true, .copy_widths = 1 | 2 | 4 | 8 | 32, .copy_element = 32, \
-		.feature = IOMAP_FEATURE_avx2, \
-		IOMAP_COPIES(simd, all) \
-	}, { \
-		.name = "simd-512", .id = "simd_512", \
-		.help = "AVX-512 64-byte aligned loads/stores, relaxed head and tail", \
-		.lacks = IOMAP_MOVES_RANGES, \
-		.copy = true, .copy_widths = 1 | 2 | 4 | 8 | 64, .copy_element = 64, \
-		.feature = IOMAP_FEATURE_avx512f, \
-		IOMAP_COPIES(simd_512, all) \
-	}, { \
-		.name = "simd-nt", .id = "simd_nt", \
-		.help = "AVX2 non-temporal vmovntdqa/vmovntdq then sfence (meant for WC)", \
-		.lacks = IOMAP_MOVES_RANGES, \
-		.copy = true, .copy_widths = 1 | 2 | 4 | 8 | 32, .copy_element = 32, \
-		.feature = IOMAP_FEATURE_avx2, \
-		IOMAP_COPIES(simd_nt, all) \
-	}, { \
-		.name = "acquire", .id = "acquire", \
-		.help = "arm64 load-acquire/store-release (ldar/stlr)", \
-		IOMAP_ABSENT(IOMAP_ARM64_ONLY "ldar and stlr are arm64 instructions") \
-	}, { \
-		.name = "pair", .id = "pair", \
-		.help = "arm64 16-byte ldp/stp pairs of 64-bit registers, byte head and tail", \
-		IOMAP_ABSENT(IOMAP_ARM64_ONLY "ldp and stp are arm64 instructions") \
-	}, { \
-		.name = "neon", .id = "neon", \
-		.help = "arm64 NEON 16-byte q-register loads/stores, byte head and tail", \
-		IOMAP_ABSENT(IOMAP_ARM64_ONLY "NEON is the arm64 vector unit") \
-	}
+#define IOMAP_ARCH_NAME "x86-64"
+
+#define IOMAP_ROW_volatile ( \
+	.help = "C volatile dereference of the exact-width type", \
+	.lacks = "C cannot dereference a port: volatile has no port form", \
+	.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
+	.mmio_rep = true, \
+	.copy_widths = 1 | 2 | 4 | 8, .copy_element = 8, \
+	IOMAP_SINGLES(volatile), IOMAP_REPS(volatile) \
+)
+
+#define IOMAP_ROW_ordered ( \
+	.help = "one inline-asm mov of the exact width with a compiler barrier: x86 readl/writel", \
+	.lacks = "its copies would be the relaxed strategy's loop: a compiler barrier between the movs of one copy " \
+		 "changes nothing the device sees", \
+	.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
+	.port_single = true, .port_widths = 1 | 2 | 4, \
+	.mmio_rep = true, .port_rep = true, \
+	IOMAP_SINGLES(ordered), IOMAP_REPS(ordered) \
+)
+
+#define IOMAP_ROW_relaxed ( \
+	.help = "one inline-asm mov of the exact width, no compiler barrier: x86 readl_relaxed, __raw_readl; " \
+		"_rep: readsX/writesX", \
+	.lacks = "", \
+	.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
+	.port_single = true, .port_widths = 1 | 2 | 4, \
+	.mmio_rep = true, .port_rep = true, \
+	.copy_widths = 1 | 2 | 4 | 8, .copy_element = 8, \
+	IOMAP_SINGLES(relaxed), IOMAP_REPS(relaxed) \
+)
+
+#define IOMAP_ROW_barriered ( \
+	.help = "portable ordering: read then lfence, sfence then write", \
+	.lacks = "", \
+	.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
+	.port_single = true, .port_widths = 1 | 2 | 4, \
+	.mmio_rep = true, .port_rep = true, \
+	.copy_widths = 1 | 2 | 4 | 8, .copy_element = 8, \
+	IOMAP_SINGLES(barriered), IOMAP_REPS(barriered) \
+)
+
+#define IOMAP_ROW_fenced ( \
+	.help = "mfence before and after the access", \
+	.lacks = IOMAP_ORDERS_SINGLES, \
+	.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
+	.port_single = true, .port_widths = 1 | 2 | 4, \
+	IOMAP_SINGLES(fenced) \
+)
+
+#define IOMAP_ROW_locked ( \
+	.help = "a locked no-op (lock or $0,(%rsp)) before and after the access", \
+	.lacks = IOMAP_ORDERS_SINGLES, \
+	.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
+	.port_single = true, .port_widths = 1 | 2 | 4, \
+	IOMAP_SINGLES(locked) \
+)
+
+#define IOMAP_ROW_lo_hi ( \
+	.help = "a 64-bit access as two 32-bit ones, low half first: lo_hi_readq/writeq (two readl), " \
+		"ioread64_lo_hi on a port (two inl)", \
+	.lacks = IOMAP_SPLITS_64, \
+	.single = true, .single_widths = IOMAP_WIDTH_64, .single_issues64 = 4, \
+	.port_single = true, .port_widths = IOMAP_WIDTH_64, \
+	.read64 = iomap_read64_lo_hi, .write64 = iomap_write64_lo_hi \
+)
+
+#define IOMAP_ROW_hi_lo ( \
+	.help = "a 64-bit access as two 32-bit ones, high half first: hi_lo_readq/writeq, " \
+		"ioread64_hi_lo on a port", \
+	.lacks = IOMAP_SPLITS_64, \
+	.single = true, .single_widths = IOMAP_WIDTH_64, .single_issues64 = 4, \
+	.port_single = true, .port_widths = IOMAP_WIDTH_64, \
+	.read64 = iomap_read64_hi_lo, .write64 = iomap_write64_hi_lo \
+)
+
+#define IOMAP_ROW_io_delay ( \
+	.help = "x86 inb_p/outb_p: the port access, then the I/O delay (outb %al,$0x80)", \
+	.lacks = "it is port I/O with x86's I/O delay, which writes port 0x80: it has no MMIO form, " \
+		 "and its string forms (insb_p) are insb", \
+	.single_issues64 = 8, \
+	.port_single = true, .port_widths = 1 | 2 | 4, .delay_port = 0x80 \
+)
+
+#define IOMAP_ROW_string ( \
+	.help = "rep movsb / rep stosb (byte elements); rep insX/outsX for port _rep", \
+	.lacks = "it moves ranges (a single access is one mov: the relaxed strategy); x86 has no string " \
+		 "instruction that repeats one memory address, so its _rep is rep insX/outsX on port targets", \
+	.port_rep = true, \
+	.copy_widths = 1, .copy_element = 1 \
+)
+
+#define IOMAP_ROW_string_wide ( \
+	.help = "byte head and tail, rep movsq / rep stosq between", \
+	.lacks = "it moves ranges of memory: a single access is one mov (the relaxed strategy), and x86 " \
+		 "has no string instruction that repeats one memory address", \
+	.copy_widths = 1 | 8, .copy_element = 8 \
+)
+
+#define IOMAP_ROW_kernel ( \
+	.help = "x86 Linux memcpy_toio/_fromio: movsb and movsw to align the device side, rep movsl, " \
+		"movsw/movsb tail; memset_io: the kernel's memset without FSRS (an unaligned movq head, " \
+		"movq body, movb tail)", \
+	.lacks = "it is x86 Linux's memcpy_toio, memcpy_fromio and memset_io: ranges only", \
+	.copy_widths = 1 | 2 | 4 | 8, .copy_element = 8 \
+)
+
+#define IOMAP_ROW_kernel_unrolled ( \
+	.help = "x86 Linux's copies in confidential-computing guests (CC_ATTR_GUEST_UNROLL_STRING_IO): " \
+		"one readb/writeb per byte", \
+	.lacks = "it is x86 Linux's memcpy_toio, memcpy_fromio and memset_io in a confidential guest: " \
+		 "ranges only", \
+	.copy_widths = 1, .copy_element = 1 \
+)
+
+#define IOMAP_ROW_iowrite32_copy ( \
+	.help = "x86 Linux __iowrite32_copy: rep movsl of whole 32-bit words, to the device only", \
+	.lacks = "it copies whole 32-bit words to the device only (__iowrite32_copy)", \
+	.copy_widths = 4, .copy_element = 4, .copy_words = true \
+)
+
+#define IOMAP_ROW_simd ( \
+	.help = "AVX2 32-byte aligned loads/stores, relaxed head and tail", \
+	.lacks = IOMAP_MOVES_RANGES, \
+	.copy_widths = 1 | 2 | 4 | 8 | 32, .copy_element = 32, \
+	.feature = IOMAP_FEATURE_avx2 \
+)
+
+#define IOMAP_ROW_simd_512 ( \
+	.help = "AVX-512 64-byte aligned loads/stores, relaxed head and tail", \
+	.lacks = IOMAP_MOVES_RANGES, \
+	.copy_widths = 1 | 2 | 4 | 8 | 64, .copy_element = 64, \
+	.feature = IOMAP_FEATURE_avx512f \
+)
+
+#define IOMAP_ROW_simd_nt ( \
+	.help = "AVX2 non-temporal vmovntdqa/vmovntdq then sfence (meant for WC)", \
+	.lacks = IOMAP_MOVES_RANGES, \
+	.copy_widths = 1 | 2 | 4 | 8 | 32, .copy_element = 32, \
+	.feature = IOMAP_FEATURE_avx2 \
+)
 
 #endif
+
