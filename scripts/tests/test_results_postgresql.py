@@ -172,7 +172,7 @@ class PostgreSQL(Check):
         conn.close()
         p = results("list", "--db", url)
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stderr, f"results: {url}: upgraded the store from schema 1 to 2 in place (2 runs)\n")
+        self.assertEqual(p.stderr, f"results: {url}: upgraded the store from schema 1 to 3 in place (2 runs)\n")
         self.assertIn(f"{url}: 2 runs", p.stdout)
         self.assertIn("0 added, 1 already there", self.ok(results("add", "--db", url, edited("reps.json", lambda d: None))))
 
