@@ -186,7 +186,8 @@ META_OF = "SELECT regbench FROM metas WHERE id = ?"
 VERSION_OF = "SELECT value FROM regbench_store WHERE key = 'schema_version'"
 SET_VERSION = "UPDATE regbench_store SET value = ? WHERE key = 'schema_version'"
 PROBE = "SELECT COUNT(*) FROM runs"
-# Serializes schema changes among PostgreSQL writers (an arbitrary key: "regbench" as a number).
+# Serializes PostgreSQL writers: schema changes, and changes of runs with their merged histograms (an arbitrary key:
+# "regbench" as a number).
 PG_LOCK = "SELECT pg_advisory_xact_lock(7453298661)"
 
 # The states whose benchmarks have figures, as State says, for a WHERE clause (the states are the contract's words).

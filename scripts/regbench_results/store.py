@@ -5,11 +5,12 @@ out), so the command line prints one line and never a traceback.  The engines
 differ only in how they connect, their placeholder, their binary type and how
 a transaction is opened; the SQL is sql.py's for both.
 
-Writers never lose one another's runs.  The schema is created or upgraded in
-a transaction of its own that one writer at a time takes (SQLite's write
-lock, a PostgreSQL advisory lock), so the data transactions that follow only
-insert; runs go in in id order, so two writers never wait on each other in a
-circle, and a PostgreSQL serialization failure or deadlock is retried.  A new
+Writers never lose one another's runs.  The schema is created or upgraded,
+and runs are added, deleted or retagged, each in a transaction that one writer
+at a time holds (SQLite's write lock, a PostgreSQL advisory lock): a change
+reads and rewrites the merged histograms its runs belong to, which two
+writers at once would each overwrite.  Runs go in in id order, and a
+PostgreSQL serialization failure or deadlock is retried.  A new
 SQLite store is built whole in a file of its own beside the path and linked
 into place only when committed: a failed or killed add leaves no store behind,
 and never removes one that another writer made meanwhile.
@@ -101,7 +102,7 @@ class Store:
 
     @contextlib.contextmanager
     def _locked(self):
-        """A transaction that one writer at a time holds: the schema's, created or upgraded inside it."""
+        """A transaction that one writer at a time holds: a schema created or upgraded, runs added or changed."""
         if self.engine == "sqlite":
             self.conn.execute("BEGIN IMMEDIATE")
         else:
