@@ -291,8 +291,8 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 			cols += pad(p, 9, true);
 	if (header_.empty())
 		print("Time is the cost of one unit (the unit column: " + units() + ") in ns: Google\n"
-		      "Benchmark's real_time, which regbench sets (manual time). cycles: TSC ticks per unit; core_cycles:\n"
-		      "core clock cycles per unit; GB/s: 10^9 bytes per second. Medians of " +
+		      "Benchmark's real_time, which regbench sets (manual time). cycles: " RB_COUNTER_NAME " ticks per unit;\n"
+		      "core_cycles: core clock cycles per unit; GB/s: 10^9 bytes per second. Medians of " +
 		      std::to_string(runs[0].repetitions) + " repetitions; CV: their spread in cycles.");
 	if (cols != header_) {
 		print(cols);

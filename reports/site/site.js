@@ -37,7 +37,7 @@ function applyTable(table) {
     let figures = 0;
     for (const td of tr.querySelectorAll("td")) {
       td.hidden = !shownColumns.has(td.dataset.col);
-      if (!td.hidden && (td.classList.contains("measured") || td.classList.contains("below_resolution"))) figures++;
+      if (!td.hidden && td.classList.contains("told")) figures++;
     }
     const on = figures > 0 && tr.dataset.name.toLowerCase().includes(name) &&
       ROW_KEYS.every((k) => anyOf(tr.dataset[k], p.get(k)));
@@ -197,7 +197,7 @@ function drawHistory() {
   }
   svg.append(el("text", { x: 14, y: T + (H - T - B) / 2, class: "axis", "text-anchor": "middle",
     transform: `rotate(-90 14 ${T + (H - T - B) / 2})` }, unit.replace(/ \(.*$/, "").replace(/,.*$/, "")));
-  const line = points.map((q, i) => q[1] !== null && q[4] === "measured" ? `${x(i)},${y(q[1])}` : null).filter(Boolean);
+  const line = points.map((q, i) => q[1] !== null && q[6] ? `${x(i)},${y(q[1])}` : null).filter(Boolean);
   if (line.length > 1) svg.append(el("polyline", { points: line.join(" "), class: "trend" }));
   // Dates label the runs; their times too where two runs share a day.
   const days = points.map((q) => (site.runs[q[0]].date || "undated").slice(0, 10));
@@ -213,7 +213,7 @@ function drawHistory() {
     if (q[2] !== null && q[3] !== null) {
       svg.append(el("line", { x1: x(i), x2: x(i), y1: y(q[2]), y2: y(q[3]), class: "spread" }));
     }
-    const dot = el("circle", { cx: x(i), cy: y(q[1]), r: 5, class: q[4] === "measured" ? "point" : "point below" });
+    const dot = el("circle", { cx: x(i), cy: y(q[1]), r: 5, class: q[6] ? "point" : "point below" });
     dot.append(el("title", {}, `${run.date || "undated"} · run ${run.id.slice(0, 12)}: ${q[5]}`));
     svg.append(dot);
   });

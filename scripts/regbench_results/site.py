@@ -87,8 +87,9 @@ def _tones(cells, emulation, higher_is_better):
 
 
 def _history(all_series, size_of):
-    """Per column and benchmark (the table's rows), each run's figure in its unit: [run, value, lo, hi, state, text];
-    value is the bound for a figure below the timer's resolution."""
+    """Per column and benchmark (the table's rows), each run's figure in its unit: [run, value, lo, hi, state, text,
+    figure]; value is the bound for a figure below the timer's resolution, and figure says which it is (State's
+    answer, so the page never compares state words)."""
     out = {}
     for s in all_series:
         for p in s.points:
@@ -100,7 +101,7 @@ def _history(all_series, size_of):
             f = _figure(cell, size_of[name])
             point = [p.run["index"], _round(f["value"] if cell.state.figure else f["bound"]),
                      _round(f["lo"] if cell.state.figure else None), _round(f["hi"] if cell.state.figure else None),
-                     str(cell.state), f["text"]]
+                     str(cell.state), f["text"], cell.state.figure]
             out.setdefault(p.run["column"], {}).setdefault(name, []).append(point)
     for column in out.values():
         for points in column.values():
@@ -155,7 +156,8 @@ def collect(store, selection):
             name = names.label(key)
             size_of[name] = key.param if by_size else None
             cells = {columns[c]["id"]: {"text": figures[(key, c)]["text"], "tone": tones.get((key, c)),
-                                        "value": _round(figures[(key, c)]["value"]), "state": str(s.cells[(key, c)].state)}
+                                        "value": _round(figures[(key, c)]["value"]), "state": str(s.cells[(key, c)].state),
+                                        "told": s.cells[(key, c)].state.figure or s.cells[(key, c)].state.bound}
                      for c in s.columns if (key, c) in figures}
             rows.append({"name": name, "family": key.family, "width": key.width, "strategy": key.strategy,
                          "cells": cells})
@@ -237,7 +239,8 @@ def _cell(c, row, cell):
     link = f'history.html#col={c["id"]}&amp;bench={quote(row["name"], safe="/")}'
     attrs = f' style="--t:{cell["tone"]}"' if cell["tone"] is not None else ""
     attrs += f' data-v="{cell["value"]}"' if cell["value"] is not None else ""
-    classes = " ".join([cell["state"]] + (["emulated"] if c["emulation"] else []))
+    # "told": the cell says a figure or the bound it is under (the page counts those without reading state words)
+    classes = " ".join([cell["state"]] + (["told"] if cell["told"] else []) + (["emulated"] if c["emulation"] else []))
     return f'<td data-col="{c["id"]}" class="{classes}"{attrs}><a href="{link}">{e(cell["text"])}</a></td>'
 
 

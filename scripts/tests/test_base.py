@@ -63,7 +63,9 @@ _COMPARED = re.compile(rf"""(==|!=|\bis\b)\s*{_QUOTED}|{_QUOTED}\s*(==|!=)|\bin\
 class NoStateWords(unittest.TestCase):
     def test_no_state_is_compared_with_a_word(self):
         found = []
-        for p in sources():
+        # the site's script too: its page reads the same states
+        pages = glob.glob(os.path.join(fixture.SCRIPTS, "**", "*.js"), recursive=True)
+        for p in sources() + sorted(pages):
             if p == os.path.abspath(__file__):
                 continue        # the check's own examples below
             with open(p, encoding="utf-8") as f:
