@@ -100,16 +100,23 @@ def build(store, selection):
     A group whose every run the selection holds is read from `merged` (one row per benchmark, whatever its runs);
     one that filters leave in part (--since, --until, --label, ...) is added up from its runs' histograms."""
     from . import query
-    groups, left_out = {}, []
+    groups, gridless = {}, []
     for row in selection.runs:
         gk = merged.group(row)
         if gk is None:
             if row["lat_histograms"]:
-                left_out.append((row, "its histograms have no grid (a regbench older than the fixed grid): they "
-                                      "cannot be added to others"))
+                gridless.append(row)
             continue
         g = groups.setdefault(gk, Group(*gk[:3], grid=gk[3:], tsc_hz=row["tsc_hz"]))
         g.runs.append(row)
+    # runs whose histograms have no grid are left out, and said so where the benchmarks asked for are among them
+    names = {}
+    for part in query.chunks([r["key"] for r in gridless]) if gridless else []:
+        for r in store.rows(f"SELECT run_id, name FROM histograms WHERE run_id IN ({', '.join('?' for _ in part)})",
+                            ("run_id", "name"), tuple(part)):
+            names.setdefault(r["run_id"], set()).add(r["name"])
+    left_out = [(row, "its histograms have no grid (a regbench older than the fixed grid): they cannot be added to "
+                      "others") for row in gridless if any(selection.wants(n) for n in names.get(row["key"], ()))]
     whole = {}          # how many runs each group has in the store
     for row in selection.every:
         whole[merged.group(row)] = whole.get(merged.group(row), 0) + 1
@@ -118,7 +125,8 @@ def build(store, selection):
     for gk, g in groups.items():
         if whole.get(gk) == len(g.runs):
             found[gk] = _stored(store, gk)
-    query.check_patterns(selection, {n for names in found.values() for n in names})
+    query.check_patterns(selection, {n for group in found.values() for n in group} | {n for ns in names.values()
+                                                                                    for n in ns})
     for gk, g in groups.items():
         wanted = {n: v for n, v in found.get(gk, {}).items() if selection.wants(n)}
         keys = _keys(store, g.runs, wanted)
