@@ -9,9 +9,13 @@ exactly what adding up the other runs gives: a bucket no run has any more
 goes.  The writes happen inside the transaction of the change that calls
 them (Store.add, Store.remove, Store.retag), which one writer at a time holds.
 """
+import array
+import sys
+import zlib
+
 from regbench_base import distribution, model
 
-from . import reference, runfile, sql
+from . import reference, sql
 from .errors import ResultsError
 
 
@@ -26,10 +30,28 @@ WHERE = " AND ".join(f"{c} = ?" for c in sql.MERGED_GROUP)
 READ = f"SELECT name, runs, buckets FROM merged WHERE {WHERE}"
 
 
+def pack(buckets):
+    """A merged row's buckets as bytes: four arrays of doubles (lower edges, upper edges, samples, runs), zlib.  Not
+    the runs' compact JSON (runfile.pack): a merged row is rewritten by every change of its machine, and there are
+    few of them, so packing fast counts and its bytes do not."""
+    lows = sorted(buckets)
+    values = array.array("d", lows + [buckets[lo][i] for i in range(3) for lo in lows])
+    return zlib.compress(_little(values).tobytes(), 1)
+
+
+def _little(values):
+    """Doubles in little-endian order whatever the machine's (a PostgreSQL store is shared by several)."""
+    if sys.byteorder == "big":
+        values.byteswap()
+    return values
+
+
 def buckets_of(blob):
-    """{lower edge: [upper edge, samples, runs]} of a merged row's buckets."""
-    b = runfile.unpack(blob)
-    return {lo: [hi, c, n] for lo, hi, c, n in zip(b["lo"], b["hi"], b["counts"], b["runs"])}
+    """{lower edge: [upper edge, samples, runs]} of a merged row's buckets (pack's)."""
+    values = _little(array.array("d", zlib.decompress(bytes(blob))))
+    n = len(values) // 4
+    lo, hi, c, runs = (values[i * n:(i + 1) * n] for i in range(4))
+    return {lo[i]: [hi[i], c[i], runs[i]] for i in range(n)}
 
 
 def change(execute, changes):
@@ -51,10 +73,7 @@ def change(execute, changes):
         execute(f"DELETE FROM merged WHERE {WHERE} AND name IN ({marks})", key + tuple(sorted(names)))
         for name, (runs, buckets) in sorted(rows.items()):
             if runs > 0:
-                lows = sorted(buckets)
-                execute(sql.ADD_MERGED, key + (name, runs, runfile.pack(
-                    lo=lows, hi=[buckets[lo][0] for lo in lows], counts=[buckets[lo][1] for lo in lows],
-                    runs=[buckets[lo][2] for lo in lows])))
+                execute(sql.ADD_MERGED, key + (name, runs, pack(buckets)))
 
 
 def _added(buckets, h, sign, key, name):
