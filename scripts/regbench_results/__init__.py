@@ -5,7 +5,8 @@ A run file becomes a row of `runs` and rows of `results`, `labels` and
 files); the store is SQLite or PostgreSQL with one versioned schema (sql,
 store); query chooses runs and benchmarks by the filters every command takes.
 reference builds the cross-machine table and render writes it as Markdown and
-SVG; latency merges lat/ histograms; history follows a benchmark on one
+SVG; latency merges lat/ histograms, from each machine's merged rows (merged,
+kept in step by every change of runs) where it can; history follows a benchmark on one
 machine over time and finds regressions (alerts), charts draws it; curate
 deletes, prunes and retags; export and bmf write results for other tools.
 scripts/results is the command line (cli).

@@ -23,11 +23,8 @@ def resolve(store, starts):
 
 
 def delete(store, runs):
-    """Removes the runs, their results, labels and histograms, in one transaction."""
-    ids = [r["id"] for r in runs]
-    statements = [(f"DELETE FROM runs WHERE id IN ({', '.join('?' for _ in part)})", tuple(part))
-                  for part in query.chunks(ids) if part]
-    return sum(store.write(statements))
+    """Removes the runs, their results, labels and histograms, in one transaction (Store.remove)."""
+    store.remove(runs)
 
 
 def to_prune(selection, before=None, keep=None):
@@ -50,4 +47,4 @@ def retag(store, run, host):
     """Gives a run another host (the store's column; the JSON keeps what the run said)."""
     if not host.strip():
         raise ResultsError("--host", "empty", "give the host's name as the run should be listed")
-    store.write([("UPDATE runs SET host = ? WHERE id = ?", (runfile.text(host), run["id"]))])
+    store.retag(run, runfile.text(host))

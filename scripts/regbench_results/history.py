@@ -11,14 +11,13 @@ An alert is a verdict of "slower" of a machine's latest run against its own
 baseline (its earlier runs labelled baseline=yes, else its last N runs); a
 result that cannot be told apart from its baseline is never an alert.
 """
-import json
 import statistics
 from dataclasses import dataclass, field
 from typing import List, Optional
 
 from regbench_base import stats
 
-from . import query, reference, sql
+from . import query, reference, runfile, sql
 
 # The columns of `results` a point is made of: a reference table cell's (reference.cell makes one run's figure of
 # a point), and the TSC cycles and repetitions its verdict is drawn from.
@@ -41,7 +40,7 @@ class Point:
 
     @property
     def reps(self):
-        return json.loads(self.result["reps"]) if self.result["reps"] else []
+        return runfile.reps_of(self.result["reps"])
 
 
 @dataclass
@@ -132,9 +131,10 @@ def alerts(store, selection, baseline_runs=None):
             if not before or not row["reps"]:
                 continue
             compared += 1
-            pooled = [x for b in before for x in json.loads(b["reps"])]
-            runs_medians = [statistics.median(json.loads(b["reps"])) for b in before]
-            v = stats.compare(pooled, json.loads(row["reps"]), a_runs=runs_medians if len(before) > 1 else (),
+            reps = [runfile.reps_of(b["reps"]) for b in before]
+            pooled = [x for r in reps for x in r]
+            runs_medians = [statistics.median(r) for r in reps]
+            v = stats.compare(pooled, runfile.reps_of(row["reps"]), a_runs=runs_medians if len(before) > 1 else (),
                               calm_family=None if row["disturbed"] or any(b["disturbed"] for b in before)
                               else row["family"], negligible=stats.NEGLIGIBLE_CYCLES)
             if v.verdict == "slower":

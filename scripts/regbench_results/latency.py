@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Tuple
 from regbench_base import distribution, model, text
 from regbench_base.model import Key
 
-from . import reference, runfile
+from . import merged, runfile
 from .errors import ResultsError
 
 PERCENTILES = (("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p99.9", 0.999), ("max", 1.0))
@@ -44,7 +44,7 @@ class Group:
     target: str
     grid: Tuple[float, int]             # (timer step in TSC ticks, buckets per power of two)
     tsc_hz: Optional[float]
-    runs: List[str] = field(default_factory=list)      # run ids
+    runs: List = field(default_factory=list)           # run ids (their rows while build() groups them)
     rows: List[Row] = field(default_factory=list)
 
     @property
@@ -58,53 +58,98 @@ class Latency:
     left_out: List[Tuple[dict, str]]    # (run row, why its histograms were not merged)
 
 
-def _histograms(store, selection):
-    """{run key: [(name, model.Histogram)]} of the runs chosen, from the store's histograms table."""
+def _per_run(store, runs):
+    """{group: {name: (runs, model.Histogram)}} of runs, their histograms read and added up one by one."""
     from . import query
     fields = ("run_id", "name", "step", "sub_buckets", "buckets")
-    out = {}
-    for part in query.chunks(selection.keys):
+    by_key = {r["key"]: merged.group(r) for r in runs}
+    hists = {}
+    for part in query.chunks(list(by_key)) if runs else []:
         q = f"SELECT {', '.join(fields)} FROM histograms WHERE run_id IN ({', '.join('?' for _ in part)})"
-        for r in store.rows(q, fields, tuple(part)) if part else []:
-            if selection.wants(r["name"]):
-                out.setdefault(r["run_id"], []).append((r["name"], runfile.histogram_of(r)))
+        for r in store.rows(q, fields, tuple(part)):
+            hists.setdefault(by_key[r["run_id"]], {}).setdefault(r["name"], []).append(r)
+    out = {}
+    for gk, names in hists.items():
+        for name, rows in names.items():
+            try:
+                out.setdefault(gk, {})[name] = (len(rows), distribution.merge([runfile.histogram_of(r) for r in rows]))
+            except distribution.MergeError as e:
+                raise _merge_error(gk, name, e) from None
     return out
 
 
+def _stored(store, gk):
+    """{name: (runs, model.Histogram)} of a group's rows of `merged`."""
+    out = {}
+    for r in store.rows(merged.READ, ("name", "runs", "buckets"), gk):
+        try:
+            out[r["name"]] = (r["runs"], merged.histogram(gk, merged.buckets_of(r["buckets"])))
+        except distribution.MergeError as e:
+            raise _merge_error(gk, r["name"], e) from None
+    return out
+
+
+def _merge_error(gk, name, e):
+    return ResultsError(f"{gk[0]} {gk[2]} {name}", str(e), "the store holds runs whose histograms regbench did not "
+                        "write; re-run them")
+
+
 def build(store, selection):
-    """The Latency of a query.Selection of an open store: its runs' lat/ histograms of the benchmarks it names."""
+    """The Latency of a query.Selection of an open store: its runs' lat/ histograms of the benchmarks it names.
+
+    A group whose every run the selection holds is read from `merged` (one row per benchmark, whatever its runs);
+    one that filters leave in part (--since, --until, --label, ...) is added up from its runs' histograms."""
     from . import query
-    by_run = _histograms(store, selection)
-    query.check_patterns(selection, {n for hs in by_run.values() for n, _ in hs})
-    groups, members, left_out, orders = {}, {}, [], {}
+    groups, gridless = {}, []
     for row in selection.runs:
-        hists = by_run.get(row["key"], [])
-        if any(h.grid is None for _, h in hists):
-            left_out.append((row, "its histograms have no grid (a regbench older than the fixed grid): they "
-                                  "cannot be added to others"))
+        gk = merged.group(row)
+        if gk is None:
+            if row["lat_histograms"]:
+                gridless.append(row)
             continue
-        for name, h in hists:
-            gk = (row["host"], row["cpu"], reference.target_label(row), h.grid)
-            g = groups.setdefault(gk, Group(*gk, tsc_hz=row["tsc_hz"]))
-            if row["id"] not in g.runs:
-                g.runs.append(row["id"])
-                orders[gk] = row["meta"]         # the newest run's metadata orders the rows
-            members.setdefault(gk, {}).setdefault(name, []).append(h)
-    # what each benchmark is, from the results' columns; the display order from the newest run of each group
-    keys = {r["name"]: Key(r["family"], r["op"], r["width"], r["strategy"], r["param"]) for r in store.rows(
-        "SELECT DISTINCT name, family, op, width, strategy, param FROM results WHERE family = 'lat'",
-        ("name", "family", "op", "width", "strategy", "param"))}
+        g = groups.setdefault(gk, Group(*gk[:3], grid=gk[3:], tsc_hz=row["tsc_hz"]))
+        g.runs.append(row)
+    # runs whose histograms have no grid are left out, and said so where the benchmarks asked for are among them
+    names = {}
+    for part in query.chunks([r["key"] for r in gridless]) if gridless else []:
+        for r in store.rows(f"SELECT run_id, name FROM histograms WHERE run_id IN ({', '.join('?' for _ in part)})",
+                            ("run_id", "name"), tuple(part)):
+            names.setdefault(r["run_id"], set()).add(r["name"])
+    left_out = [(row, "its histograms have no grid (a regbench older than the fixed grid): they cannot be added to "
+                      "others") for row in gridless if any(selection.wants(n) for n in names.get(row["key"], ()))]
+    whole = {}          # how many runs each group has in the store
+    for row in selection.every:
+        whole[merged.group(row)] = whole.get(merged.group(row), 0) + 1
+    partial = [r for gk, g in groups.items() if whole.get(gk) != len(g.runs) for r in g.runs]
+    found = _per_run(store, partial)
     for gk, g in groups.items():
-        order = store.meta(orders[gk])[0].display_key
-        for name, hists in sorted(members[gk].items(), key=lambda kv: order(keys[kv[0]])):
-            try:
-                merged = distribution.merge(hists)
-            except distribution.MergeError as e:
-                raise ResultsError(f"{g.host} {g.target} {name}", str(e), "the store holds runs whose histograms "
-                                   "regbench did not write; re-run them") from None
-            g.rows.append(Row(name, keys[name], len(hists), merged,
-                              {p: distribution.percentile(merged, q) for p, q in PERCENTILES}))
-    return Latency(sorted(groups.values(), key=lambda g: (g.host, g.cpu, g.target, g.grid)), left_out)
+        if whole.get(gk) == len(g.runs):
+            found[gk] = _stored(store, gk)
+    query.check_patterns(selection, {n for group in found.values() for n in group} | {n for ns in names.values()
+                                                                                    for n in ns})
+    for gk, g in groups.items():
+        wanted = {n: v for n, v in found.get(gk, {}).items() if selection.wants(n)}
+        keys = _keys(store, g.runs, wanted)
+        order = store.meta(g.runs[-1]["meta"])[0].display_key     # the newest run's metadata orders the rows
+        for name, (runs, h) in sorted(wanted.items(), key=lambda kv: order(keys[kv[0]])):
+            g.rows.append(Row(name, keys[name], runs, h, {p: distribution.percentile(h, q) for p, q in PERCENTILES}))
+        g.runs = [r["id"] for r in g.runs]
+    return Latency(sorted((g for g in groups.values() if g.rows), key=lambda g: (g.host, g.cpu, g.target, g.grid)),
+                   left_out)
+
+
+def _keys(store, runs, names):
+    """{name: Key} of benchmarks, from the results' columns of a group's runs, the newest first until all are known."""
+    fields = ("name", "family", "op", "width", "strategy", "param")
+    keys = {}
+    for run in reversed(runs):
+        if len(keys) == len(names):
+            break
+        for r in store.rows(f"SELECT {', '.join(fields)} FROM results WHERE run_id = ? AND family = 'lat'", fields,
+                            (run["key"],)):
+            if r["name"] in names:
+                keys[r["name"]] = Key(*(r[f] for f in fields[1:]))
+    return keys
 
 
 def bucket_text(bucket, step):

@@ -9,7 +9,7 @@ store, filters that leave no run together, or a pattern that names no
 benchmark of those runs is an error: a typo never reads as an empty answer.
 """
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import List
 
 from . import reference, runfile, sql
@@ -71,6 +71,7 @@ class Selection:
     """The runs a command works on (rows of `list` with their labels, oldest first) and its benchmark patterns."""
     runs: List[dict]
     patterns: List[str]
+    every: List[dict] = field(default_factory=list)    # every run of the store, chosen or not
 
     @property
     def keys(self):
@@ -123,7 +124,7 @@ def select(store, args, need_runs=True):
     if not chosen:
         raise ResultsError(store.where, "no run matches all of the filters together", "`scripts/results list` "
                            "with fewer of them shows which runs there are")
-    return Selection(chosen, list(getattr(args, "benchmarks", []) or []))
+    return Selection(chosen, list(getattr(args, "benchmarks", []) or []), runs)
 
 
 def _known(runs, name):

@@ -7,11 +7,14 @@ copy, so a pipe works as an argument and the rows always match the JSON.
 """
 import datetime
 import hashlib
+import itertools
 import json
 import re
+import struct
 import zlib
 
 from regbench_base import contract, model
+from regbench_base.state import State
 
 from .errors import ResultsError
 
@@ -52,11 +55,17 @@ def _integer(text):
     return i if abs(i) < 2 ** 53 or float(i) != i else float(i)
 
 
+_LONG_DIGITS = re.compile(rb"\d{16}")
+
+
 def canonical(data):
     """(the run's identity, its parsed JSON): the identity is the SHA-256 of the JSON parsed with its numbers
     normalized and written back with keys sorted, so a re-indented copy, or one whose numbers another tool rewrote
     (a JSON pretty-printer may write 4746.0 as 4746), is the same run."""
-    doc = json.loads(data, parse_float=lambda t: _number(float(t)), parse_int=_integer)
+    # an integer of 16 digits or more may be beyond a double's exact range; a file without one (the usual case)
+    # is parsed without the per-integer call, which is a quarter of the time
+    big = _integer if _LONG_DIGITS.search(data) else int
+    doc = json.loads(data, parse_float=lambda t: _number(float(t)), parse_int=big)
     canon = json.dumps(doc, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canon.encode("utf-8")).hexdigest(), doc
 
@@ -119,15 +128,27 @@ def meta_of(data):
     return model._meta("metas", rb), rb["ops"]
 
 
-def run_row(run, data, run_id, meta):
-    """The run's row of `runs` (sql.RUNS), as a dict by column; meta the id of its row of `metas`."""
+def grid_of(hists):
+    """(how many lat/ histograms, the grid they share or (None, None)) of a run's model.Histograms: a run has one
+    timer step, so its histograms share one grid; those of a regbench older than the grid have none and are never
+    merged with others."""
+    grids = {h.grid for h in hists}
+    return len(hists), (next(iter(grids)) if len(grids) == 1 and None not in grids else (None, None))
+
+
+def run_row(run, data, run_id, meta, results):
+    """The run's row of `runs` (sql.RUNS), as a dict by column; meta the id of its row of `metas`, results its rows
+    of `results` (result_rows)."""
     row = {k: _text(run, k) for k in ("machine_id", "cpu_model", "cpu_uarch", "arch", "kernel", "firmware",
                                       "microcode", "env_vm", "topology", "target_kind", "target_mapping",
                                       "target_device", "target_bar", "target_what", "accelerator", "regbench_version",
                                       "regbench_commit", "regbench_build_type", "date", "interrupted")}
     row.update(id=run_id, host=text(host(run)), cpu=text(cpu(run)), target=_text(run, "target") or "unknown",
                tsc_hz=run.ctx_float("tsc_hz"), core_hz_estimate=run.ctx_float("core_hz_estimate"),
-               time=utc(run.ctx("date")), added=now(), json_zlib=zlib.compress(data, 6), key=key(run_id), meta=meta)
+               time=utc(run.ctx("date")), added=now(), json_zlib=zlib.compress(data, 6), key=key(run_id), meta=meta,
+               results=len(results), measured=sum(1 for r in results if State(r["state"]).figure))
+    row["lat_histograms"], (row["grid_step"], row["grid_sub_buckets"]) = grid_of(
+        [res.histogram for res in run.results.values() if res.histogram])
     return row
 
 
@@ -145,18 +166,46 @@ def label_rows(run, run_key):
             for k, v in pairs.items()]
 
 
+def pack(**columns):
+    """Columns of numbers as the store keeps them: zlib of a JSON object, a column of whole numbers written as the
+    differences from one to the next (histogram edges on a timer's grid then take a few bytes where their digits
+    took ten)."""
+    out = {}
+    for name, xs in columns.items():
+        whole = all(float(x).is_integer() and abs(x) < 2 ** 53 for x in xs)
+        out[name] = {"deltas": [int(b) - int(a) for a, b in zip([0, *xs], xs)]} if whole else list(xs)
+    return zlib.compress(json.dumps(out, separators=(",", ":")).encode("utf-8"), 9)
+
+
+def unpack(data):
+    """The columns pack() wrote, each a list of floats."""
+    return {name: [float(x) for x in (itertools.accumulate(xs["deltas"]) if isinstance(xs, dict) else xs)]
+            for name, xs in json.loads(zlib.decompress(bytes(data))).items()}
+
+
+def pack_reps(reps):
+    """A benchmark's repetitions (TSC cycles, six significant digits) as big-endian 32-bit floats, which hold six
+    digits exactly: 4 bytes each, where their JSON took 9."""
+    return struct.pack(f">{len(reps)}f", *reps)
+
+
+def reps_of(data):
+    """The repetitions pack_reps() wrote, to the same six digits; [] for none."""
+    data = bytes(data or b"")
+    return [float(f"{x:.6g}") for x in struct.unpack(f">{len(data) // 4}f", data)]
+
+
 def histogram_rows(run, run_key):
-    """A row of `histograms` per lat/ histogram of the run."""
+    """A row of `histograms` per lat/ histogram of the run (with the model.Histogram, which `merged` adds up)."""
     return [{"run_id": run_key, "name": res.name, "step": res.histogram.grid[0] if res.histogram.grid else None,
-             "sub_buckets": res.histogram.grid[1] if res.histogram.grid else None,
-             "buckets": zlib.compress(json.dumps({"edges": res.histogram.edges,
-                                                  "counts": res.histogram.counts}).encode("utf-8"), 6)}
+             "sub_buckets": res.histogram.grid[1] if res.histogram.grid else None, "histogram": res.histogram,
+             "buckets": pack(edges=res.histogram.edges, counts=res.histogram.counts)}
             for res in run.results.values() if res.histogram]
 
 
 def histogram_of(row):
     """The model.Histogram of a row of `histograms`."""
-    b = json.loads(zlib.decompress(bytes(row["buckets"])))
+    b = unpack(row["buckets"])
     grid = (row["step"], row["sub_buckets"]) if row["step"] is not None else None
     return model.Histogram("cycles", b["edges"], b["counts"], grid)
 
@@ -179,7 +228,7 @@ def result_rows(run, run_key):
                 row[counter + "_lo"] = min(m.reps) if ok else None
                 row[counter + "_hi"] = max(m.reps) if ok else None
         reps = res.measure("cycles").reps if row["cycles"] is not None else None
-        row["reps"] = json.dumps([float(f"{x:.6g}") for x in reps]) if reps else None
+        row["reps"] = pack_reps([float(f"{x:.6g}") for x in reps]) if reps else None
         tsc = run.ctx_float("tsc_hz")
         if row["ns"] is None and row["cycles"] is not None and tsc:
             # a file without the ns counter: regbench's ns is exactly cycles at the run's TSC rate

@@ -12,8 +12,9 @@ from regbench_base.state import State
 
 # The schema this code writes.  1 is the store of the first release (no version table: runs.json held the text
 # and the id hashed it with its numbers as written); 2 adds the version, labels, histograms, the machine's identity
-# and firmware columns, the UTC time, and keeps each run's JSON compressed.
-VERSION = 2
+# and firmware columns, the UTC time, and keeps each run's JSON compressed; 3 packs the repetitions and histograms,
+# records each run's histogram grid and keeps each machine × target's lat/ histograms merged (`merged`).
+VERSION = 3
 BINARY = {"sqlite": "BLOB", "postgresql": "BYTEA"}
 
 # One row per run: who ran it where (host, the machine, the CPU and its facts), on what (the target), with which
@@ -30,6 +31,9 @@ RUNS = (
     ("arch", "TEXT"),                             # x86_64, aarch64
     ("tsc_hz", "DOUBLE PRECISION"),               # the clock of every `cycles` of this run
     ("core_hz_estimate", "DOUBLE PRECISION"),
+    ("lat_histograms", "INTEGER NOT NULL DEFAULT 0"),   # how many lat/ histograms it has
+    ("grid_step", "DOUBLE PRECISION"),            # their grid: the timer step in TSC ticks (NULL: none, or no grid)
+    ("grid_sub_buckets", "INTEGER"),
     ("kernel", "TEXT"),
     ("firmware", "TEXT"),                         # the DMI BIOS version
     ("microcode", "TEXT"),
@@ -49,6 +53,8 @@ RUNS = (
     ("time", "TEXT"),                             # the same instant in UTC (YYYY-MM-DDTHH:MM:SSZ): what sorts and filters
     ("interrupted", "TEXT"),                      # the signal that stopped the run early (SIGINT, SIGTERM, SIGHUP, ...)
     ("added", "TEXT NOT NULL"),                   # when this store took it (UTC, ISO 8601)
+    ("results", "INTEGER NOT NULL DEFAULT 0"),    # how many benchmarks it has (rows of `results`)
+    ("measured", "INTEGER NOT NULL DEFAULT 0"),   # how many of them have figures (FIGURED)
     ("json_zlib", "{binary} NOT NULL"),
 )
 
@@ -92,7 +98,7 @@ RESULTS = (
     ("ns_hi", "DOUBLE PRECISION"),
     ("bytes_per_second", "DOUBLE PRECISION"),
     ("disturbed", "INTEGER NOT NULL"),            # repetitions measured while the machine was disturbed
-    ("reps", "TEXT"),                             # the repetitions' cycles, a JSON list (what verdicts test)
+    ("reps", "{binary}"),                         # the repetitions' cycles (what verdicts test): runfile.pack_reps
 )
 
 # One row per lat/ histogram per run, so that merging never reads the runs' JSON.
@@ -101,8 +107,23 @@ HISTOGRAMS = (
     ("name", "TEXT NOT NULL"),
     ("step", "DOUBLE PRECISION"),                 # the grid: the timer step in TSC ticks (NULL: no grid, older run)
     ("sub_buckets", "INTEGER"),
-    ("buckets", "{binary} NOT NULL"),             # zlib of the JSON {"edges": [...], "counts": [...]} regbench wrote
+    ("buckets", "{binary} NOT NULL"),             # its edges and counts: runfile.pack
 )
+
+# The lat/ histograms of every run of one machine × target (host, CPU and target as the reference table names them)
+# on one grid, added up: what `latency` reads when it merges whole machines, whatever the number of runs.  add,
+# delete, prune and retag keep them in step in their own transaction (merged.py).
+MERGED = (
+    ("host", "TEXT NOT NULL"),
+    ("cpu", "TEXT NOT NULL"),
+    ("target", "TEXT NOT NULL"),                  # reference.target_label of the runs
+    ("step", "DOUBLE PRECISION NOT NULL"),
+    ("sub_buckets", "INTEGER NOT NULL"),
+    ("name", "TEXT NOT NULL"),
+    ("runs", "INTEGER NOT NULL"),                 # how many runs are added up
+    ("buckets", "{binary} NOT NULL"),             # each bucket's edges, samples and runs: merged.pack
+)
+MERGED_GROUP = ("host", "cpu", "target", "step", "sub_buckets")
 
 STORE = (("key", "TEXT PRIMARY KEY"), ("value", "TEXT NOT NULL"))       # the store's own facts: schema_version
 
@@ -116,18 +137,29 @@ def _create(table, columns, extra=()):
 INDEXED = ("host", "machine_id", "cpu", "target", "arch", "time")
 
 
-def schema(engine):
-    """The statements that create an empty store of this VERSION on an engine (sqlite, postgresql)."""
+def tables(engine):
+    """{table: the statement that creates it} of this VERSION on an engine (sqlite, postgresql)."""
     typed = lambda columns: tuple((n, k.format(binary=BINARY[engine])) for n, k in columns)
     # results has no primary key: a run's benchmark names are unique in its file, and the index on the run alone is
     # what every query uses (a key over run and name would double the table's size on disk)
-    return (_create("regbench_store", STORE), _create("metas", typed(METAS)), _create("runs", typed(RUNS)),
-            _create("labels", LABELS, ["PRIMARY KEY (run_id, key)"]), _create("results", RESULTS),
-            _create("histograms", typed(HISTOGRAMS), ["PRIMARY KEY (run_id, name)"]),
+    return {"regbench_store": _create("regbench_store", STORE), "metas": _create("metas", typed(METAS)),
+            "runs": _create("runs", typed(RUNS)), "labels": _create("labels", LABELS, ["PRIMARY KEY (run_id, key)"]),
+            "results": _create("results", typed(RESULTS)),
+            "histograms": _create("histograms", typed(HISTOGRAMS), ["PRIMARY KEY (run_id, name)"]),
+            "merged": _create("merged", typed(MERGED), [f"PRIMARY KEY ({', '.join(MERGED_GROUP)}, name)"])}
+
+
+def schema(engine):
+    """The statements that create an empty store of this VERSION on an engine."""
+    return (*tables(engine).values(),
             "CREATE INDEX results_run ON results (run_id)",
             "CREATE INDEX labels_pair ON labels (key, value)",
             *(f"CREATE INDEX runs_{c} ON runs ({c})" for c in INDEXED),
             f"INSERT INTO regbench_store (key, value) VALUES ('schema_version', '{VERSION}')")
+
+
+# The columns of runs that schema 3 added (an upgrade from 2 adds them as RUNS declares them).
+RUNS_SINCE_3 = ("results", "measured", "lat_histograms", "grid_step", "grid_sub_buckets")
 
 
 def _insert(table, columns, conflict=""):
@@ -139,31 +171,30 @@ def fields(columns):
     return tuple(name for name, _ in columns)
 
 
-RUN_FIELDS, RESULT_FIELDS, LABEL_FIELDS, HISTOGRAM_FIELDS, META_FIELDS = map(fields, (RUNS, RESULTS, LABELS, HISTOGRAMS,
-                                                                                    METAS))
+RUN_FIELDS, RESULT_FIELDS, LABEL_FIELDS, HISTOGRAM_FIELDS, META_FIELDS, MERGED_FIELDS = map(
+    fields, (RUNS, RESULTS, LABELS, HISTOGRAMS, METAS, MERGED))
 # a run already there is left as it is: rowcount 0 says so, and its rows are not added again
 ADD_RUN = _insert("runs", RUNS, " ON CONFLICT (id) DO NOTHING")
 ADD_RESULT = _insert("results", RESULTS)
 ADD_LABEL = _insert("labels", LABELS)
 ADD_HISTOGRAM = _insert("histograms", HISTOGRAMS)
 ADD_META = _insert("metas", METAS, " ON CONFLICT (id) DO NOTHING")
+ADD_MERGED = _insert("merged", MERGED)
 META_OF = "SELECT regbench FROM metas WHERE id = ?"
 
 # The version of a store, and how to tell the first release's store (no version table) from no store at all.
 VERSION_OF = "SELECT value FROM regbench_store WHERE key = 'schema_version'"
 SET_VERSION = "UPDATE regbench_store SET value = ? WHERE key = 'schema_version'"
 PROBE = "SELECT COUNT(*) FROM runs"
-# Serializes schema changes among PostgreSQL writers (an arbitrary key: "regbench" as a number).
+# Serializes PostgreSQL writers: schema changes, and changes of runs with their merged histograms (an arbitrary key:
+# "regbench" as a number).
 PG_LOCK = "SELECT pg_advisory_xact_lock(7453298661)"
 
 # The states whose benchmarks have figures, as State says, for a WHERE clause (the states are the contract's words).
 FIGURED = f"state IN ({', '.join(repr(str(s)) for s in State if s.figure)})"
 
-# The runs without their JSON, each with how many results it has and how many were measured.
-LIST_FIELDS = tuple(f for f in RUN_FIELDS if f != "json_zlib") + ("results", "measured")
-LIST_RUNS = (f"SELECT {', '.join('r.' + f for f in LIST_FIELDS[:-2])}, "
-             "(SELECT COUNT(*) FROM results s WHERE s.run_id = r.key), "
-             f"(SELECT COUNT(*) FROM results s WHERE s.run_id = r.key AND s.{FIGURED}) "
-             "FROM runs r")
+# The runs without their JSON.
+LIST_FIELDS = tuple(f for f in RUN_FIELDS if f != "json_zlib")
+LIST_RUNS = f"SELECT {', '.join(LIST_FIELDS)} FROM runs"
 
 RUN_JSON = "SELECT json_zlib FROM runs WHERE id = ?"

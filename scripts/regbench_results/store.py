@@ -5,16 +5,18 @@ out), so the command line prints one line and never a traceback.  The engines
 differ only in how they connect, their placeholder, their binary type and how
 a transaction is opened; the SQL is sql.py's for both.
 
-Writers never lose one another's runs.  The schema is created or upgraded in
-a transaction of its own that one writer at a time takes (SQLite's write
-lock, a PostgreSQL advisory lock), so the data transactions that follow only
-insert; runs go in in id order, so two writers never wait on each other in a
-circle, and a PostgreSQL serialization failure or deadlock is retried.  A new
+Writers never lose one another's runs.  The schema is created or upgraded,
+and runs are added, deleted or retagged, each in a transaction that one writer
+at a time holds (SQLite's write lock, a PostgreSQL advisory lock): a change
+reads and rewrites the merged histograms its runs belong to, which two
+writers at once would each overwrite.  Runs go in in id order, and a
+PostgreSQL serialization failure or deadlock is retried.  A new
 SQLite store is built whole in a file of its own beside the path and linked
 into place only when committed: a failed or killed add leaves no store behind,
 and never removes one that another writer made meanwhile.
 """
 import contextlib
+import json
 import os
 import random
 import re
@@ -23,7 +25,7 @@ import time
 import urllib.request
 import zlib
 
-from . import runfile, sql
+from . import merged, query, runfile, sql
 from .errors import ResultsError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -100,7 +102,7 @@ class Store:
 
     @contextlib.contextmanager
     def _locked(self):
-        """A transaction that one writer at a time holds: the schema's, created or upgraded inside it."""
+        """A transaction that one writer at a time holds: a schema created or upgraded, runs added or changed."""
         if self.engine == "sqlite":
             self.conn.execute("BEGIN IMMEDIATE")
         else:
@@ -145,24 +147,74 @@ class Store:
                     for statement in sql.schema(self.engine):
                         self._execute(statement)
                 elif found < sql.VERSION:
-                    self.upgraded = (found, sql.VERSION, self._upgrade())
+                    self.upgraded = (found, sql.VERSION, self._upgrade(found))
 
-    def _upgrade(self):
-        """Schema 1 to this VERSION, in the schema's transaction: each run of the old tables added again (new id,
-        new columns, compressed JSON; copies the old ids told apart become one run); returns how many runs remain."""
+    def _upgrade(self, found):
+        """An older schema to this VERSION, in the schema's transaction; returns how many runs remain."""
+        if found == 1:
+            self._upgrade_1()
+        else:
+            self._upgrade_2()
+            self._execute(sql.SET_VERSION, (str(sql.VERSION),))
+        return self._execute(sql.PROBE).fetchone()[0]
+
+    def _upgrade_1(self):
+        """Schema 1: each run of the old tables added again (new id, new columns, compressed JSON; copies the old ids
+        told apart become one run)."""
         for table in ("results", "runs"):
             self._execute(f"ALTER TABLE {table} RENAME TO {table}_v1")
         self._execute("DROP INDEX IF EXISTS results_benchmark")
         for statement in sql.schema(self.engine):
             self._execute(statement)
+        prepared = []
         for run_id, text, added in self._execute("SELECT id, json, added FROM runs_v1 ORDER BY id").fetchall():
             data = text.encode("utf-8")
-            rows = rows_of(runfile.parse(data, f"{self.where} (run {run_id[:12]})"), data)
-            rows["run"]["added"] = added
-            self._insert(rows)
+            prepared.append(rows_of(runfile.parse(data, f"{self.where} (run {run_id[:12]})"), data))
+            prepared[-1]["run"]["added"] = added
+        self._insert_all(prepared)
         for table in ("results_v1", "runs_v1"):
             self._execute(f"DROP TABLE {table}")
-        return self._execute(sql.PROBE).fetchone()[0]
+
+    def _upgrade_2(self):
+        """Schema 2: the runs' new columns filled, the repetitions and histograms packed, `merged` made."""
+        declared = dict(sql.RUNS)
+        for column in sql.RUNS_SINCE_3:
+            self._execute(f"ALTER TABLE runs ADD COLUMN {column} {declared[column]}")
+        self._execute("UPDATE runs SET results = (SELECT COUNT(*) FROM results s WHERE s.run_id = runs.key), "
+                      f"measured = (SELECT COUNT(*) FROM results s WHERE s.run_id = runs.key AND s.{sql.FIGURED})")
+        self._execute("ALTER TABLE results RENAME COLUMN reps TO reps_v2")
+        self._execute(f"ALTER TABLE results ADD COLUMN reps {sql.BINARY[self.engine]}")
+        if self.engine == "sqlite":
+            self.conn.create_function("regbench_reps", 1, lambda text: runfile.pack_reps(json.loads(text)))
+            self._execute("UPDATE results SET reps = regbench_reps(reps_v2) WHERE reps_v2 IS NOT NULL")
+        else:
+            # the same big-endian floats as pack_reps, made by the server (float4send writes network order)
+            self._execute("UPDATE results SET reps = (SELECT string_agg(float4send(x::float8::real), ''::bytea "
+                          "ORDER BY i) FROM json_array_elements_text(reps_v2::json) WITH ORDINALITY AS t(x, i)) "
+                          "WHERE reps_v2 IS NOT NULL")
+        self._execute("ALTER TABLE results DROP COLUMN reps_v2")
+        self._execute(sql.tables(self.engine)["merged"])
+        fields = ("key", "host", "cpu", "target", "target_device", "target_mapping", "target_bar")
+        runs = [dict(zip(fields, r)) for r in self._execute(f"SELECT {', '.join(fields)} FROM runs").fetchall()]
+        q = f"SELECT {', '.join(sql.HISTOGRAM_FIELDS)} FROM histograms WHERE run_id = ?"
+        changes = []
+        for run in runs:
+            hists = []
+            for values in self._execute(q, (run["key"],)).fetchall():
+                row = dict(zip(sql.HISTOGRAM_FIELDS, values))
+                old = json.loads(zlib.decompress(bytes(row["buckets"])))
+                row["buckets"] = runfile.pack(edges=old["edges"], counts=old["counts"])
+                self._execute("UPDATE histograms SET buckets = ? WHERE run_id = ? AND name = ?",
+                              (row["buckets"], row["run_id"], row["name"]))
+                hists.append((row["name"], runfile.histogram_of(row)))
+            run["lat_histograms"], (run["grid_step"], run["grid_sub_buckets"]) = runfile.grid_of([h for _, h in hists])
+            self._execute("UPDATE runs SET lat_histograms = ?, grid_step = ?, grid_sub_buckets = ? WHERE key = ?",
+                          (run["lat_histograms"], run["grid_step"], run["grid_sub_buckets"], run["key"]))
+            changes.append((run, hists, 1))
+            if len(changes) == 100:         # a hundred runs' histograms at a time in memory
+                merged.change(self._execute, changes)
+                changes = []
+        merged.change(self._execute, changes)
 
     def _insert(self, rows):
         """Inserts one run's rows (rows_of()); False when it was already there."""
@@ -183,33 +235,50 @@ class Store:
         return True
 
     def add(self, prepared):
-        """Adds prepared runs in one transaction (all or none); a list of which were new, in the order given."""
+        """Adds prepared runs in one transaction (all or none), their histograms to `merged` with them; a list of
+        which were new, in the order given."""
         order = sorted(range(len(prepared)), key=lambda i: prepared[i]["run"]["id"])
         new = [False] * len(prepared)
         with self._engine("cannot add to it", "nothing was added; check that it is writable"):
-            try:
-                if self.engine == "sqlite":
-                    self.conn.execute("BEGIN IMMEDIATE")
-                for i in order:
-                    new[i] = self._insert(prepared[i])
-                self._commit()
-            except BaseException:
-                self._rollback()
-                raise
+            with self._locked():
+                new_in_order = self._insert_all([prepared[i] for i in order])
+        for i, fresh in zip(order, new_in_order):
+            new[i] = fresh
         return new
 
-    def write(self, statements):
-        """Runs (statement, params) pairs in one transaction, all or none; the rows each changed."""
+    def _insert_all(self, prepared):
+        """Inserts runs' rows (rows_of()) in the order given, and their histograms into `merged`; which were new."""
+        new = [self._insert(rows) for rows in prepared]
+        merged.change(self._execute, [(rows["run"], [(h["name"], h["histogram"]) for h in rows["histograms"]], 1)
+                                      for rows, fresh in zip(prepared, new) if fresh])
+        return new
+
+    def remove(self, runs):
+        """Deletes runs (rows of query.all_runs) with their results, labels and histograms, and takes them out of
+        `merged`: one transaction."""
         with self._engine("cannot change it", "nothing was changed; check that it is writable"):
-            try:
-                if self.engine == "sqlite":
-                    self.conn.execute("BEGIN IMMEDIATE")
-                counts = [self._execute(q, params).rowcount for q, params in statements]
-                self._commit()
-            except BaseException:
-                self._rollback()
-                raise
-        return counts
+            with self._locked():
+                merged.change(self._execute, [(run, hists, -1) for run, hists in self._histograms(runs)])
+                for part in query.chunks([r["id"] for r in runs]) if runs else []:
+                    self._execute(f"DELETE FROM runs WHERE id IN ({', '.join('?' for _ in part)})", tuple(part))
+
+    def retag(self, run, host):
+        """Gives a run (a row of query.all_runs) another host, and moves its histograms in `merged` with it."""
+        with self._engine("cannot change it", "nothing was changed; check that it is writable"):
+            with self._locked():
+                ((_, hists),) = self._histograms([run])
+                merged.change(self._execute, [(run, hists, -1), (dict(run, host=host), hists, 1)])
+                self._execute("UPDATE runs SET host = ? WHERE id = ?", (host, run["id"]))
+
+    def _histograms(self, runs):
+        """[(run, [(name, model.Histogram)])] of runs, from `histograms`, in the transaction under way."""
+        by_key = {r["key"]: [] for r in runs}
+        for part in query.chunks(list(by_key)) if runs else []:
+            q = f"SELECT {', '.join(sql.HISTOGRAM_FIELDS)} FROM histograms WHERE run_id IN ({', '.join('?' for _ in part)})"
+            for values in self._execute(q, tuple(part)).fetchall():
+                row = dict(zip(sql.HISTOGRAM_FIELDS, values))
+                by_key[row["run_id"]].append((row["name"], runfile.histogram_of(row)))
+        return [(r, by_key[r["key"]]) for r in runs]
 
     def _rollback(self):
         try:
@@ -251,9 +320,9 @@ def rows_of(run, data):
     run_id, doc = runfile.canonical(data)
     key = runfile.key(run_id)
     meta = runfile.meta_row(doc, run)
-    return {"meta": meta, "run": runfile.run_row(run, data, run_id, meta["id"]),
-            "results": runfile.result_rows(run, key), "labels": runfile.label_rows(run, key),
-            "histograms": runfile.histogram_rows(run, key)}
+    results = runfile.result_rows(run, key)
+    return {"meta": meta, "run": runfile.run_row(run, data, run_id, meta["id"], results), "results": results,
+            "labels": runfile.label_rows(run, key), "histograms": runfile.histogram_rows(run, key)}
 
 
 def _retrying(store, prepared):

@@ -4,6 +4,7 @@ import glob
 import json
 import os
 import pwd
+import re
 import shutil
 import socket
 import subprocess
@@ -172,9 +173,44 @@ class PostgreSQL(Check):
         conn.close()
         p = results("list", "--db", url)
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stderr, f"results: {url}: upgraded the store from schema 1 to 2 in place (2 runs)\n")
+        self.assertEqual(p.stderr, f"results: {url}: upgraded the store from schema 1 to 3 in place (2 runs)\n")
         self.assertIn(f"{url}: 2 runs", p.stdout)
         self.assertIn("0 added, 1 already there", self.ok(results("add", "--db", url, edited("reps.json", lambda d: None))))
+
+    def test_a_store_of_schema_2_is_upgraded_in_place(self):
+        from test_results_merged import later
+        url = self.server.database("v2")
+        import psycopg2
+        with open(fixture.path("store-v2.sql"), encoding="utf-8") as f:
+            script = "\n".join(l for l in f.read().splitlines() if not l.startswith(("PRAGMA", "BEGIN", "COMMIT")))
+        # SQLite's dump writes binary as X'hex' in BLOB columns, PostgreSQL reads decode('hex', 'hex') into BYTEA
+        script = re.sub(r"X'([0-9A-Fa-f]*)'", r"decode('\1', 'hex')", script).replace(" BLOB", " BYTEA")
+        with psycopg2.connect(url) as conn, conn.cursor() as cur:
+            cur.execute(script.replace("char(10)", "chr(10)"))
+        conn.close()
+        p = results("list", "--db", url)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stderr, f"results: {url}: upgraded the store from schema 2 to 3 in place (4 runs)\n")
+        fresh = self.server.database("v2fresh")
+        self.ok(results("add", "--db", fresh, *(fixture.path(f) for f in ("reps.json", "port.json", "answers.json")),
+                        later(0, factor=2, baseline=True, as_name="answers2.json", date="2026-12-04T06:00:00+00:00")))
+        for command in (["latency", "--json"], ["history", "--json", "read32"], ["alerts"]):
+            self.assertEqual(results(*command, "--db", url).stdout.replace(url, "STORE"),
+                             results(*command, "--db", fresh).stdout.replace(fresh, "STORE"), command)
+
+    def test_concurrent_adds_all_land_in_the_merged_histograms(self):
+        from test_results_merged import later
+        url = self.server.database("mergedrace")
+        files = [later(i, factor=1 + i) for i in range(5)]
+        for p in at_once(*(["add", "--db", url, f] for f in files)):
+            self.ok(p)
+        doc = json.loads(self.ok(results("latency", "--db", url, "--json")))
+        self.assertEqual(doc["groups"][0]["benchmarks"]["lat/read32/ordered"]["samples"], 15 * 52736)
+        import psycopg2
+        with psycopg2.connect(url) as conn, conn.cursor() as cur:
+            cur.execute("SELECT runs FROM merged")
+            self.assertEqual(cur.fetchall(), [(5,)])
+        conn.close()
 
     def test_a_nul_in_a_context_value(self):
         url = self.server.database("nul")
