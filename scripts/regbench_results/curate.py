@@ -38,7 +38,8 @@ def to_prune(selection, before=None, keep=None):
     out = []
     for runs in groups.values():
         old = [r for r in runs if before and r["time"] and r["time"] < before]
-        extra = runs[:-keep] if keep is not None and keep < len(runs) else []
+        # all but the newest `keep` (runs[:-keep] would keep every run for --keep 0)
+        extra = runs[:len(runs) - keep] if keep is not None and keep < len(runs) else []
         out += [r for r in runs if r in old or r in extra]
     return out
 

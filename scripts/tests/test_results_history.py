@@ -113,6 +113,7 @@ class Curation(Check):
         self.ok(results("retag", "--db", db, ids[-1][:8], "--host", "board9"))
         self.assertEqual(rows(db, "SELECT host FROM runs WHERE id = ?", ids[-1]), [("board9",)])
         self.assertEqual(self.ok(results("list", "--db", db, "--host", "board9")).splitlines()[-1], f"{db}: 1 run")
+        self.assertIn("2 runs pruned; 0 runs in the store", self.ok(results("prune", "--db", db, "--keep", "0")))
 
 
 class Exports(Check):
