@@ -24,6 +24,18 @@ def tmpdir():
     return tempfile.mkdtemp(dir=_TMP)
 
 
+def store(sql_name):
+    """A new SQLite store in a temporary folder made from a fixture's SQL (a store an older release wrote)."""
+    import sqlite3
+    db = os.path.join(tmpdir(), sql_name.replace(".sql", ".sqlite"))
+    with open(path(sql_name), encoding="utf-8") as f:
+        conn = sqlite3.connect(db)
+        with conn:
+            conn.executescript(f.read())
+        conn.close()
+    return db
+
+
 def rendered(*files, **kw):
     """(the report folder, its README) of the fixture files rendered as one report."""
     from regbench_base import model

@@ -1,7 +1,6 @@
 """The store's merged lat/ histograms (table `merged`) on SQLite: kept in step by add, delete, prune and retag, what
 `latency` reads agreeing with adding up the runs themselves, and a store of schema 2 upgraded to them in place."""
 import os
-import sqlite3
 import unittest
 
 import fixture
@@ -100,17 +99,10 @@ class Merged(Check):
 
 
 class SchemaTwo(Check):
-    def v2(self):
-        """A store made by schema 2's scripts/results (fixtures/store-v2.sql: add of reps.json, port.json, answers.json
-        and a copy of it two hours later labelled baseline=yes, its histogram counts doubled)."""
-        db = os.path.join(fixture.tmpdir(), "v2.sqlite")
-        with open(fixture.path("store-v2.sql"), encoding="utf-8") as f, sqlite3.connect(db) as conn:
-            conn.executescript(f.read())
-        conn.close()
-        return db
-
     def test_a_store_of_schema_2_is_upgraded_in_place_and_answers_as_a_new_one(self):
-        db = self.v2()
+        # made by schema 2's scripts/results: add of reps.json, port.json, answers.json and a copy of it two hours
+        # later labelled baseline=yes, its histogram counts doubled
+        db = fixture.store("store-v2.sql")
         p = results("list", "--db", db)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stderr, f"results: {db}: upgraded the store from schema 2 to 3 in place (4 runs)\n")

@@ -253,16 +253,8 @@ class TallTable(Check):
 
 
 class Upgrade(Check):
-    def v1(self):
-        """A store made by the first release (fixtures/store-v1.sql: scripts/results add of reps.json and port.json)."""
-        db = os.path.join(fixture.tmpdir(), "v1.sqlite")
-        with open(fixture.path("store-v1.sql"), encoding="utf-8") as f, sqlite3.connect(db) as conn:
-            conn.executescript(f.read())
-        conn.close()
-        return db
-
     def test_an_older_store_is_upgraded_in_place_saying_so(self):
-        db = self.v1()
+        db = fixture.store("store-v1.sql")     # the first release's: add of reps.json and port.json
         p = results("list", "--db", db)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stderr, f"results: {db}: upgraded the store from schema 1 to 3 in place (2 runs)\n")
@@ -275,7 +267,7 @@ class Upgrade(Check):
         self.assertIn("0 added, 1 already there", self.ok(results("add", "--db", db, again)))
 
     def test_a_newer_store_is_refused(self):
-        db = self.v1()
+        db = fixture.store("store-v1.sql")
         self.assertEqual(results("list", "--db", db).returncode, 0)
         with sqlite3.connect(db) as conn:
             conn.execute("UPDATE regbench_store SET value = '99'")
