@@ -168,6 +168,15 @@ def _open(args):
     return s
 
 
+def _read(args, build, **select):
+    """build(store, the runs and results the filters choose) on the store a reading command names, closed after."""
+    s = _open(args)
+    try:
+        return build(s, query.select(s, args, **select))
+    finally:
+        s.close()
+
+
 def _columns(rows, head):
     """Rows of text as aligned columns under a heading."""
     widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
@@ -175,18 +184,14 @@ def _columns(rows, head):
 
 
 def _list(args):
-    s = _open(args)
-    try:
-        runs = query.select(s, args, need_runs=False).runs
-    finally:
-        s.close()
+    where, runs = _read(args, lambda s, selection: (s.where, selection.runs), need_runs=False)
     if not runs:
-        print(f"{s.where}: no runs (add some: scripts/results add RUN.json)")
+        print(f"{where}: no runs (add some: scripts/results add RUN.json)")
         return 0
     rows = [[r["id"][:12], r["date"] or "-", r["host"], r["cpu"], r["target"], r["accelerator"] or "-",
              f"{r['results']} ({r['measured']} measured)", r["regbench_version"] or "-"] for r in runs]
     print("\n".join(_columns(rows, ["id", "date", "host", "cpu", "target", "accel", "benchmarks", "regbench"])))
-    print(f"{s.where}: {_runs(len(runs))}")
+    print(f"{where}: {_runs(len(runs))}")
     return 0
 
 
@@ -198,11 +203,7 @@ def _table(args):
                            "Debian's /usr/bin/python3, after apt-get install python3-matplotlib") from None
     from . import reference, render
     _output(args)
-    s = _open(args)
-    try:
-        table = reference.build(s, query.select(s, args))
-    finally:
-        s.close()
+    table = _read(args, reference.build)
     print(_written(args, lambda: render.write(table, args.output, title=args.title, force=args.force)))
     return 0
 
@@ -210,11 +211,7 @@ def _table(args):
 def _site(args):
     from . import site
     _output(args)
-    s = _open(args)
-    try:
-        pages = site.collect(s, query.select(s, args))
-    finally:
-        s.close()
+    pages = _read(args, site.collect)
     print(_written(args, lambda: site.write(pages, args.output, title=args.title, force=args.force)))
     return 0
 
@@ -232,11 +229,7 @@ def _written(args, write):
 
 def _latency(args):
     from . import latency
-    s = _open(args)
-    try:
-        lat = latency.build(s, query.select(s, args))
-    finally:
-        s.close()
+    where, lat = _read(args, lambda s, selection: (s.where, latency.build(s, selection)))
     if args.json:
         print(json.dumps(latency.document(lat), indent=2))
         return 0
@@ -251,9 +244,9 @@ def _latency(args):
     for row, why in lat.left_out:
         out.append(f"left out: run {row['id'][:12]} ({row['host']}, {row['target']}): {why}")
     if not lat.groups and not lat.left_out:
-        out.append(f"{s.where}: no lat/ histograms in the runs asked for")
+        out.append(f"{where}: no lat/ histograms in the runs asked for")
     else:
-        out.append(f"{s.where}: TSC cycles; a percentile is the bucket its sample lies in (< N: under one timer step)")
+        out.append(f"{where}: TSC cycles; a percentile is the bucket its sample lies in (< N: under one timer step)")
     print("\n".join(out).rstrip())
     return 0
 
@@ -273,11 +266,7 @@ def _export(args):
                                "together are parts of one run)") from None
         print(json.dumps(bmf.document(runfile.result_rows(run, "")), indent=2))
         return 0
-    s = _open(args)
-    try:
-        out = export.text(s, query.select(s, args), args.format)
-    finally:
-        s.close()
+    out = _read(args, lambda s, selection: export.text(s, selection, args.format))
     print(out)
     return 0
 
@@ -287,11 +276,7 @@ def _history(args):
         raise UsageError("history: no benchmark (give one or more names or patterns, e.g. chain/read32/ordered)")
     if args.output is not None:
         _output(args)
-    s = _open(args)
-    try:
-        all_series = history.series(s, query.select(s, args))
-    finally:
-        s.close()
+    all_series = _read(args, history.series)
     if args.output is not None:
         from . import charts
         _written(args, lambda: charts.write(all_series, args.output, args.force))
@@ -321,16 +306,13 @@ def _history(args):
 def _alerts(args):
     if args.baseline is not None and args.baseline < 1:
         raise UsageError("--baseline: give 1 or more earlier runs")
-    s = _open(args)
-    try:
-        found, compared = history.alerts(s, query.select(s, args), args.baseline)
-    finally:
-        s.close()
+    where, (found, compared) = _read(args, lambda s, selection: (s.where, history.alerts(s, selection,
+                                                                                      args.baseline)))
     for a in found:
         print(f"slower: {a.host} · {a.target} · {a.name}: {ratio_text(a.verdict.ratio)} the baseline "
               f"(run {a.latest['id'][:12]} against {_runs(len(a.baseline))}; p = {a.verdict.p:.2g}, floor "
               f"{a.verdict.floor:.0%} a {a.verdict.unit})")
-    print(f"{s.where}: {len(found)} alert{'s' if len(found) != 1 else ''} in {compared} results compared",
+    print(f"{where}: {len(found)} alert{'s' if len(found) != 1 else ''} in {compared} results compared",
           file=sys.stderr)
     return 1 if found else 0
 
