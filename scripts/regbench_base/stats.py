@@ -24,6 +24,7 @@ step).  Anything else is unclear, with the margin its interval reaches and
 how many runs a side would bring it within MARGIN.  n/a is a result
 without a number on a side.
 """
+import functools
 import math
 import statistics
 from dataclasses import dataclass
@@ -139,7 +140,13 @@ def _midranks(pooled):
 
 
 def _exact_counts(ranks2, m):
-    """{doubled rank sum: number of ways} over every choice of m of the pooled values (ties kept)."""
+    """{doubled rank sum: number of ways} over every choice of m of the pooled values (ties kept).  The counts depend
+    on the ranks alone, and a store's history asks for the same few thousands of times: each is counted once."""
+    return _counted(tuple(sorted(ranks2)), m)
+
+
+@functools.lru_cache(maxsize=4096)
+def _counted(ranks2, m):
     groups = {}
     for r in ranks2:
         groups[r] = groups.get(r, 0) + 1
