@@ -93,11 +93,13 @@ def _int(text):
     return v
 
 
-def parse(text):
+def parse(text, parse_float=None, parse_int=None):
     """The document in text; json.JSONDecodeError for broken syntax, ValueError for JSON beyond what the contract
-    allows (NaN, Infinity, a number no double holds) or Python reads (nesting deeper than its stack)."""
+    allows (NaN, Infinity, a number no double holds) or Python reads (nesting deeper than its stack).  parse_float
+    and parse_int, when given, replace the checks of each number: they must call _float and _int or raise as they do."""
     try:
-        return json.loads(text, parse_constant=_constant, parse_float=_float, parse_int=_int)
+        return json.loads(text, parse_constant=_constant, parse_float=parse_float or _float,
+                          parse_int=parse_int or _int)
     except RecursionError:
         raise ValueError("nested deeper than this reader follows") from None
 

@@ -256,6 +256,13 @@ def load(path):
 
 def loads(data, name):
     """The Run of a result file's bytes, validated against the contract; ReportError naming it `name`."""
+    return from_document(name, document(data, name))
+
+
+def document(data, name, parse_float=None, parse_int=None):
+    """The parsed JSON of a result file's bytes, not yet validated; ReportError naming it `name`.  parse_float and
+    parse_int stand in for the contract's checks of each number (contract.parse): the store counts what a run's
+    identity needs while the file is parsed, so that it is parsed once."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -263,14 +270,14 @@ def loads(data, name):
     if not text.strip():
         raise ReportError(name, "the file is empty", "did the run finish? re-run regbench or scripts/run")
     try:
-        doc = contract.parse(text)
+        doc = contract.parse(text, parse_float, parse_int)
     except json.JSONDecodeError as e:
         raise ReportError(name, f"not valid JSON (line {e.lineno} column {e.colno}: {e.msg})",
                           "write it with --benchmark_out_format=json; a cut-short run leaves broken JSON")
     except ValueError as e:
         # valid JSON beyond the contract or what Python reads: NaN, a number no double holds, 4300 digits, deep nesting
         raise ReportError(name, f"JSON this report cannot read ({e})", _DAMAGED)
-    return from_document(name, doc)
+    return doc
 
 
 def from_document(path, doc):

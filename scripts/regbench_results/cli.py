@@ -134,8 +134,7 @@ def parser():
 def _add(args):
     prepared, lines = [], []
     for path in args.files:
-        run, data = runfile.read(path)
-        prepared.append(store.rows_of(run, data))
+        prepared.append(runfile.rows_of(*runfile.read(path)))
     s, new = store.add(args.db, prepared)
     if s.upgraded:
         _upgraded(s)

@@ -12,9 +12,8 @@ import json
 from . import bmf, history, query, reference, sql
 from .errors import ResultsError
 
-RUN_COLUMNS = ("id", "host", "machine_id", "cpu", "arch", "target", "accelerator", "kernel", "firmware", "microcode",
-               "regbench_version", "regbench_commit", "date", "time")
-RESULT_COLUMNS = tuple(f for f in sql.RESULT_FIELDS if f not in ("run_id", "reps"))
+RUN_COLUMNS = sql.shown(sql.EXPORT)
+RESULT_COLUMNS = sql.shown(sql.EXPORT, sql.RESULTS)
 
 
 def rows(store, selection):

@@ -11,6 +11,7 @@ An alert is a verdict of "slower" of a machine's latest run against its own
 baseline (its earlier runs labelled baseline=yes, else its last N runs); a
 result that cannot be told apart from its baseline is never an alert.
 """
+import functools
 import statistics
 from dataclasses import dataclass, field
 from typing import List, Optional
@@ -38,7 +39,7 @@ class Point:
     result: dict                     # its result row (FIELDS)
     verdict: Optional[stats.Verdict] = None    # against the point before
 
-    @property
+    @functools.cached_property
     def reps(self):
         return runfile.reps_of(self.result["reps"])
 
@@ -62,16 +63,16 @@ def compare(before, after, family, disturbed):
 
 def series(store, selection):
     """Every Series of a query.Selection of an open store: the function the site draws its history charts from."""
-    runs = {r["key"]: r for r in selection.runs}
+    runs = {r["key"]: (r, machine(r), reference.target_label(r)) for r in selection.runs}
+    order = {r["key"]: i for i, r in enumerate(selection.runs)}
     out = {}
-    for row in query.results(store, selection, FIELDS):
-        run = runs[row["run_id"]]
-        key = (machine(run), reference.target_label(run), row["name"])
-        s = out.setdefault(key, Series(key[0], run["host"], run["cpu"], key[1], row["name"]))
+    for row in sorted(query.results(store, selection, FIELDS, by_cell=True), key=lambda r: order[r["run_id"]]):
+        run, m, target = runs[row["run_id"]]
+        s = out.get((m, target, row["name"]))
+        if s is None:
+            s = out[(m, target, row["name"])] = Series(m, run["host"], run["cpu"], target, row["name"])
         s.points.append(Point(run, row))
-    order = {r["id"]: i for i, r in enumerate(selection.runs)}
     for s in out.values():
-        s.points.sort(key=lambda p: order[p.run["id"]])
         for before, after in zip(s.points, s.points[1:]):
             if before.reps and after.reps:
                 after.verdict = compare(before.reps, after.reps, after.result["family"],

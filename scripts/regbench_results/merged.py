@@ -15,7 +15,7 @@ import zlib
 
 from regbench_base import distribution, model
 
-from . import reference, sql
+from . import runfile, sql
 from .errors import ResultsError
 
 
@@ -23,7 +23,7 @@ def group(run):
     """The merged group of a run (a row of `runs`), or None when its lat/ histograms are none or have no grid."""
     if run["grid_step"] is None:
         return None
-    return run["host"], run["cpu"], reference.target_label(run), run["grid_step"], run["grid_sub_buckets"]
+    return run["host"], run["cpu"], runfile.target_label(run), run["grid_step"], run["grid_sub_buckets"]
 
 
 WHERE = " AND ".join(f"{c} = ?" for c in sql.MERGED_GROUP)

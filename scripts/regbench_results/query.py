@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import List
 
-from . import reference, runfile, sql
+from . import cells, runfile, sql
 from .errors import ResultsError
 
 # Each run filter: its option, what it matches in a run's row (with its labels), and its help.
@@ -21,7 +21,7 @@ FILTERS = (
     ("machine", lambda run, v: bool(run["machine_id"]) and run["machine_id"].startswith(v),
      "only runs of this machine: its machine_id, or the start of it"),
     ("cpu", lambda run, v: v.lower() in run["cpu"].lower(), "only runs on a CPU whose name holds this text"),
-    ("target", lambda run, v: v in (run["target"], reference.target_label(run)),
+    ("target", lambda run, v: v in (run["target"], runfile.target_label(run)),
      "only runs of this target: its spec, or a column's name in the reference table"),
     ("arch", lambda run, v: run["arch"] == v, "only runs of this architecture (x86_64, aarch64; runs of a regbench "
      "that did not record it match none)"),
@@ -138,15 +138,22 @@ def _known(runs, name):
 
 def check_patterns(selection, names):
     """ResultsError naming each benchmark pattern that matches none of names (the benchmarks of the runs chosen)."""
-    for p in selection.patterns:
-        try:
-            rx = re.compile(p)
-        except re.error as e:
-            raise ResultsError(p, f"not a regular expression: {e}", "give a benchmark's name or a pattern such as "
-                               "'^lat/read32/'") from None
+    for p, rx in _compiled(selection):
         if not any(rx.search(n) for n in names):
             raise ResultsError(p, "names no benchmark of the runs chosen", "`scripts/results table` or a run's "
                                "report lists the benchmarks")
+
+
+def _compiled(selection):
+    """(pattern, its regular expression) of each benchmark pattern; ResultsError for one that is not one."""
+    out = []
+    for p in selection.patterns:
+        try:
+            out.append((p, re.compile(p)))
+        except re.error as e:
+            raise ResultsError(p, f"not a regular expression: {e}", "give a benchmark's name or a pattern such as "
+                               "'^lat/read32/'") from None
+    return out
 
 
 def chunks(ids, size=500):
@@ -154,24 +161,52 @@ def chunks(ids, size=500):
     return [ids[i:i + size] for i in range(0, len(ids), size)] or [[]]
 
 
-def results(store, selection, fields, where=""):
-    """The results rows (fields of `results`, name among them) of the runs chosen whose names the patterns want;
-    ResultsError when a pattern names none of their benchmarks.
+def results(store, selection, fields, where="", check=True, by_cell=False):
+    """The results rows (fields of `results`, run_id and name among them) of the runs chosen whose names the patterns
+    want; ResultsError when a pattern names none of their benchmarks (check: else the caller checks).
 
     The patterns are matched against the store's distinct names first, so that only the rows of those names
-    leave the engine: what a command reads grows with the benchmarks asked for, not with every benchmark."""
+    leave the engine: what a command reads grows with the benchmarks asked for, not with every benchmark.  by_cell
+    reads them through the index of their cells, where that reads fewer rows than the runs hold (the rows of the
+    runs' columns, in no order within a run)."""
+    _compiled(selection)
     names = []
     if selection.patterns:
-        every = {r["name"] for r in store.rows("SELECT DISTINCT name FROM results", ("name",))}
-        check_patterns(selection, every)
+        every = {r["name"] for r in store.rows("SELECT DISTINCT name FROM cells", ("name",))}
+        if check:
+            check_patterns(selection, every)
         names = sorted(n for n in every if selection.wants(n))
+        if not names:
+            return []
+    ids = _cells(store, selection, names) if by_cell and names else None
     found = []
-    for part in chunks(selection.keys):
-        if not part:
-            continue
-        q = (f"SELECT {', '.join(fields)} FROM results WHERE run_id IN ({', '.join('?' for _ in part)})"
-             + (f" AND name IN ({', '.join('?' for _ in names)})" if names else "")
-             + (f" AND {where}" if where else ""))
-        found += store.rows(q, fields, tuple(part) + tuple(names))
-    check_patterns(selection, {r["name"] for r in found})
+    if ids is not None:
+        keys = set(selection.keys)
+        for part in chunks(ids):
+            q = (f"SELECT {', '.join(fields)} FROM results WHERE cell IN ({', '.join('?' for _ in part)})"
+                 + (f" AND {where}" if where else ""))
+            found += [r for r in store.rows(q, fields, tuple(part)) if r["run_id"] in keys]
+    else:
+        for part in chunks(selection.keys):
+            if not part:
+                continue
+            q = (f"SELECT {', '.join(fields)} FROM results WHERE run_id IN ({', '.join('?' for _ in part)})"
+                 + (f" AND name IN ({', '.join('?' for _ in names)})" if names else "")
+                 + (f" AND {where}" if where else ""))
+            found += store.rows(q, fields, tuple(part) + tuple(names))
+    if check:
+        check_patterns(selection, {r["name"] for r in found})
     return found
+
+
+def _cells(store, selection, names):
+    """The ids of the cells of the runs' columns with these names, or None when reading them would read more rows
+    than reading the runs' own."""
+    columns = {cells.column(r) for r in selection.runs}
+    marks = ", ".join("?" for _ in names)
+    where = " AND ".join(f"{c} = ?" for c in cells.COLUMN)
+    found = [r for col in columns for r in store.rows(f"SELECT id, runs FROM cells WHERE {where} AND name IN ({marks})",
+                                                      ("id", "runs"), col + tuple(names))]
+    if sum(r["runs"] for r in found) >= sum(r["results"] for r in selection.runs):
+        return None
+    return sorted(r["id"] for r in found)

@@ -21,6 +21,8 @@ from regbench_base import model
 from regbench_base.model import Key
 from regbench_base.state import State
 
+from . import cells, query, runfile
+
 
 # What marks a column as emulation rather than hardware, and how the reader is told.
 EMULATION = {
@@ -28,7 +30,6 @@ EMULATION = {
     "trap": "the trap target: every access faults and is emulated inside the process (a signal, a decode, a return)",
     "QEMU device": "a QEMU device model under hardware virtualization: every access exits to QEMU's model",
 }
-MAPPINGS = {"uc": "UC", "wc": "WC", "wb": "WB"}
 
 
 def emulation(run):
@@ -42,13 +43,8 @@ def emulation(run):
     return ""
 
 
-def target_label(run):
-    """A target as a column names it: a PCI BAR by ids, BAR and mapping (spec spellings vary), else its spec."""
-    if run["target_device"]:
-        ids = run["target_device"].split()[0]
-        mapping = run["target_mapping"] or ""
-        return f"{ids} BAR{run['target_bar']} {MAPPINGS.get(mapping, mapping)}".strip()
-    return run["target"]
+# A target as a column names it (declared beside the runs' rows, which query's filters read it from too).
+target_label = runfile.target_label
 
 
 @dataclass
@@ -103,11 +99,6 @@ class Reference:
     meta: model.Meta
 
 
-def _ns(value, tsc_hz):
-    """TSC cycles of a run as ns (None when the run's TSC rate is unknown)."""
-    return value / tsc_hz * 1e9 if value is not None and tsc_hz else None
-
-
 def cell(members):
     """The Cell of one benchmark from its rows in the column's runs ((result row, run row) pairs, the rows holding
     FIELDS); one pair is one run's figure, as in a history."""
@@ -120,7 +111,7 @@ def cell(members):
             lo, hi = ok[0][0]["ns_lo"], ok[0][0]["ns_hi"]
         return Cell(State.MEASURED, statistics.median(medians), lo, hi, disturbed=any(r["disturbed"] for r, _ in ok),
                     runs=len(ok))
-    below = [_ns(r["bound"], run["tsc_hz"]) for r, run in members if State(r["state"]).bound]
+    below = [runfile.ns(r["bound"], run["tsc_hz"]) for r, run in members if State(r["state"]).bound]
     if below:
         known = [b for b in below if b is not None]
         return Cell(State.BELOW_RESOLUTION, bound=min(known) if known else None,
@@ -166,37 +157,80 @@ FIELDS = ("run_id", "name", "family", "op", "width", "strategy", "param", "unit"
 
 
 def build(store, selection):
-    """The Reference of the runs and benchmarks of a query.Selection of an open store."""
-    from . import query
+    """The Reference of the runs and benchmarks of a query.Selection of an open store.
+
+    A column whose every run the selection holds is read from `cells` (a row and an index range per benchmark,
+    whatever its runs); one that filters leave in part (--since, --label, ...) from its runs' results."""
     runs = selection.runs
     columns = _columns(runs)
     if not columns:
         return Reference([], [], runs, None)
     meta, ops = _meta(store, columns)
-    col_of = {run["key"]: i for i, c in enumerate(columns) for run in c.runs}
-    run_of = {run["key"]: run for run in runs}
-    members = {}                                      # (Key, column) -> [(result row, run row)]
-    for r in query.results(store, selection, FIELDS):
-        key = Key(r["family"], r["op"], r["width"], r["strategy"], r["param"])
-        members.setdefault((key, col_of[r["run_id"]]), []).append((r, run_of[r["run_id"]]))
-    units = {k.family: r["unit"] for (k, _), ms in members.items() for r, _ in ms[:1]}
+    found, units = _cells(store, selection, columns)
 
     # Families that sweep a count or size get a section per op; the rest one per family.
-    swept = {k.family for k, _ in members if k.param is not None}
+    swept = {k.family for k, _ in found if k.param is not None}
     sections = {}
-    for (key, col), ms in members.items():
-        sections.setdefault((key.family, key.op if key.family in swept else None), {})[(key, col)] = cell(ms)
+    for (key, col), c in found.items():
+        sections.setdefault((key.family, key.op if key.family in swept else None), {})[(key, col)] = c
     out = []
     order = lambda k: (ops.index(k.op) if k.op in ops else len(ops), k.op, k.width or 0, meta.strategy_key(k.strategy),
                        k.param or 0)
-    for (family, op), cells in sorted(sections.items(), key=lambda s: (meta.family_key(s[0][0]),
-                                                                        order(Key(s[0][0], s[0][1] or "")))):
-        shown = {kc for kc, cell in cells.items() if cell.state.timed}
-        keys = {k for k, _ in cells}
+    for (family, op), of_section in sorted(sections.items(), key=lambda s: (meta.family_key(s[0][0]),
+                                                                             order(Key(s[0][0], s[0][1] or "")))):
+        shown = {kc for kc, cell in of_section.items() if cell.state.timed}
+        keys = {k for k, _ in of_section}
         rows = sorted({k for k, _ in shown}, key=order)
         cols = sorted({c for _, c in shown})
         f = meta.families.get(family)
         out.append(Section(family, op, f.what if f else "", f.unit if f else units[family], rows, cols,
-                           {kc: cell for kc, cell in cells.items() if kc[0] in rows and kc[1] in cols},
+                           {kc: cell for kc, cell in of_section.items() if kc[0] in rows and kc[1] in cols},
                            hidden=len(keys) - len(rows)))
     return Reference(columns, [s for s in out if s.rows], runs, meta)
+
+
+def _cells(store, selection, columns):
+    """({(Key, column index): Cell}, {family: unit}) of the benchmarks the selection names: whole columns from their
+    rows of `cells`, the others made of their runs' results as cell() makes them."""
+    whole = {}
+    for run in selection.every:
+        whole[cells.column(run)] = whole.get(cells.column(run), 0) + 1
+    stored, partial = {}, []
+    for i, c in enumerate(columns):
+        col = (c.host, c.cpu, c.machine[2], c.target)
+        rows = cells.of_column(store, col) if whole.get(col) == len(c.runs) else []
+        keys = {_key(r) for r in rows}
+        if rows and len(keys) == len(rows):
+            stored[i] = rows
+        else:
+            partial.append(i)             # in part, or a benchmark whose runs described it in two ways
+    chosen = query.Selection([run for i in partial for run in columns[i].runs], selection.patterns)
+    found = query.results(store, chosen, FIELDS, check=False, by_cell=True) if partial else []
+    query.check_patterns(selection, {r["name"] for rows in stored.values() for r in rows} | {r["name"] for r in found})
+    col_of = {run["key"]: i for i in partial for run in columns[i].runs}
+    run_of = {run["key"]: run for run in chosen.runs}
+    members = {}                                      # (Key, column) -> [(result row, run row)]
+    for r in found:
+        members.setdefault((_key(r), col_of[r["run_id"]]), []).append((r, run_of[r["run_id"]]))
+    out = {kc: cell(ms) for kc, ms in members.items()}
+    units = {k.family: r["unit"] for (k, _), ms in members.items() for r, _ in ms[:1]}
+    for i, rows in stored.items():
+        for r in rows:
+            if selection.wants(r["name"]):
+                out[(_key(r), i)] = _stored(store, r)
+                units[r["family"]] = r["unit"]
+    return out, units
+
+
+def _key(row):
+    return Key(row["family"], row["op"], row["width"], row["strategy"], row["param"])
+
+
+def _stored(store, row):
+    """The Cell of a row of `cells`: what cell() makes of the results it counts."""
+    if row["measured"]:
+        value, lo, hi = cells.figures(store, row)
+        return Cell(State.MEASURED, value, lo, hi, disturbed=row["measured_disturbed"] > 0, runs=row["measured"])
+    if row["bound"]:
+        return Cell(State.BELOW_RESOLUTION, bound=row["bound_ns"], disturbed=row["bound_disturbed"] > 0)
+    return Cell(State.ERROR if row["failed"] else State.SKIPPED)

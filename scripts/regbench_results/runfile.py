@@ -2,13 +2,15 @@
 
 The file is read once, as bytes, and everything comes from those bytes: the
 stored JSON, the content hash that is the run's id, and the fields, which
-model.load (the project's one reader of result files) takes from a private
-copy, so a pipe works as an argument and the rows always match the JSON.
+model (the project's one reader of result files) takes from a private copy,
+so a pipe works as an argument and the rows always match the JSON.  The bytes
+are parsed once: the identity is written from the reader's own document.
 """
 import datetime
 import hashlib
 import itertools
 import json
+import math
 import re
 import struct
 import zlib
@@ -16,6 +18,7 @@ import zlib
 from regbench_base import contract, model
 from regbench_base.state import State
 
+from . import sql
 from .errors import ResultsError
 
 COUNTERS = ("cycles", "core_cycles", "ns", "bytes_per_second")
@@ -24,7 +27,8 @@ RANGED = ("cycles", "ns")
 
 
 def read(path):
-    """(model.Run, the file's bytes) of a result file; ResultsError naming path when it is not a regbench run."""
+    """(model.Run, the file's bytes, its identity: (id, JSON document)) of a result file; ResultsError naming path when
+    it is not a regbench run."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -32,7 +36,8 @@ def read(path):
         raise ResultsError(path, "a folder, not a file", "give a regbench --benchmark_out file")
     except OSError as e:
         raise ResultsError(path, e.strerror or str(e), "give the path of a regbench --benchmark_out file")
-    return parse(data, path), data
+    run, identity = load(data, path)
+    return run, data, identity
 
 
 def parse(data, name):
@@ -41,6 +46,60 @@ def parse(data, name):
         return model.loads(data, name)
     except model.ReportError as e:
         raise ResultsError(str(e)) from None
+
+
+class _Counted:
+    """The numbers of a document as its parse meets them, counted for its identity (see load): whole doubles within
+    a double's exact range written with a fraction (4746.0), and numbers the quick canonical form cannot write."""
+
+    def __init__(self):
+        self.whole, self.odd = 0, False
+
+    def double(self, text):
+        v = float(text)
+        if v.is_integer():
+            if abs(v) < 2 ** 53 and (v or math.copysign(1, v) > 0):
+                self.whole += 1
+            else:
+                self.odd = True        # -0.0, or a whole number a double holds only approximately
+        elif not math.isfinite(v):
+            return contract._float(text)   # the contract's error
+        return v
+
+    def integer(self, text):
+        if len(text) > 15:
+            self.odd = True                # perhaps beyond a double's exact range: _integer's cases
+        return contract._int(text)
+
+
+def load(data, name):
+    """(model.Run, its identity: (id, the parsed JSON)) of a result file's bytes, parsed once; errors name it `name`.
+
+    The identity is canonical()'s: the JSON with its keys sorted and each whole number written without a fraction.
+    Written from the reader's document (whose doubles keep their fractions), each whole double ends in ".0" before a
+    comma or bracket; when the parse counted exactly as many of those as the text holds, no string holds one, and
+    taking them out gives canonical()'s text.  Otherwise (a string holding such text, -0.0, long integers) canonical()
+    parses the bytes again itself."""
+    counted = _Counted()
+    try:
+        doc = model.document(data, name, counted.double, counted.integer)
+        run = model.from_document(name, doc)
+    except model.ReportError as e:
+        raise ResultsError(str(e)) from None
+    text = None
+    if not counted.odd:
+        text = json.dumps(doc, sort_keys=True, separators=(",", ":"))
+        if sum(text.count(end) for end in _WHOLE) == counted.whole:
+            for end in _WHOLE:
+                text = text.replace(end, end[2:])
+        else:
+            text = None
+    if text is None:
+        return run, canonical(data)
+    return run, (hashlib.sha256(text.encode("utf-8")).hexdigest(), doc)
+
+
+_WHOLE = (".0,", ".0]", ".0}")
 
 
 def _number(f):
@@ -105,6 +164,11 @@ def _text(run, key):
     return text(run.ctx(key))
 
 
+def ns(cycles, tsc_hz):
+    """TSC cycles of a run as ns (None when either is unknown)."""
+    return cycles / tsc_hz * 1e9 if cycles is not None and tsc_hz else None
+
+
 def now():
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
@@ -114,9 +178,19 @@ def key(run_id):
     return int(run_id[:15], 16)
 
 
+def _normalized(value):
+    """A parsed JSON value with its numbers as canonical() reads them (4746.0 as 4746)."""
+    if isinstance(value, dict):
+        return {k: _normalized(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalized(v) for v in value]
+    return _number(value) if isinstance(value, float) else value
+
+
 def meta_row(doc, run):
-    """The row of `metas` of a run: its regbench object without the benchmarks, and the order of its ops."""
-    rb = {k: v for k, v in doc["regbench"].items() if k not in ("benchmarks", "histograms")}
+    """The row of `metas` of a run: its regbench object without the benchmarks (its numbers as canonical() reads
+    them), and the order of its ops."""
+    rb = {k: _normalized(v) for k, v in doc["regbench"].items() if k not in ("benchmarks", "histograms")}
     rb["ops"] = list(dict.fromkeys(k.op for k in run.results))
     text = json.dumps(rb, sort_keys=True, separators=(",", ":")).encode("utf-8")
     return {"id": hashlib.sha256(text).hexdigest(), "regbench": zlib.compress(text, 6)}
@@ -138,18 +212,52 @@ def grid_of(hists):
 
 def run_row(run, data, run_id, meta, results):
     """The run's row of `runs` (sql.RUNS), as a dict by column; meta the id of its row of `metas`, results its rows
-    of `results` (result_rows)."""
-    row = {k: _text(run, k) for k in ("machine_id", "cpu_model", "cpu_uarch", "arch", "kernel", "firmware",
-                                      "microcode", "env_vm", "topology", "target_kind", "target_mapping",
-                                      "target_device", "target_bar", "target_what", "accelerator", "regbench_version",
-                                      "regbench_commit", "regbench_build_type", "date", "interrupted")}
+    of `results` (result_rows).  A column of the context comes as sql.RUNS says; the others are derived here."""
+    row = {c.name: _source[c.source](run, c.name) for c in sql.RUNS if c.source != sql.DERIVED}
     row.update(id=run_id, host=text(host(run)), cpu=text(cpu(run)), target=_text(run, "target") or "unknown",
-               tsc_hz=run.ctx_float("tsc_hz"), core_hz_estimate=run.ctx_float("core_hz_estimate"),
                time=utc(run.ctx("date")), added=now(), json_zlib=zlib.compress(data, 6), key=key(run_id), meta=meta,
                results=len(results), measured=sum(1 for r in results if State(r["state"]).figure))
     row["lat_histograms"], (row["grid_step"], row["grid_sub_buckets"]) = grid_of(
         [res.histogram for res in run.results.values() if res.histogram])
     return row
+
+
+# How a column of the context is read (sql.Column.source): as text, or as a number (None when it is not one).
+_source = {sql.CONTEXT: _text, sql.NUMBER: lambda run, name: run.ctx_float(name)}
+
+
+def context_columns(context, columns):
+    """{column: value} of the runs' columns that the context fills (sql.CONTEXT, sql.NUMBER), from a run's context
+    alone: what an upgrade fills a new column with from each run's kept JSON."""
+    run = model.Run([], context, {}, None)
+    return {c.name: _source[c.source](run, c.name) for c in columns}
+
+
+def context_of(data):
+    """The context object of a run's JSON (bytes as the store keeps them), parsed alone: Google Benchmark writes it
+    first, and the rest of the file, most of its size, is not read (unless the word appears again: a second key of
+    that name would be the one the reader took)."""
+    text = data.decode("utf-8")
+    start = re.match(r'\s*\{\s*"context"\s*:\s*', text)
+    if start and text.count('"context"') == 1:
+        try:
+            return json.JSONDecoder().raw_decode(text, start.end())[0]
+        except ValueError:
+            pass
+    return json.loads(text)["context"]
+
+
+MAPPINGS = {"uc": "UC", "wc": "WC", "wb": "WB"}
+
+
+def target_label(run):
+    """A target as the reference table's columns name it (a row of `runs`): a PCI BAR by ids, BAR and mapping (spec
+    spellings vary), else its spec."""
+    if run["target_device"]:
+        ids = run["target_device"].split()[0]
+        mapping = run["target_mapping"] or ""
+        return f"{ids} BAR{run['target_bar']} {MAPPINGS.get(mapping, mapping)}".strip()
+    return run["target"]
 
 
 def label_rows(run, run_key):
@@ -236,3 +344,13 @@ def result_rows(run, run_key):
                 row["ns" + end] = row["cycles" + end] / tsc * 1e9
         rows.append(row)
     return rows
+
+
+def rows_of(run, data, identity=None):
+    """The rows of one run (a model.Run, its file's bytes and its identity, load's) as Store.add takes them."""
+    run_id, doc = identity or canonical(data)
+    run_key = key(run_id)
+    meta = meta_row(doc, run)
+    results = result_rows(run, run_key)
+    return {"meta": meta, "run": run_row(run, data, run_id, meta["id"], results), "results": results,
+            "labels": label_rows(run, run_key), "histograms": histogram_rows(run, run_key)}

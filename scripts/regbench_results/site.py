@@ -28,7 +28,7 @@ from regbench_base.model import Key
 from regbench_base.state import State
 from regbench_base.text import DISTURBED, number
 
-from . import history, reference, render
+from . import history, reference, render, sql
 from .errors import ResultsError
 
 ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "site")
@@ -139,9 +139,7 @@ def collect(store, selection):
         col = col_of[run["id"]]
         run.update(index=i, column=columns[col]["id"])
         machines[ref.columns[col].machine]["runs"].append(i)
-        out_runs.append({k: run[k] for k in ("id", "date", "host", "cpu", "target", "accelerator", "kernel",
-                                            "regbench_version", "regbench_build_type", "results", "measured",
-                                            "arch", "column", "interrupted")})
+        out_runs.append({k: run[k] for k in (*sql.shown(sql.SITE), "column")})
 
     sections, size_of = [], {}          # size_of: each row's bytes per unit where it reads in GB/s, else None
     for s in ref.sections:

@@ -16,7 +16,6 @@ into place only when committed: a failed or killed add leaves no store behind,
 and never removes one that another writer made meanwhile.
 """
 import contextlib
-import json
 import os
 import random
 import re
@@ -25,7 +24,7 @@ import time
 import urllib.request
 import zlib
 
-from . import merged, query, runfile, sql
+from . import cells, merged, query, runfile, sql, upgrade
 from .errors import ResultsError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -147,92 +146,29 @@ class Store:
                     for statement in sql.schema(self.engine):
                         self._execute(statement)
                 elif found < sql.VERSION:
-                    self.upgraded = (found, sql.VERSION, self._upgrade(found))
-
-    def _upgrade(self, found):
-        """An older schema to this VERSION, in the schema's transaction; returns how many runs remain."""
-        if found == 1:
-            self._upgrade_1()
-        else:
-            self._upgrade_2()
-            self._execute(sql.SET_VERSION, (str(sql.VERSION),))
-        return self._execute(sql.PROBE).fetchone()[0]
-
-    def _upgrade_1(self):
-        """Schema 1: each run of the old tables added again (new id, new columns, compressed JSON; copies the old ids
-        told apart become one run)."""
-        for table in ("results", "runs"):
-            self._execute(f"ALTER TABLE {table} RENAME TO {table}_v1")
-        self._execute("DROP INDEX IF EXISTS results_benchmark")
-        for statement in sql.schema(self.engine):
-            self._execute(statement)
-        prepared = []
-        for run_id, text, added in self._execute("SELECT id, json, added FROM runs_v1 ORDER BY id").fetchall():
-            data = text.encode("utf-8")
-            prepared.append(rows_of(runfile.parse(data, f"{self.where} (run {run_id[:12]})"), data))
-            prepared[-1]["run"]["added"] = added
-        self._insert_all(prepared)
-        for table in ("results_v1", "runs_v1"):
-            self._execute(f"DROP TABLE {table}")
-
-    def _upgrade_2(self):
-        """Schema 2: the runs' new columns filled, the repetitions and histograms packed, `merged` made."""
-        declared = dict(sql.RUNS)
-        for column in sql.RUNS_SINCE_3:
-            self._execute(f"ALTER TABLE runs ADD COLUMN {column} {declared[column]}")
-        self._execute("UPDATE runs SET results = (SELECT COUNT(*) FROM results s WHERE s.run_id = runs.key), "
-                      f"measured = (SELECT COUNT(*) FROM results s WHERE s.run_id = runs.key AND s.{sql.FIGURED})")
-        self._execute("ALTER TABLE results RENAME COLUMN reps TO reps_v2")
-        self._execute(f"ALTER TABLE results ADD COLUMN reps {sql.BINARY[self.engine]}")
-        if self.engine == "sqlite":
-            self.conn.create_function("regbench_reps", 1, lambda text: runfile.pack_reps(json.loads(text)))
-            self._execute("UPDATE results SET reps = regbench_reps(reps_v2) WHERE reps_v2 IS NOT NULL")
-        else:
-            # the same big-endian floats as pack_reps, made by the server (float4send writes network order)
-            self._execute("UPDATE results SET reps = (SELECT string_agg(float4send(x::float8::real), ''::bytea "
-                          "ORDER BY i) FROM json_array_elements_text(reps_v2::json) WITH ORDINALITY AS t(x, i)) "
-                          "WHERE reps_v2 IS NOT NULL")
-        self._execute("ALTER TABLE results DROP COLUMN reps_v2")
-        self._execute(sql.tables(self.engine)["merged"])
-        fields = ("key", "host", "cpu", "target", "target_device", "target_mapping", "target_bar")
-        runs = [dict(zip(fields, r)) for r in self._execute(f"SELECT {', '.join(fields)} FROM runs").fetchall()]
-        q = f"SELECT {', '.join(sql.HISTOGRAM_FIELDS)} FROM histograms WHERE run_id = ?"
-        changes = []
-        for run in runs:
-            hists = []
-            for values in self._execute(q, (run["key"],)).fetchall():
-                row = dict(zip(sql.HISTOGRAM_FIELDS, values))
-                old = json.loads(zlib.decompress(bytes(row["buckets"])))
-                row["buckets"] = runfile.pack(edges=old["edges"], counts=old["counts"])
-                self._execute("UPDATE histograms SET buckets = ? WHERE run_id = ? AND name = ?",
-                              (row["buckets"], row["run_id"], row["name"]))
-                hists.append((row["name"], runfile.histogram_of(row)))
-            run["lat_histograms"], (run["grid_step"], run["grid_sub_buckets"]) = runfile.grid_of([h for _, h in hists])
-            self._execute("UPDATE runs SET lat_histograms = ?, grid_step = ?, grid_sub_buckets = ? WHERE key = ?",
-                          (run["lat_histograms"], run["grid_step"], run["grid_sub_buckets"], run["key"]))
-            changes.append((run, hists, 1))
-            if len(changes) == 100:         # a hundred runs' histograms at a time in memory
-                merged.change(self._execute, changes)
-                changes = []
-        merged.change(self._execute, changes)
+                    self.upgraded = (found, sql.VERSION, upgrade.upgrade(self, found))
 
     def _insert(self, rows):
-        """Inserts one run's rows (rows_of()); False when it was already there."""
+        """Inserts one run's row and its metadata's (rows_of()); False when it was already there."""
         self._execute(sql.ADD_META, tuple(rows["meta"][f] for f in sql.META_FIELDS))
-        cur = self._execute(sql.ADD_RUN, tuple(rows["run"][f] for f in sql.RUN_FIELDS))
-        if cur.rowcount == 0:
-            return False
-        for statement, fields, key in ((sql.ADD_RESULT, sql.RESULT_FIELDS, "results"),
-                                       (sql.ADD_LABEL, sql.LABEL_FIELDS, "labels"),
-                                       (sql.ADD_HISTOGRAM, sql.HISTOGRAM_FIELDS, "histograms")):
-            values = [tuple(r[f] for f in fields) for r in rows[key]]
-            if self.engine == "sqlite":
-                self.conn.executemany(statement, values)
-            elif values:
-                from psycopg2.extras import execute_values
-                head = statement.split(" VALUES ")[0]
-                execute_values(cur, head + " VALUES %s", values, page_size=1000)
-        return True
+        return self._execute(sql.ADD_RUN, tuple(rows["run"][f] for f in sql.RUN_FIELDS)).rowcount != 0
+
+    def _many(self, statement, rows):
+        """Runs one INSERT for many rows (tuples), in as few round trips as the engine allows."""
+        if self.engine == "sqlite":
+            self.conn.executemany(statement, rows)
+        elif rows:
+            from psycopg2.extras import execute_values
+            execute_values(self.conn.cursor(), statement.split(" VALUES ")[0] + " VALUES %s", rows, page_size=1000)
+
+    def _set_cells(self, rows):
+        """Gives results their cell: rows are (cell, run key, name)."""
+        if self.engine == "sqlite":
+            self.conn.executemany("UPDATE results SET cell = ? WHERE run_id = ? AND name = ?", rows)
+        elif rows:
+            from psycopg2.extras import execute_values
+            execute_values(self.conn.cursor(), "UPDATE results SET cell = v.cell FROM (VALUES %s) AS v (cell, run_id, "
+                           "name) WHERE results.run_id = v.run_id AND results.name = v.name", rows, page_size=1000)
 
     def add(self, prepared):
         """Adds prepared runs in one transaction (all or none), their histograms to `merged` with them; a list of
@@ -247,28 +183,52 @@ class Store:
         return new
 
     def _insert_all(self, prepared):
-        """Inserts runs' rows (rows_of()) in the order given, and their histograms into `merged`; which were new."""
+        """Inserts runs' rows (rows_of()) in the order given, their results into `cells` and their histograms into
+        `merged`; which were new."""
         new = [self._insert(rows) for rows in prepared]
+        added = [rows for rows, fresh in zip(prepared, new) if fresh]
+        cells.change(self._execute, self._many, [(rows["run"], rows["results"], 1) for rows in added])
+        for statement, fields, key in ((sql.ADD_RESULT, sql.RESULT_FIELDS, "results"),
+                                       (sql.ADD_LABEL, sql.LABEL_FIELDS, "labels"),
+                                       (sql.ADD_HISTOGRAM, sql.HISTOGRAM_FIELDS, "histograms")):
+            self._many(statement, [tuple(r[f] for f in fields) for rows in added for r in rows[key]])
         merged.change(self._execute, [(rows["run"], [(h["name"], h["histogram"]) for h in rows["histograms"]], 1)
-                                      for rows, fresh in zip(prepared, new) if fresh])
+                                      for rows in added])
         return new
 
     def remove(self, runs):
         """Deletes runs (rows of query.all_runs) with their results, labels and histograms, and takes them out of
-        `merged`: one transaction."""
+        `merged` and `cells`: one transaction."""
         with self._engine("cannot change it", "nothing was changed; check that it is writable"):
             with self._locked():
                 merged.change(self._execute, [(run, hists, -1) for run, hists in self._histograms(runs)])
+                stale = cells.change(self._execute, self._many, [(run, rows, -1) for run, rows in self._results(runs)])
                 for part in query.chunks([r["id"] for r in runs]) if runs else []:
                     self._execute(f"DELETE FROM runs WHERE id IN ({', '.join('?' for _ in part)})", tuple(part))
+                cells.refresh(self._execute, stale)
 
     def retag(self, run, host):
-        """Gives a run (a row of query.all_runs) another host, and moves its histograms in `merged` with it."""
+        """Gives a run (a row of query.all_runs) another host, and moves its histograms in `merged` and its results
+        in `cells` with it."""
         with self._engine("cannot change it", "nothing was changed; check that it is writable"):
             with self._locked():
                 ((_, hists),) = self._histograms([run])
                 merged.change(self._execute, [(run, hists, -1), (dict(run, host=host), hists, 1)])
+                ((_, rows),) = self._results([run])
+                stale = cells.change(self._execute, self._many, [(run, rows, -1), (dict(run, host=host), rows, 1)])
+                self._set_cells([(r["cell"], r["run_id"], r["name"]) for r in rows])
                 self._execute("UPDATE runs SET host = ? WHERE id = ?", (host, run["id"]))
+                cells.refresh(self._execute, stale)
+
+    def _results(self, runs):
+        """[(run, [its results rows, as cells.change counts them])] of runs, in the transaction under way."""
+        by_key = {r["key"]: [] for r in runs}
+        for part in query.chunks(list(by_key)) if runs else []:
+            q = f"SELECT {', '.join(cells.FIELDS)} FROM results WHERE run_id IN ({', '.join('?' for _ in part)})"
+            for values in self._execute(q, tuple(part)).fetchall():
+                row = dict(zip(cells.FIELDS, values))
+                by_key[row["run_id"]].append(row)
+        return [(r, by_key[r["key"]]) for r in runs]
 
     def _histograms(self, runs):
         """[(run, [(name, model.Histogram)])] of runs, from `histograms`, in the transaction under way."""
@@ -313,16 +273,6 @@ class Store:
     def close(self):
         self._rollback()
         self.conn.close()
-
-
-def rows_of(run, data):
-    """The rows of one run (a model.Run and its file's bytes) as Store.add takes them."""
-    run_id, doc = runfile.canonical(data)
-    key = runfile.key(run_id)
-    meta = runfile.meta_row(doc, run)
-    results = runfile.result_rows(run, key)
-    return {"meta": meta, "run": runfile.run_row(run, data, run_id, meta["id"], results), "results": results,
-            "labels": runfile.label_rows(run, key), "histograms": runfile.histogram_rows(run, key)}
 
 
 def _retrying(store, prepared):

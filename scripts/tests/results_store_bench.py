@@ -131,7 +131,7 @@ def main():
         ap.error("give the counts of runs in ascending order, each 1 or more")
     with open(args.base, "rb") as f:
         data = f.read()
-    base_rows = store.rows_of(runfile.parse(data, args.base), data)
+    base_rows = runfile.rows_of(runfile.parse(data, args.base), data)
     folder = tempfile.mkdtemp(prefix="regbench-store-bench-")
     server = None
     try:
