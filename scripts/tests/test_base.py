@@ -120,6 +120,32 @@ class Packages(unittest.TestCase):
         self.assertFalse(base & {"regbench_report", "regbench_results"})
 
 
+    def test_no_module_imports_one_that_imports_it_back(self):
+        # within each package, at the top of a module or inside a function alike: a loop hides who depends on whom
+        for package in ("regbench_base", "regbench_report", "regbench_results"):
+            graph = {}
+            for p in sources(package):
+                name = os.path.splitext(os.path.relpath(p, os.path.join(fixture.SCRIPTS, package)))[0]
+                with open(p, encoding="utf-8") as f:
+                    tree = ast.parse(f.read())
+                graph[name.replace(os.sep, ".")] = {
+                    (node.module or a.name).split(".")[0] if node.level == 1 else node.module.split(".")[1]
+                    for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                    and (node.level == 1 or (node.module or "").startswith(package + "."))
+                    for a in node.names}
+            loops = []
+
+            def visit(node, path):
+                for dep in sorted(graph.get(node, ())):
+                    if dep in path:
+                        loops.append(" -> ".join(path[path.index(dep):] + [dep]))
+                    elif dep in graph:
+                        visit(dep, path + [dep])
+            for node in graph:
+                visit(node, [node])
+            self.assertEqual(loops, [], package)
+
+
 class GuestChecks(unittest.TestCase):
     """scripts/tests/guest_results.py, which guest-test runs on the guest's files, fails on files that are not them."""
 

@@ -1,5 +1,5 @@
-"""The store's merged lat/ histograms (table `merged`) on SQLite: kept in step by add, delete, prune and retag, what
-`latency` reads agreeing with adding up the runs themselves, and a store of schema 2 upgraded to them in place."""
+"""The store's merged lat/ histograms (table `merged`) on SQLite: kept in step by add, delete, prune and retag, and what
+`latency` reads agreeing with adding up the runs themselves (test_results_cells upgrades earlier stores to them)."""
 import os
 import unittest
 
@@ -96,32 +96,6 @@ class Merged(Check):
             self.ok(p)
         self.assertEqual(merged(db), merged(self.fresh(later(0), *files)))
         self.assertEqual(merged(db)[0][6], 6)
-
-
-class SchemaTwo(Check):
-    def test_a_store_of_schema_2_is_upgraded_in_place_and_answers_as_a_new_one(self):
-        # made by schema 2's scripts/results: add of reps.json, port.json, answers.json and a copy of it two hours
-        # later labelled baseline=yes, its histogram counts doubled
-        db = fixture.store("store-v2.sql")
-        p = results("list", "--db", db)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stderr, f"results: {db}: upgraded the store from schema 2 to 3 in place (4 runs)\n")
-        self.assertEqual(rows(db, "SELECT value FROM regbench_store WHERE key = 'schema_version'"), [("3",)])
-        self.assertEqual(self.ok(results("list", "--db", db)), p.stdout)      # once: the second says nothing
-        files = [fixture.path(f) for f in ("reps.json", "port.json", "answers.json")]
-        fresh = os.path.join(fixture.tmpdir(), "new.sqlite")
-        self.ok(results("add", "--db", fresh, *files, later(0, factor=2, baseline=True, as_name="answers2.json",
-                                                                     date="2026-12-04T06:00:00+00:00")))
-        self.assertEqual(merged(db), merged(fresh))
-        for command in (["list"], ["latency", "--json"], ["history", "--json", "read32"], ["alerts"],
-                        ["export", "--format", "csv"]):
-            self.assertEqual(results(*command, "--db", db).stdout.replace(db, "STORE"),
-                             results(*command, "--db", fresh).stdout.replace(fresh, "STORE"), command)
-        self.assertEqual(rows(db, "SELECT r.id, s.name, s.reps FROM results s JOIN runs r ON r.key = s.run_id "
-                                  "ORDER BY 1, 2"),
-                         rows(fresh, "SELECT r.id, s.name, s.reps FROM results s JOIN runs r ON r.key = s.run_id "
-                                     "ORDER BY 1, 2"))
-        self.assertIn("0 added, 3 already there", self.ok(results("add", "--db", db, *files)))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ import fixture
 from test_results_store import Check, edited, results, rows
 from test_results_writers import at_once, variants
 
+from regbench_results import sql
+
 RUNS = [fixture.path("single.json"), fixture.path("reps.json"), fixture.path("port.json")]
 
 
@@ -173,7 +175,7 @@ class PostgreSQL(Check):
         conn.close()
         p = results("list", "--db", url)
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stderr, f"results: {url}: upgraded the store from schema 1 to 3 in place (2 runs)\n")
+        self.assertEqual(p.stderr, f"results: {url}: upgraded the store from schema 1 to {sql.VERSION} in place (2 runs)\n")
         self.assertIn(f"{url}: 2 runs", p.stdout)
         self.assertIn("0 added, 1 already there", self.ok(results("add", "--db", url, edited("reps.json", lambda d: None))))
 
@@ -190,7 +192,7 @@ class PostgreSQL(Check):
         conn.close()
         p = results("list", "--db", url)
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stderr, f"results: {url}: upgraded the store from schema 2 to 3 in place (4 runs)\n")
+        self.assertEqual(p.stderr, f"results: {url}: upgraded the store from schema 2 to {sql.VERSION} in place (4 runs)\n")
         fresh = self.server.database("v2fresh")
         self.ok(results("add", "--db", fresh, *(fixture.path(f) for f in ("reps.json", "port.json", "answers.json")),
                         later(0, factor=2, baseline=True, as_name="answers2.json", date="2026-12-04T06:00:00+00:00")))

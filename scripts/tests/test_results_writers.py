@@ -14,6 +14,8 @@ import zlib
 import fixture
 from test_results_store import RESULTS, Check, edited, results, rows
 
+from regbench_results import sql
+
 ROOT = os.path.dirname(fixture.SCRIPTS)
 
 
@@ -257,9 +259,9 @@ class Upgrade(Check):
         db = fixture.store("store-v1.sql")     # the first release's: add of reps.json and port.json
         p = results("list", "--db", db)
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stderr, f"results: {db}: upgraded the store from schema 1 to 3 in place (2 runs)\n")
+        self.assertEqual(p.stderr, f"results: {db}: upgraded the store from schema 1 to {sql.VERSION} in place (2 runs)\n")
         self.assertIn(f"{db}: 2 runs", p.stdout)
-        self.assertEqual(rows(db, "SELECT value FROM regbench_store WHERE key = 'schema_version'"), [("3",)])
+        self.assertEqual(rows(db, "SELECT value FROM regbench_store WHERE key = 'schema_version'"), [(str(sql.VERSION),)])
         self.assertEqual(rows(db, "SELECT COUNT(*) FROM results"), [(9,)])
         self.assertEqual(self.ok(results("list", "--db", db)), p.stdout)      # once: the second says nothing
         # the ids are the new content hashes: the run again, re-indented, is already there
@@ -272,7 +274,7 @@ class Upgrade(Check):
         with sqlite3.connect(db) as conn:
             conn.execute("UPDATE regbench_store SET value = '99'")
         conn.close()
-        self.one_line(results("list", "--db", db), 1, db, "a store of schema 99, newer than this regbench's 3")
+        self.one_line(results("list", "--db", db), 1, db, f"a store of schema 99, newer than this regbench's {sql.VERSION}")
         self.one_line(results("add", "--db", db, fixture.path("single.json")), 1, db, "schema 99")
 
 
