@@ -77,8 +77,8 @@ def load(data, name):
 
     The identity is canonical()'s: the JSON with its keys sorted and each whole number written without a fraction.
     Written from the reader's document (whose doubles keep their fractions), each whole double ends in ".0" before a
-    comma or bracket; when the parse counted exactly as many of those as the text holds, no string holds one, and
-    taking them out gives canonical()'s text.  Otherwise (a string holding such text, -0.0, long integers) canonical()
+    comma or bracket; when taking those out takes out exactly as many as the parse counted, no string held one, and
+    the text is canonical()'s.  Otherwise (a string holding such text, -0.0, long integers) canonical()
     parses the bytes again itself."""
     counted = _Counted()
     try:
@@ -86,20 +86,12 @@ def load(data, name):
         run = model.from_document(name, doc)
     except model.ReportError as e:
         raise ResultsError(str(e)) from None
-    text = None
     if not counted.odd:
         text = json.dumps(doc, sort_keys=True, separators=(",", ":"))
-        if sum(text.count(end) for end in _WHOLE) == counted.whole:
-            for end in _WHOLE:
-                text = text.replace(end, end[2:])
-        else:
-            text = None
-    if text is None:
-        return run, canonical(data)
-    return run, (hashlib.sha256(text.encode("utf-8")).hexdigest(), doc)
-
-
-_WHOLE = (".0,", ".0]", ".0}")
+        whole = text.replace(".0,", ",").replace(".0]", "]").replace(".0}", "}")
+        if len(text) - len(whole) == 2 * counted.whole:
+            return run, (hashlib.sha256(whole.encode("utf-8")).hexdigest(), doc)
+    return run, canonical(data)
 
 
 def _number(f):
