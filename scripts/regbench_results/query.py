@@ -172,7 +172,7 @@ def results(store, selection, fields, where="", check=True, by_cell=False):
     _compiled(selection)
     names = []
     if selection.patterns:
-        every = {r["name"] for r in store.rows("SELECT DISTINCT name FROM cells", ("name",))}
+        every = {c["name"] for column in cells.every(store).values() for c in column}
         if check:
             check_patterns(selection, every)
         names = sorted(n for n in every if selection.wants(n))
@@ -202,11 +202,9 @@ def results(store, selection, fields, where="", check=True, by_cell=False):
 def _cells(store, selection, names):
     """The ids of the cells of the runs' columns with these names, or None when reading them would read more rows
     than reading the runs' own."""
-    columns = {cells.column(r) for r in selection.runs}
-    marks = ", ".join("?" for _ in names)
-    where = " AND ".join(f"{c} = ?" for c in cells.COLUMN)
-    found = [r for col in columns for r in store.rows(f"SELECT id, runs FROM cells WHERE {where} AND name IN ({marks})",
-                                                      ("id", "runs"), col + tuple(names))]
-    if sum(r["runs"] for r in found) >= sum(r["results"] for r in selection.runs):
+    wanted = set(names)
+    found = [c for col in {cells.column(r) for r in selection.runs} for c in cells.of_column(store, col)
+             if c["name"] in wanted]
+    if sum(c["runs"] for c in found) >= sum(r["results"] for r in selection.runs):
         return None
-    return sorted(r["id"] for r in found)
+    return sorted(c["id"] for c in found)

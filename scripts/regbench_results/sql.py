@@ -124,7 +124,7 @@ RESULTS = (
     Column("bytes_per_second", "DOUBLE PRECISION", 1, shown=X),
     Column("disturbed", "INTEGER NOT NULL", 1, shown=X),  # repetitions measured while the machine was disturbed
     Column("reps", "{binary}", 3),                        # the repetitions' cycles (verdicts test them): pack_reps
-    Column("cell", "INTEGER", 4),                         # its reference table cell (cells.id)
+    Column("cell", "INTEGER", 4),                         # its reference table cell's id (in `cells`)
 )
 
 # One row per lat/ histogram per run, so that merging never reads the runs' JSON.
@@ -151,34 +151,19 @@ MERGED = (
 )
 MERGED_GROUP = ("host", "cpu", "target", "step", "sub_buckets")
 
-# One row per reference table cell: a benchmark (its name and the contract's fields) in one column (host, CPU,
-# accelerator and target as the reference table names them), with the counts of its runs' results by what they say.
-# What a cell shows that counts cannot keep (the median and range of its figures) the index results_cell gives.
-# add, delete, prune and retag keep them in step in their own transaction (cells.py).
+# The reference table's cells, one row per column (host, CPU, accelerator and target as the reference table names
+# them): each cell of the column (a benchmark: its name and the contract's fields) with its id and the counts of its
+# runs' results by what they say, packed (cells.pack), so that a change of runs rewrites one row per column.  What a
+# cell shows that counts cannot keep (the median and range of its figures) the index results_cell gives.  add, delete,
+# prune and retag keep them in step in their own transaction (cells.py).
 CELLS = (
-    Column("id", "INTEGER PRIMARY KEY"),          # what results.cell refers to (given out by cells.py)
     Column("host", "TEXT NOT NULL"),
     Column("cpu", "TEXT NOT NULL"),
     Column("accelerator", "TEXT NOT NULL"),       # '' for none
     Column("target", "TEXT NOT NULL"),            # runfile.target_label of the runs
-    Column("name", "TEXT NOT NULL"),
-    Column("family", "TEXT NOT NULL"),
-    Column("op", "TEXT NOT NULL"),
-    Column("width", "INTEGER"),
-    Column("strategy", "TEXT NOT NULL"),
-    Column("param", "BIGINT"),
-    Column("unit", "TEXT NOT NULL"),
-    Column("runs", "INTEGER NOT NULL"),           # its rows of `results`
-    Column("measured", "INTEGER NOT NULL"),       # of them with a figure in ns (what the median is taken of)
-    Column("measured_disturbed", "INTEGER NOT NULL"),
-    Column("bound", "INTEGER NOT NULL"),          # of them below the timer's resolution
-    Column("bound_disturbed", "INTEGER NOT NULL"),
-    Column("bound_ns", "DOUBLE PRECISION"),       # the lowest of their bounds in ns (NULL: none known)
-    Column("bound_ns_runs", "INTEGER NOT NULL"),  # how many rows have that bound
-    Column("failed", "INTEGER NOT NULL"),         # of them failed (State.failed)
+    Column("cells", "{binary} NOT NULL"),         # each cell's id (what results.cell refers to), benchmark and counts
 )
-CELL_KEY = ("host", "cpu", "accelerator", "target", "name", "family", "op", "width", "strategy", "param", "unit")
-CELL_COUNTS = tuple(c.name for c in CELLS[len(CELL_KEY) + 1:])
+CELL_COLUMN = ("host", "cpu", "accelerator", "target")
 
 STORE = (Column("key", "TEXT PRIMARY KEY"), Column("value", "TEXT NOT NULL"))  # the store's own facts: schema_version
 
@@ -193,17 +178,16 @@ TABLES = {
     "results": (RESULTS, 1, ()),
     "histograms": (HISTOGRAMS, 2, ("PRIMARY KEY (run_id, name)",)),
     "merged": (MERGED, 3, (f"PRIMARY KEY ({', '.join(MERGED_GROUP)}, name)",)),
-    "cells": (CELLS, 4, ()),
+    "cells": (CELLS, 4, (f"PRIMARY KEY ({', '.join(CELL_COLUMN)})",)),
 }
 
 # The columns filters use are indexed; results and histograms by their run through their primary keys, results by
-# their cell and figure too (a cell's median, range and count are read off it), cells by their column.
+# their cell and figure too (a cell's median and range are read off it).
 INDEXES = (
     ("results_run", "results", "run_id", 2),
     ("labels_pair", "labels", "key, value", 2),
     *((f"runs_{c}", "runs", c, 2) for c in ("host", "machine_id", "cpu", "target", "arch", "time")),
     ("results_cell", "results", "cell, ns", 4),
-    ("cells_column", "cells", "host, cpu, target", 4),
 )
 
 

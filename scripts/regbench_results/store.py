@@ -187,7 +187,7 @@ class Store:
         `merged`; which were new."""
         new = [self._insert(rows) for rows in prepared]
         added = [rows for rows, fresh in zip(prepared, new) if fresh]
-        cells.change(self._execute, self._many, [(rows["run"], rows["results"], 1) for rows in added])
+        cells.change(self._execute, [(rows["run"], rows["results"], 1) for rows in added])
         for statement, fields, key in ((sql.ADD_RESULT, sql.RESULT_FIELDS, "results"),
                                        (sql.ADD_LABEL, sql.LABEL_FIELDS, "labels"),
                                        (sql.ADD_HISTOGRAM, sql.HISTOGRAM_FIELDS, "histograms")):
@@ -202,7 +202,7 @@ class Store:
         with self._engine("cannot change it", "nothing was changed; check that it is writable"):
             with self._locked():
                 merged.change(self._execute, [(run, hists, -1) for run, hists in self._histograms(runs)])
-                stale = cells.change(self._execute, self._many, [(run, rows, -1) for run, rows in self._results(runs)])
+                stale = cells.change(self._execute, [(run, rows, -1) for run, rows in self._results(runs)])
                 for part in query.chunks([r["id"] for r in runs]) if runs else []:
                     self._execute(f"DELETE FROM runs WHERE id IN ({', '.join('?' for _ in part)})", tuple(part))
                 cells.refresh(self._execute, stale)
@@ -215,7 +215,7 @@ class Store:
                 ((_, hists),) = self._histograms([run])
                 merged.change(self._execute, [(run, hists, -1), (dict(run, host=host), hists, 1)])
                 ((_, rows),) = self._results([run])
-                stale = cells.change(self._execute, self._many, [(run, rows, -1), (dict(run, host=host), rows, 1)])
+                stale = cells.change(self._execute, [(run, rows, -1), (dict(run, host=host), rows, 1)])
                 self._set_cells([(r["cell"], r["run_id"], r["name"]) for r in rows])
                 self._execute("UPDATE runs SET host = ? WHERE id = ?", (host, run["id"]))
                 cells.refresh(self._execute, stale)

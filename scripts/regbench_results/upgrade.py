@@ -123,7 +123,7 @@ def _after_4(store):
             row = dict(zip(cells.FIELDS, values))
             by_key[row["run_id"]][1].append(row)
         changes = [(run, rows, 1) for run, rows in by_key.values()]
-        cells.change(store._execute, store._many, changes)
+        cells.change(store._execute, changes)
         store._set_cells([(row["cell"], row["run_id"], row["name"]) for _, rows, _ in changes for row in rows])
     store._execute("DROP INDEX results_upgrade")
 

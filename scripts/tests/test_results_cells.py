@@ -9,13 +9,20 @@ import fixture
 from test_results_merged import later, merged
 from test_results_store import Check, edited, results, rows
 
+from regbench_results import cells as regbench_cells
 from regbench_results import query, reference, runfile, sql, store, upgrade
 
 
 def cells(db):
-    """The store's cells without their ids (which tell only the order they were made in), in one order."""
-    key = ", ".join(sql.CELL_KEY)
-    return rows(db, f"SELECT {key}, {', '.join(sql.CELL_COUNTS)} FROM cells ORDER BY {key}")
+    """The store's cells, each its column, benchmark and counts (not its id, which tells only the order cells were
+    made in), in one order."""
+    s = store.open_store(db)
+    try:
+        every = regbench_cells.every(s)
+    finally:
+        s.close()
+    return sorted((col + tuple(c[f] for f in regbench_cells.BENCHMARK + regbench_cells.COUNTS)
+                   for col, column in every.items() for c in column), key=repr)
 
 
 def both_paths(db, **filters):
@@ -57,15 +64,20 @@ class Cells(Check):
         """The store's cells are those of a new store of the files, every result is in the cell its run and name say,
         and `table` reads from the cells what it reads from the results."""
         self.assertEqual(cells(db), cells(self.fresh(*files)))
-        self.assertEqual(rows(db, "SELECT COUNT(*) FROM results s JOIN runs r ON r.key = s.run_id JOIN cells c ON "
-                                  "c.id = s.cell WHERE c.name = s.name AND c.host = r.host AND c.cpu = r.cpu"),
-                         rows(db, "SELECT COUNT(*) FROM results"))
+        s = store.open_store(db)
+        try:
+            ids = {c["id"]: (col, c["name"]) for col, column in regbench_cells.every(s).items() for c in column}
+            runs = {r["key"]: regbench_cells.column(r) for r in query.all_runs(s)}
+        finally:
+            s.close()
+        self.assertEqual(sorted(ids[cell] for cell, _, _ in rows(db, "SELECT cell, run_id, name FROM results")),
+                         sorted((runs[run], name) for _, run, name in rows(db, "SELECT cell, run_id, name FROM results")))
         fast, slow = both_paths(db)
         self.assertEqual(fast, slow)
         return fast
 
     def test_add_delete_prune_and_retag_keep_the_cells_those_of_the_runs_left(self):
-        runs = [single(0), single(1, tsc=2_000_000_000), single(2, factor=1.5), single(3, host="other"),
+        runs = [single(0), single(1, tsc=3_000_000_000), single(2, factor=1.5), single(3, host="other"),
                 later(0), later(1, factor=2), fixture.path("port.json")]
         db = os.path.join(fixture.tmpdir(), "c.sqlite")
         self.ok(results("add", "--db", db, *runs[:3]))
@@ -88,7 +100,7 @@ class Cells(Check):
         left = [d for d, in rows(db, "SELECT date FROM runs ORDER BY date")]
         self.assertEqual(len(left), 4)                     # one of each machine × target
         self.same_as_fresh(db, *(now[d[:10]] or later(int(d[11:13]) - 4, factor=int(d[11:13]) - 3) for d in left))
-        self.assertEqual(rows(db, "SELECT COUNT(*) FROM cells WHERE runs < 1"), [(0,)])
+        self.assertEqual([c for c in cells(db) if c[4 + len(regbench_cells.BENCHMARK)] < 1], [])   # no cell left empty
 
     def test_filters_that_leave_a_column_in_part_read_its_results(self):
         db = os.path.join(fixture.tmpdir(), "f.sqlite")
