@@ -2,7 +2,7 @@
 """A benchmark of the results store's operations (a script, not a test): a store filled with synthetic runs, then each
 command timed as a user runs it.
 
-    scripts/tests/results_store_bench.py [--postgresql] [--base RUN.json] [--machines M] N [N...]
+    scripts/tests/results_store_bench.py [--postgresql] [--base RUN.json] [--machines M] [--repeat R] N [N...]
 
 One store grows through the counts given (ascending): an SQLite file in a
 temporary folder, or with --postgresql a database of a server it starts as
@@ -21,17 +21,22 @@ would take hours here (the reader validates each file).
 At each count it times, as separate processes of scripts/results: list, table
 (^chain/), latency --json, history --json (^chain/read32/), alerts, and then
 the add of 10 more synthetic files (distinct JSON files, read, validated and
-hashed as any run is), whose time per run it prints.  The bytes per run are
-the store's size over its runs before that add.  The stores are removed at
-the end.  Figures move with the machine: docs/PERFORMANCE.md says where they
-came from.
+hashed as any run is), whose time per run it prints.  Each is timed --repeat
+times (the median is printed; each repeated add adds 10 files more), as wall
+time, and on a second line (cpu) as the CPU seconds the command used, which a
+busy machine disturbs less.  load is the 1-minute load average before the
+count's commands.  The bytes per run are the store's size over its runs
+before the adds.  The stores are removed at the end.  Figures move with the
+machine: docs/PERFORMANCE.md says where they came from.
 """
 import argparse
 import hashlib
 import json
 import os
 import random
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -101,11 +106,23 @@ def fill(db, start, end, base_rows, data, machines, rng):
 
 
 def timed(*args):
-    t = time.monotonic()
+    """(wall seconds, CPU seconds: user and system) of one command."""
+    t, used = time.monotonic(), _children()
     p = subprocess.run([RESULTS, *args], capture_output=True, text=True)
     if p.returncode not in ((0, 1) if args[0] == "alerts" else (0,)):      # alerts exits 1 when it finds one
         sys.exit(f"results_store_bench: {' '.join(args[:1])}: {p.stderr.strip()}")
-    return time.monotonic() - t
+    return time.monotonic() - t, _children() - used
+
+
+def _children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def median_of(repeat, command):
+    """(median wall, median CPU) of command() run repeat times."""
+    times = [command() for _ in range(repeat)]
+    return tuple(statistics.median(t[i] for t in times) for i in (0, 1))
 
 
 def size_of(db, server):
@@ -126,6 +143,7 @@ def main():
     ap.add_argument("--postgresql", action="store_true", help="a PostgreSQL server of its own, else SQLite files")
     ap.add_argument("--base", default=os.path.join(ROOT, "reports", "ram-on-zen5", "ram.json"))
     ap.add_argument("--machines", type=int, default=4)
+    ap.add_argument("--repeat", type=int, default=1, help="time each command this many times: the median is printed")
     args = ap.parse_args()
     if args.counts != sorted(args.counts) or args.counts[0] < 1:
         ap.error("give the counts of runs in ascending order, each 1 or more")
@@ -150,7 +168,7 @@ def main():
 def run_all(args, base, base_rows, data, folder, server):
     rng = random.Random(1)
     db = server.database("bench") if server else os.path.join(folder, "store.sqlite")
-    print("runs  fill s/run  bytes/run  list s  table s  latency s  history s  alerts s  add s/run", flush=True)
+    print("runs  load  fill s/run  bytes/run  list s  table s  latency s  history s  alerts s  add s/run", flush=True)
     there = 0
     for n in args.counts:
         t = time.monotonic()
@@ -158,22 +176,31 @@ def run_all(args, base, base_rows, data, folder, server):
         filled = (time.monotonic() - t) / max(1, n - there)
         there = n
         size = size_of(db, server)
+        load = os.getloadavg()[0]
         out = os.path.join(folder, "table")
-        row = [n, filled, size / n, timed("list", "--db", db),
-               timed("table", "--db", db, "-o", out, "--force", "^chain/"),
-               timed("latency", "--db", db, "--json"), timed("history", "--db", db, "--json", "^chain/read32/"),
-               timed("alerts", "--db", db)]
-        files = []
-        for i in range(there, there + 10):
-            files.append(os.path.join(folder, f"run{i}.json"))
-            with open(files[-1], "w", encoding="utf-8") as f:
-                json.dump(synthetic_file(base, i, args.machines, rng), f)
-        row.append(timed("add", "--db", db, *files) / 10)
-        there += 10
-        for path in files:
-            os.remove(path)
-        print(f"{row[0]:>5}  {row[1]:10.3f}  {row[2]:9.0f}  {row[3]:6.2f}  {row[4]:7.2f}  {row[5]:9.2f}  "
-              f"{row[6]:9.2f}  {row[7]:8.2f}  {row[8]:9.3f}", flush=True)
+        commands = [("list", "--db", db), ("table", "--db", db, "-o", out, "--force", "^chain/"),
+                    ("latency", "--db", db, "--json"), ("history", "--db", db, "--json", "^chain/read32/"),
+                    ("alerts", "--db", db)]
+        times = [median_of(args.repeat, lambda c=c: timed(*c)) for c in commands]
+
+        def add():
+            nonlocal there
+            files = []
+            for i in range(there, there + 10):
+                files.append(os.path.join(folder, f"run{i}.json"))
+                with open(files[-1], "w", encoding="utf-8") as f:
+                    json.dump(synthetic_file(base, i, args.machines, rng), f)
+            wall, cpu = timed("add", "--db", db, *files)
+            there += 10
+            for path in files:
+                os.remove(path)
+            return wall / 10, cpu / 10
+        times.append(median_of(args.repeat, add))
+        wall, cpu = ([t[i] for t in times] for i in (0, 1))
+        print(f"{n:>5}  {load:4.1f}  {filled:10.3f}  {size / n:9.0f}  {wall[0]:6.2f}  {wall[1]:7.2f}  {wall[2]:9.2f}  "
+              f"{wall[3]:9.2f}  {wall[4]:8.2f}  {wall[5]:9.3f}", flush=True)
+        print(f"{'cpu':>5}  {'':4}  {'':10}  {'':9}  {cpu[0]:6.2f}  {cpu[1]:7.2f}  {cpu[2]:9.2f}  {cpu[3]:9.2f}  "
+              f"{cpu[4]:8.2f}  {cpu[5]:9.3f}", flush=True)
 
 
 if __name__ == "__main__":
