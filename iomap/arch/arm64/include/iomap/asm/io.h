@@ -16,7 +16,8 @@
  *   IOMAP_REG_<k>     the register constraints of values and stored values
  *   IOMAP_WREG_<k>    ("rZ": a zero is stored from wzr/xzr, as the kernel's)
  *   access kinds      raw (__raw_readX: ldrb, ldrh, ldr w, ldr x; strb, strh,
- *                     str) and acq (ldar/stlr of the width)
+ *                     str), readl (the access readl makes: raw) and acq
+ *                     (ldar/stlr of the width)
  *   orderings         io (readl/writel's hooks), rmb_wmb, mb
  *   for regbench      IOMAP_READL_INSNS, IOMAP_ASM_READ_NOTE
  * arm64 has no port I/O instructions (no IOMAP_HAVE_PORT_IO) and does not
@@ -104,15 +105,11 @@ static __always_inline void iomap_cpu_relax(void)
 #define IOMAP_WRITE_raw(type, k, wreg, v, addr) IOMAP_A64_WRITE(IOMAP_STR, type, k, wreg, v, addr)
 #define IOMAP_READ_acq(type, k, reg, addr) IOMAP_A64_READ(IOMAP_LDAR, type, k, reg, addr, : "memory")
 #define IOMAP_WRITE_acq(type, k, wreg, v, addr) IOMAP_A64_WRITE(IOMAP_STLR, type, k, wreg, v, addr, : "memory")
-#define IOMAP_AT_raw(bits, ...) __VA_ARGS__
-#define IOMAP_AT_acq(bits, ...) __VA_ARGS__
-#define IOMAP_PORT_AT_raw(bits, ...)
-#define IOMAP_PORT_AT_acq(bits, ...)
-#define IOMAP_PORT_AT_lohi(bits, ...)
-#define IOMAP_PORT_AT_hilo(bits, ...)
-#define IOMAP_REGION_AT_raw(bits, ...) __VA_ARGS__
-#define IOMAP_REGION_AT_acq(bits, ...)
+/* readl's access is __raw_readl's: its ordering is all in its hooks (the order io). */
+#define IOMAP_READ_readl(type, k, reg, addr) IOMAP_READ_raw(type, k, reg, addr)
+#define IOMAP_WRITE_readl(type, k, wreg, v, addr) IOMAP_WRITE_raw(type, k, wreg, v, addr)
 #define IOMAP_ISSUES_raw(bits) ((bits) / 8)
+#define IOMAP_ISSUES_readl(bits) ((bits) / 8)
 #define IOMAP_ISSUES_acq(bits) ((bits) / 8)
 
 /*
@@ -134,7 +131,7 @@ static __always_inline void iomap_cpu_relax(void)
 #define IOMAP_IO_BW() dma_wmb()
 
 /*
- * The orderings around an access, each a row's order in strategies.h:
+ * The orderings around an access, each an order of the strategy list:
  *   io       readl/writel: the read then IOMAP_IO_AR, IOMAP_IO_BW then the
  *            write (the ordered strategy)
  *   rmb_wmb  the mandatory barriers as a portable driver writes them: the
@@ -147,9 +144,6 @@ static __always_inline void iomap_cpu_relax(void)
 #define IOMAP_ORDER_W_rmb_wmb(acc) do { wmb(); acc; } while (0)
 #define IOMAP_ORDER_R_mb(type, acc) ({ type __iomap_v; mb(); __iomap_v = (acc); mb(); __iomap_v; })
 #define IOMAP_ORDER_W_mb(acc) do { mb(); acc; mb(); } while (0)
-#define IOMAP_ORDER_MMIO_io(...) __VA_ARGS__
-#define IOMAP_ORDER_MMIO_rmb_wmb(...) __VA_ARGS__
-#define IOMAP_ORDER_MMIO_mb(...) __VA_ARGS__
 
 /* What readl issues, in words (the help of regbench's dispatch family). */
 #define IOMAP_READL_INSNS "ldr, then dmb oshld and a dependency on the value (eor, cbnz)"
