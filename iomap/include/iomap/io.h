@@ -74,13 +74,17 @@ static __always_inline void barrier(void) { __asm__ __volatile__("" ::: "memory"
 #define IOMAP_READ_deref(type, k, reg, addr) (*(const volatile type __force *)(addr))
 #define IOMAP_WRITE_deref(type, k, wreg, v, addr) (*(volatile type __force *)(addr) = (type)(v))
 #define IOMAP_ISSUES_deref(bits) ((bits) / 8)
-/* a 64-bit access as two 32-bit ones of strategy s (ordered: readl's, relaxed: readl_relaxed's), first half first */
+/*
+ * a 64-bit access as two 32-bit ones of strategy s (ordered: readl's,
+ * relaxed: readl_relaxed's), first half first, the halves put together as
+ * <linux/io-64-nonatomic-lo-hi.h> does (low + (high << 32))
+ */
 #define IOMAP_SPLIT_READ(s, first, second, addr) ({				\
 	const volatile char __iomem *__iomap_p = (const volatile char __iomem *)(addr); \
 	uint32_t __iomap_lo, __iomap_hi;					\
 	__iomap_##first = iomap_read32_##s(IOMAP_HALF_##first(__iomap_p));	\
 	__iomap_##second = iomap_read32_##s(IOMAP_HALF_##second(__iomap_p));	\
-	((uint64_t)__iomap_hi << 32) | __iomap_lo; })
+	__iomap_lo + ((uint64_t)__iomap_hi << 32); })
 #define IOMAP_SPLIT_WRITE(s, first, second, v, addr) do {			\
 	volatile char __iomem *__iomap_p = (volatile char __iomem *)(addr);	\
 	uint32_t __iomap_lo = (uint32_t)(v);					\
@@ -118,26 +122,39 @@ IOMAP_EACH_MMIO(IOMAP_BUILD_MMIO)
  * _rep: the same register, count times (a FIFO), never a range: a loop of
  * a strategy's single access, for the strategies whose line says loop (those
  * that order a loop's accesses one by one; fenced and locked order single
- * accesses, and a loop with barriers is barriered's).  The buffer may be
- * unaligned.  One macro serves both spaces: rd/wr name the single accessors
- * (read/write for MMIO, in/out for ports), rtype/wtype their address type.
+ * accesses, and a loop with barriers is barriered's).  It counts as
+ * asm-generic/io.h's readsl does (v6.1): nothing for 0, else do ... while
+ * (--count).  The buffer may be unaligned (the kernel's is aligned: its
+ * loop stores through a u32 *).  One macro serves both spaces: rd/wr name
+ * the single accessors (read/write for MMIO, in/out for ports), rtype/wtype
+ * their address type.
  */
 #define IOMAP_BUILD_REP_LOOP(rd, wr, rtype, wtype, s, bits, type)		\
 static __always_inline void iomap_##rd##bits##_rep_##s(rtype addr, void *buf, unsigned long count) \
 {									\
-	unsigned char *p = (unsigned char *)buf;			\
-	for (; count; count--, p += sizeof(type)) {			\
-		type v = iomap_##rd##bits##_##s(addr);			\
-		__builtin_memcpy(p, &v, sizeof(v));			\
+	if (count) {							\
+		unsigned char *p = (unsigned char *)buf;		\
+									\
+		do {							\
+			type v = iomap_##rd##bits##_##s(addr);		\
+									\
+			__builtin_memcpy(p, &v, sizeof(v));		\
+			p += sizeof(v);					\
+		} while (--count);					\
 	}								\
 }									\
 static __always_inline void iomap_##wr##bits##_rep_##s(wtype addr, const void *buf, unsigned long count) \
 {									\
-	const unsigned char *p = (const unsigned char *)buf;		\
-	for (; count; count--, p += sizeof(type)) {			\
-		type v;							\
-		__builtin_memcpy(&v, p, sizeof(v));			\
-		iomap_##wr##bits##_##s(v, addr);			\
+	if (count) {							\
+		const unsigned char *p = (const unsigned char *)buf;	\
+									\
+		do {							\
+			type v;						\
+									\
+			__builtin_memcpy(&v, p, sizeof(v));		\
+			p += sizeof(v);					\
+			iomap_##wr##bits##_##s(v, addr);		\
+		} while (--count);					\
 	}								\
 }
 #define IOMAP_BUILD_MMIO_LOOP(bits, type, k, reg, wreg, id)			\

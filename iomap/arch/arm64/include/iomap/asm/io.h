@@ -145,6 +145,16 @@ static __always_inline void iomap_cpu_relax(void)
 #define IOMAP_ORDER_R_mb(type, acc) ({ type __iomap_v; mb(); __iomap_v = (acc); mb(); __iomap_v; })
 #define IOMAP_ORDER_W_mb(acc) do { mb(); acc; mb(); } while (0)
 
+/*
+ * The PCI I/O space ioport_map() takes ports from (asm-generic/io.h, v6.1):
+ * IO_SPACE_LIMIT is PCI_IO_SIZE - 1 (16 MiB, asm/memory.h), and
+ * MMIO_UPPER_LIMIT the top of the part it maps, PIO_INDIRECT_SIZE (16 KiB)
+ * below, since Debian builds CONFIG_INDIRECT_PIO (HiSilicon's LPC bus,
+ * linux/logic_pio.h).
+ */
+#define IOMAP_IO_SPACE_LIMIT 0xffffffUL
+#define IOMAP_MMIO_UPPER_LIMIT (IOMAP_IO_SPACE_LIMIT - 0x4000UL)
+
 /* What readl issues, in words (the help of regbench's dispatch family). */
 #define IOMAP_READL_INSNS "ldr, then dmb oshld and a dependency on the value (eor, cbnz)"
 
