@@ -7,106 +7,20 @@
 #include "clock.h"
 #include "insns.h"
 #include "kernels.h"
-
-#define UNROLL 8
-
-#define REPEAT8(x) x x x x x x x x
-
-/* An identity the compiler cannot see through. */
-#define OPAQUE(x) __asm__ __volatile__("" : "+r" (x))
+#include "shapes.h"
+#include "chains.h"
 
 /*
- * The three kernel shapes, each one macro; setup must not contain a comma
- * outside parentheses.  UNROLLED makes name() with UNROLL copies of body per
- * iteration and name_2() with twice as many.
+ * A chain's baseline (its kernel without the reads) is chains.c's, built from
+ * the same accessors with their instructions emptied, except a region's: its
+ * read is a call into pread, which the baseline must not make, so what
+ * stands for it is the cookie the read would use, through an identity the
+ * compiler cannot see through, converted to the read's type as the call's
+ * value is.
  */
-#define UNROLLED(name, setup, body, result)					\
-static __always_inline uint64_t name##_x(const struct rb_kernel_arg *a, uint64_t iters, int twice) \
-{									\
-	setup;								\
-	for (uint64_t i = 0; i < iters; i++) {				\
-		REPEAT8(body;)						\
-		if (twice) {						\
-			REPEAT8(body;)					\
-		}							\
-	}								\
-	return result;							\
-}									\
-static uint64_t name(const struct rb_kernel_arg *a, uint64_t n) { return name##_x(a, n, 0); } \
-static uint64_t name##_2(const struct rb_kernel_arg *a, uint64_t n) { return name##_x(a, n, 1); }
-
-/* SAMPLED times each body alone into mem[i], built once per timer (clock.h). */
-#define SAMPLED(name, setup, body)						\
-static __always_inline uint64_t name##_t(enum rb_timer timer, const struct rb_kernel_arg *a, uint64_t iters) \
-{									\
-	uint64_t *out = a->mem;						\
-	setup;								\
-									\
-	for (uint64_t i = 0; i < iters; i++) {				\
-		uint64_t t0 = rb_tsc_start();				\
-		body;							\
-		out[i] = rb_tsc_stop(timer) - t0;			\
-	}								\
-	return 0;							\
-}									\
-static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
-{									\
-	return RB_TIMED(a->timer, name##_t, a, iters);			\
-}
-
-/* BATCH repeats body; the harness times the whole. */
-#define BATCH(name, setup, body)						\
-static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
-{									\
-	setup;								\
-	for (uint64_t i = 0; i < iters; i++)				\
-		body;							\
-	return 0;							\
-}
-
-/*
- * The register a kernel works on, per space: an MMIO pointer or a port
- * number.  AT(off) is the register `off` further on (chains depend on it);
- * NUM(off) is the same as a number, for the chain baselines.
- */
-#define PORT_OF(io) ((uint16_t)((uintptr_t)(void __force *)(io) & IOMAP_PIO_MASK))
-#define MMIO_REG volatile char __iomem *io = a->io
-#define MMIO_AT(off) (io + (off))
-#define MMIO_NUM(off) ((uintptr_t)(volatile void __force *)MMIO_AT(off))
-#define PIO_REG uint16_t io = PORT_OF(a->io)
-#define PIO_AT(off) ((uint16_t)(io + (off)))
-#define PIO_NUM(off) PIO_AT(off)
-/* A region's cookies (iomap/region.h) step like MMIO addresses; each access is a pread/pwrite. */
-#define REGION_REG MMIO_REG
-#define REGION_AT(off) MMIO_AT(off)
-#define REGION_NUM(off) MMIO_NUM(off)
-
-/*
- * What stands for a read in a chain's baseline, by how the read is issued
- * (its access in strategies.h): x, the address or port the read
- * would use, through an identity the compiler cannot see through, at x's
- * own type (a port stays 16 bits, as in the in instruction).  An asm mov
- * (or a port in) leaves a value of the access's type in a register, which
- * the kernel converts to the chain's 64-bit variable (a movzx at 8 and 16
- * bits, the next 32-bit and at 32): the stand-in is narrowed to that type,
- * so the baseline converts it the same way.  A C volatile load
- * zero-extends by itself: nothing of it stays.  (The narrowing is a C
- * conversion, not an asm output of the narrow type: GCC's identical-code
- * folding took empty asms of different output types for the same code.)
- */
-#define CHAIN_STANDIN_readl(type, x) ({ __typeof__(x) __r = (x); OPAQUE(__r); (type)__r; })
-#define CHAIN_STANDIN_deref(type, x) ({ __typeof__(x) __r = (x); OPAQUE(__r); __r; })
-/*
- * raw is the same asm access without the clobber (x86), or arm64's ldr; acq
- * is arm64's ldar, an asm read too; a split (lohi, hilo) reads
- * two 32-bit halves and returns their 64-bit sum, which the chain takes as
- * it is.  A region's read (readl and raw there) is a call returning a value
- * of the access's type, converted as an asm read's.
- */
-#define CHAIN_STANDIN_raw(type, x) CHAIN_STANDIN_readl(type, x)
-#define CHAIN_STANDIN_acq(type, x) CHAIN_STANDIN_readl(type, x)
-#define CHAIN_STANDIN_lohi(type, x) CHAIN_STANDIN_deref(type, x)
-#define CHAIN_STANDIN_hilo(type, x) CHAIN_STANDIN_deref(type, x)
+#define REGION_CHAIN_BASE(bits, type, k, reg, wreg, id, access, order)		\
+	UNROLLED(chain_preadbase##bits##_##id, REGION_REG; uint64_t v = 0; uint64_t z = a->zero, \
+		 v = ({ uintptr_t __r = REGION_NUM(v & z); OPAQUE(__r); (type)__r; }), v)
 
 /*
  * What a chain's figure holds beyond a plain load, said in the JSON (the
@@ -132,7 +46,7 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
  * is dropped, the volatile or asm-volatile access is still issued.
  * chain: each read's register depends on the previous value (v & zero, zero
  * being 0 at run time), so reads cannot overlap: read latency.  Its baseline
- * is the same instructions without the read (CHAIN_STANDIN_*;
+ * is the same instructions without the read (chains.c, REGION_CHAIN_BASE;
  * tests/chain-check.sh compares their disassembly).
  * lat: each access timed alone between serializing TSC reads.  flush: a
  * write and the read-back of the same register timed together: the read
@@ -145,8 +59,6 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 		 iomap_##wr##bits##_##s(v, sp##_AT(0)), 0)			\
 	UNROLLED(chain_##rd##bits##_##s, sp##_REG; uint64_t v = 0; uint64_t z = a->zero, \
 		 v = iomap_##rd##bits##_##s(sp##_AT(v & z)), v)			\
-	UNROLLED(chain_##rd##base##bits##_##s, sp##_REG; uint64_t v = 0; uint64_t z = a->zero, \
-		 v = CHAIN_STANDIN_##access(uint##bits##_t, sp##_NUM(v & z)), v)	\
 	SAMPLED(lat_##rd##bits##_##s, sp##_REG, (void)iomap_##rd##bits##_##s(sp##_AT(0))) \
 	SAMPLED(lat_##wr##bits##_##s, sp##_REG; uint##bits##_t v = (uint##bits##_t)a->value, \
 		iomap_##wr##bits##_##s(v, sp##_AT(0)))				\
@@ -168,7 +80,8 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 #define STRATEGY_KERNELS(id, name, where, access, order, mmio, port, region, rep, copies)	\
 	IOMAP_WIDTHS_##mmio(SINGLE, id, access, order, MMIO, read, write)			\
 	IOMAP_PORTS(IOMAP_WIDTHS_##port(SINGLE, id, access, order, PIO, in, out))		\
-	IOMAP_WIDTHS_##region(SINGLE, id, access, order, REGION, pread, pwrite)
+	IOMAP_WIDTHS_##region(SINGLE, id, access, order, REGION, pread, pwrite)		\
+	IOMAP_WIDTHS_##region(REGION_CHAIN_BASE, id, access, order)
 IOMAP_EACH_STRATEGY(STRATEGY_KERNELS)
 IOMAP_EACH_MMIO_LOOP(REP, MMIO, read, write)
 IOMAP_EACH_PORT_REP(REP, PIO, in, out)

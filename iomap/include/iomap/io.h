@@ -23,6 +23,22 @@ extern "C" {
  */
 static __always_inline void barrier(void) { __asm__ __volatile__("" ::: "memory"); }
 
+/*
+ * The text of an instruction in an asm statement of the architecture's
+ * hooks.  A file that defines IOMAP_HOLLOW before it includes this one gets
+ * every accessor with its asm statements, their operands, clobbers and
+ * order, but each instruction in a comment: regbench's chain baselines are
+ * made of such accessors, so that a baseline is its kernel as the compiler
+ * builds it, without the access and its ordering.  (The text stays, so that
+ * the compiler weighs each statement as before and tells statements of
+ * different instructions apart.)
+ */
+#ifdef IOMAP_HOLLOW
+#define IOMAP_INSN(text) "/* " text " */"
+#else
+#define IOMAP_INSN(text) text
+#endif
+
 /* The halves of a 64-bit register for the splits: the high one lies 4 bytes further on, in either space. */
 #define IOMAP_HALF_lo(addr) (addr)
 #define IOMAP_HALF_hi(addr) ((addr) + 4)

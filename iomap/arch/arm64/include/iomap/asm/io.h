@@ -24,9 +24,9 @@
  * select GENERIC_IOMAP: ioread32() is readl() (iomap/cookie.h).
  */
 
-#define IOMAP_DMB(opt) __asm__ __volatile__("dmb " #opt ::: "memory")
-#define IOMAP_DSB(opt) __asm__ __volatile__("dsb " #opt ::: "memory")
-static __always_inline void isb(void) { __asm__ __volatile__("isb" ::: "memory"); }
+#define IOMAP_DMB(opt) __asm__ __volatile__(IOMAP_INSN("dmb " #opt) ::: "memory")
+#define IOMAP_DSB(opt) __asm__ __volatile__(IOMAP_INSN("dsb " #opt) ::: "memory")
+static __always_inline void isb(void) { __asm__ __volatile__(IOMAP_INSN("isb") ::: "memory"); }
 
 /*
  * The mandatory barriers are dsb: they wait for every access of the kind
@@ -40,12 +40,12 @@ static __always_inline void dma_rmb(void) { IOMAP_DMB(oshld); }
 static __always_inline void dma_wmb(void) { IOMAP_DMB(oshst); }
 
 /* io_stop_wc(): dgh (hint #6), which keeps Device-GRE stores before it from gathering with those after it. */
-#define io_stop_wc() __asm__ __volatile__("hint #6" ::: "memory")
+#define io_stop_wc() __asm__ __volatile__(IOMAP_INSN("hint #6") ::: "memory")
 
 /* cpu_relax() on arm64: yield, the spin-loop hint (iopoll.h's busy waits). */
 static __always_inline void iomap_cpu_relax(void)
 {
-	__asm__ __volatile__("yield" ::: "memory");
+	__asm__ __volatile__(IOMAP_INSN("yield") ::: "memory");
 }
 
 /* The barriers regbench's barrier family times, each alone: X(name, statement). */
@@ -95,11 +95,11 @@ static __always_inline void iomap_cpu_relax(void)
  */
 #define IOMAP_A64_READ(insn, type, k, reg, addr, ...) ({			\
 	type __v;								\
-	__asm__ __volatile__(insn##_##k ", [%1]" : "=" reg (__v)		\
+	__asm__ __volatile__(IOMAP_INSN(insn##_##k ", [%1]") : "=" reg (__v)		\
 			     : "r" ((const volatile void __force *)(addr)) __VA_ARGS__); \
 	__v; })
 #define IOMAP_A64_WRITE(insn, type, k, wreg, v, addr, ...)			\
-	__asm__ __volatile__(insn##_##k ", [%1]"				\
+	__asm__ __volatile__(IOMAP_INSN(insn##_##k ", [%1]")			\
 			     : : wreg ((type)(v)), "r" ((volatile void __force *)(addr)) __VA_ARGS__)
 #define IOMAP_READ_raw(type, k, reg, addr) IOMAP_A64_READ(IOMAP_LDR, type, k, reg, addr)
 #define IOMAP_WRITE_raw(type, k, wreg, v, addr) IOMAP_A64_WRITE(IOMAP_STR, type, k, wreg, v, addr)
@@ -125,7 +125,7 @@ static __always_inline void iomap_cpu_relax(void)
 #define IOMAP_IO_AR(v) do {							\
 	unsigned long __iomap_tmp;						\
 	dma_rmb();								\
-	__asm__ __volatile__("eor %0, %1, %1\n\tcbnz %0, ."			\
+	__asm__ __volatile__(IOMAP_INSN("eor %0, %1, %1\n\tcbnz %0, .")		\
 			     : "=r" (__iomap_tmp) : "r" ((unsigned long)(v)) : "memory"); \
 } while (0)
 #define IOMAP_IO_BW() dma_wmb()

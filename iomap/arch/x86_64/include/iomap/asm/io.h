@@ -29,9 +29,9 @@
 #define IOMAP_HAVE_PORT_IO 1
 
 /* dma_rmb/dma_wmb only order normal memory, which x86 already does, so they are compiler barriers. */
-static __always_inline void mb(void)  { __asm__ __volatile__("mfence" ::: "memory"); }
-static __always_inline void rmb(void) { __asm__ __volatile__("lfence" ::: "memory"); }
-static __always_inline void wmb(void) { __asm__ __volatile__("sfence" ::: "memory"); }
+static __always_inline void mb(void)  { __asm__ __volatile__(IOMAP_INSN("mfence") ::: "memory"); }
+static __always_inline void rmb(void) { __asm__ __volatile__(IOMAP_INSN("lfence") ::: "memory"); }
+static __always_inline void wmb(void) { __asm__ __volatile__(IOMAP_INSN("sfence") ::: "memory"); }
 static __always_inline void dma_rmb(void) { barrier(); }
 static __always_inline void dma_wmb(void) { barrier(); }
 
@@ -42,7 +42,7 @@ static __always_inline void dma_wmb(void) { barrier(); }
  */
 static __always_inline void iomap_locked_mb(void)
 {
-	__asm__ __volatile__("lock orq $0, (%%rsp)" ::: "memory", "cc");
+	__asm__ __volatile__(IOMAP_INSN("lock orq $0, (%%rsp)") ::: "memory", "cc");
 }
 
 /*
@@ -55,7 +55,7 @@ static __always_inline void iomap_locked_mb(void)
 /* cpu_relax() on x86: pause, the spin-loop hint (iopoll.h's busy waits). */
 static __always_inline void iomap_cpu_relax(void)
 {
-	__asm__ __volatile__("pause" ::: "memory");
+	__asm__ __volatile__(IOMAP_INSN("pause") ::: "memory");
 }
 
 /* The barriers regbench's barrier family times, each alone: X(name, statement). */
@@ -79,11 +79,11 @@ static __always_inline void iomap_cpu_relax(void)
 /* The access instruction itself: exactly one mov of the width, optionally a compiler barrier. */
 #define IOMAP_MOV_READ(type, k, reg, addr, ...) ({				\
 	type __v;								\
-	__asm__ __volatile__("mov" #k " %1, %0" : "=" reg (__v)		\
+	__asm__ __volatile__(IOMAP_INSN("mov" #k " %1, %0") : "=" reg (__v)		\
 			     : "m" (*(const volatile type __force *)(addr)) __VA_ARGS__); \
 	__v; })
 #define IOMAP_MOV_WRITE(type, k, wreg, val, addr, ...)				\
-	__asm__ __volatile__("mov" #k " %1, %0"				\
+	__asm__ __volatile__(IOMAP_INSN("mov" #k " %1, %0")			\
 			     : "=m" (*(volatile type __force *)(addr))		\
 			     : wreg ((type)(val)) __VA_ARGS__)
 
@@ -122,10 +122,10 @@ static __always_inline void iomap_cpu_relax(void)
  */
 #define IOMAP_IN(type, k, port, ...) ({						\
 	type __v;								\
-	__asm__ __volatile__("in" #k " %w1, %0" : "=a" (__v) : "Nd" ((uint16_t)(port)) __VA_ARGS__); \
+	__asm__ __volatile__(IOMAP_INSN("in" #k " %w1, %0") : "=a" (__v) : "Nd" ((uint16_t)(port)) __VA_ARGS__); \
 	__v; })
 #define IOMAP_OUT(type, k, v, port, ...)					\
-	__asm__ __volatile__("out" #k " %0, %w1" : : "a" ((type)(v)), "Nd" ((uint16_t)(port)) __VA_ARGS__)
+	__asm__ __volatile__(IOMAP_INSN("out" #k " %0, %w1") : : "a" ((type)(v)), "Nd" ((uint16_t)(port)) __VA_ARGS__)
 #define IOMAP_IN_readl(type, k, port) IOMAP_IN(type, k, port, : "memory")
 #define IOMAP_OUT_readl(type, k, v, port) IOMAP_OUT(type, k, v, port, : "memory")
 #define IOMAP_IN_raw(type, k, port) IOMAP_IN(type, k, port)
@@ -158,7 +158,7 @@ static __always_inline void iomap_cpu_relax(void)
  */
 static __always_inline void iomap_io_delay(void)
 {
-	__asm__ __volatile__("outb %al, $0x80");
+	__asm__ __volatile__(IOMAP_INSN("outb %al, $0x80"));
 }
 
 /*
@@ -201,9 +201,9 @@ static __always_inline type in_p(uint16_t port)				\
 static __always_inline void out_p(type v, uint16_t port)			\
 { IOMAP_ORDER_W_io_delay(out(v, port)); }				\
 static __always_inline void ins(uint16_t port, void *buf, unsigned long count) \
-{ __asm__ __volatile__("rep ins" #k : "+D" (buf), "+c" (count) : "d" (port) : "memory"); } \
+{ __asm__ __volatile__(IOMAP_INSN("rep ins" #k) : "+D" (buf), "+c" (count) : "d" (port) : "memory"); } \
 static __always_inline void outs(uint16_t port, const void *buf, unsigned long count) \
-{ __asm__ __volatile__("rep outs" #k : "+S" (buf), "+c" (count) : "d" (port) : "memory"); } \
+{ __asm__ __volatile__(IOMAP_INSN("rep outs" #k) : "+S" (buf), "+c" (count) : "d" (port) : "memory"); } \
 static __always_inline void ins_p(uint16_t port, void *buf, unsigned long count) \
 { ins(port, buf, count); }						\
 static __always_inline void outs_p(uint16_t port, const void *buf, unsigned long count) \
