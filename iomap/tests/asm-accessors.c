@@ -65,3 +65,12 @@ IOMAP_WIDTHS(ASM_WIDTH)
  */
 #define SEQ_WIDTH(bits, type, k, reg, wreg, id, access, order) OUT_OF_LINE(seq, bits, type, id)
 IOMAP_EACH_MMIO(SEQ_WIDTH)
+
+#ifndef IOMAP_GENERIC_IOMAP
+/*
+ * The kernel's names without GENERIC_IOMAP (arm64), out of line as kn_<name>,
+ * for asm-check-arm64.sh to set beside the kernel's own (kernel-accessors.c).
+ */
+#include "kernel-names.h"
+KERNEL_NAMES(KERNEL_NAME_READ, KERNEL_NAME_WRITE, KERNEL_NAME_REP)
+#endif

@@ -138,28 +138,29 @@ IOMAP_EACH_MMIO(IOMAP_BUILD_MMIO)
  * _rep: the same register, count times (a FIFO), never a range: a loop of
  * a strategy's single access, for the strategies whose line says loop (those
  * that order a loop's accesses one by one; fenced and locked order single
- * accesses, and a loop with barriers is barriered's).  It counts as
- * asm-generic/io.h's readsl does (v6.1): nothing for 0, else do ... while
- * (--count).  The buffer may be unaligned (the kernel's is aligned: its
- * loop stores through a u32 *).  One macro serves both spaces: rd/wr name
- * the single accessors (read/write for MMIO, in/out for ports), rtype/wtype
- * their address type.
+ * accesses, and a loop with barriers is barriered's).  It is asm-generic/io.h's
+ * readsl (v6.1): nothing for 0, else do ... while (--count) over a count of
+ * ctype (the kernel's readsX count an unsigned int, our strategies' loops an
+ * unsigned long).  The buffer may be unaligned (the kernel's is aligned: its
+ * loop stores through a u32 *).  One macro serves both spaces and the
+ * kernel's names: rname/wname are the loops, rd/wr the single accesses they
+ * repeat, rtype/wtype their address type.
  */
-#define IOMAP_BUILD_REP_LOOP(rd, wr, rtype, wtype, s, bits, type)		\
-static __always_inline void iomap_##rd##bits##_rep_##s(rtype addr, void *buf, unsigned long count) \
+#define IOMAP_BUILD_REP_LOOP(rname, wname, rd, wr, rtype, wtype, type, ctype)	\
+static __always_inline void rname(rtype addr, void *buf, ctype count)	\
 {									\
 	if (count) {							\
 		unsigned char *p = (unsigned char *)buf;		\
 									\
 		do {							\
-			type v = iomap_##rd##bits##_##s(addr);		\
+			type v = rd(addr);				\
 									\
 			__builtin_memcpy(p, &v, sizeof(v));		\
 			p += sizeof(v);					\
 		} while (--count);					\
 	}								\
 }									\
-static __always_inline void iomap_##wr##bits##_rep_##s(wtype addr, const void *buf, unsigned long count) \
+static __always_inline void wname(wtype addr, const void *buf, ctype count) \
 {									\
 	if (count) {							\
 		const unsigned char *p = (const unsigned char *)buf;	\
@@ -169,12 +170,14 @@ static __always_inline void iomap_##wr##bits##_rep_##s(wtype addr, const void *b
 									\
 			__builtin_memcpy(&v, p, sizeof(v));		\
 			p += sizeof(v);					\
-			iomap_##wr##bits##_##s(v, addr);		\
+			wr(v, addr);					\
 		} while (--count);					\
 	}								\
 }
 #define IOMAP_BUILD_MMIO_LOOP(bits, type, k, reg, wreg, id)			\
-	IOMAP_BUILD_REP_LOOP(read, write, const volatile void __iomem *, volatile void __iomem *, id, bits, type)
+	IOMAP_BUILD_REP_LOOP(iomap_read##bits##_rep_##id, iomap_write##bits##_rep_##id, iomap_read##bits##_##id, \
+			     iomap_write##bits##_##id, const volatile void __iomem *, volatile void __iomem *, \
+			     type, unsigned long)
 IOMAP_EACH_MMIO_LOOP(IOMAP_BUILD_MMIO_LOOP)
 #undef IOMAP_BUILD_MMIO_LOOP
 
@@ -200,10 +203,8 @@ static __always_inline type __raw_read##k(const volatile void __iomem *addr) \
 { return iomap_read##bits##_relaxed(addr); }				\
 static __always_inline void __raw_write##k(type v, volatile void __iomem *addr) \
 { iomap_write##bits##_relaxed(v, addr); }				\
-static __always_inline void reads##k(const volatile void __iomem *addr, void *buffer, unsigned int count) \
-{ iomap_read##bits##_rep_relaxed(addr, buffer, count); }		\
-static __always_inline void writes##k(volatile void __iomem *addr, const void *buffer, unsigned int count) \
-{ iomap_write##bits##_rep_relaxed(addr, buffer, count); }
+IOMAP_BUILD_REP_LOOP(reads##k, writes##k, iomap_read##bits##_relaxed, iomap_write##bits##_relaxed, \
+		     const volatile void __iomem *, volatile void __iomem *, type, unsigned int)
 IOMAP_WIDTHS(IOMAP_BUILD_KERNEL_NAMES)
 #undef IOMAP_BUILD_KERNEL_NAMES
 
@@ -243,7 +244,8 @@ static __always_inline void iomap_out##bits##_##id(type v, uint16_t port)	\
 IOMAP_EACH_PORT(IOMAP_BUILD_PORT)
 #undef IOMAP_BUILD_PORT
 #define IOMAP_BUILD_PORT_LOOP(bits, type, k, reg, wreg, id)			\
-	IOMAP_BUILD_REP_LOOP(in, out, uint16_t, uint16_t, id, bits, type)
+	IOMAP_BUILD_REP_LOOP(iomap_in##bits##_rep_##id, iomap_out##bits##_rep_##id, iomap_in##bits##_##id,	\
+			     iomap_out##bits##_##id, uint16_t, uint16_t, type, unsigned long)
 IOMAP_EACH_PORT_LOOP(IOMAP_BUILD_PORT_LOOP)
 #undef IOMAP_BUILD_PORT_LOOP
 #undef IOMAP_BUILD_REP_LOOP
