@@ -41,13 +41,15 @@ modules|sparse)
 checkpatch)
 	top=$("$root/scripts/debian-kernel" source "$CACHE_DIR" scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch)
 	cd "$dir"
-	out=$(perl "$top/scripts/checkpatch.pl" --strict --no-tree --terse --file Kbuild main.c kernels.c kmod.h \
-		include/uapi/regbench.h include/uapi/regbench-benchmarks.h 2>&1) || true
-	if printf '%s\n' "$out" | grep -E ': (ERROR|WARNING|CHECK):'; then
+	files="Kbuild main.c kernels.c kmod.h include/uapi/regbench.h include/uapi/regbench-benchmarks.h"
+	# shellcheck disable=SC2086
+	out=$(perl "$top/scripts/checkpatch.pl" --strict --no-tree --file $files 2>&1) || true
+	if printf '%s\n' "$out" | grep -E -A3 '^(ERROR|WARNING|CHECK):'; then
 		echo "FAIL: checkpatch --strict has the remarks above"
 		exit 1
 	fi
-	printf '%s\n' "$out" | grep -E '^total' >/dev/null || { printf '%s\n' "$out"; echo "FAIL: checkpatch did not run"; exit 1; }
+	[ "$(printf '%s\n' "$out" | grep -c '^total: 0 errors, 0 warnings, 0 checks')" = "$(echo $files | wc -w)" ] ||
+		{ printf '%s\n' "$out"; echo "FAIL: checkpatch did not check every file"; exit 1; }
 	echo "ok: checkpatch --strict is quiet on every file of the module"
 	;;
 *)

@@ -416,7 +416,7 @@ const struct rbk_benchmark rbk_benchmarks[] = {
 const unsigned int rbk_nr_benchmarks = ARRAY_SIZE(rbk_benchmarks);
 
 /* The lines' identities, for INFO's fingerprint (regbench.h). */
-#define REGBENCH_BENCHMARK(fam, op, bits, strategy, sp, ...) { #fam, #op, #bits, strategy, #sp },
+#define REGBENCH_BENCHMARK REGBENCH_IDENTITY
 static const struct regbench_identity rbk_identities[] = {
 #include "regbench-benchmarks.h"
 };

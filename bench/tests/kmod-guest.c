@@ -39,7 +39,7 @@ static int failed, passed;
 	} while (0)
 
 /* The module's lines, to find one by what regbench calls it. */
-#define REGBENCH_BENCHMARK(fam, op, bits, strategy, sp, ...) { #fam, #op, #bits, strategy, #sp },
+#define REGBENCH_BENCHMARK REGBENCH_IDENTITY
 static const struct regbench_identity lines[] = {
 #include "regbench-benchmarks.h"
 };

@@ -53,6 +53,9 @@ struct regbench_identity {
 	const char *family, *op, *bits, *strategy, *space;
 };
 
+/* A line's identity, as REGBENCH_BENCHMARK of a table of struct regbench_identity. */
+#define REGBENCH_IDENTITY(fam, op, bits, strategy, sp, ...) { #fam, #op, #bits, strategy, #sp },
+
 static inline __u32 regbench_fnv1a(__u32 hash, const char *text)
 {
 	for (; *text; text++) {
