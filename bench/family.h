@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "regbench.h"
+#include "kmod/include/uapi/regbench.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,7 +6,7 @@
 
 #include "inkernel.h"
 #include "iomap/target.h"
-#include "regbench.h"
+#include "kmod/include/uapi/regbench.h"
 
 /* The module's lines, as regbench names the benchmarks: family, op, width, strategy, space. */
 struct line {
@@ -20,7 +20,7 @@ struct line {
 #define REGBENCH_BENCHMARK(fam, op, bits, strategy, sp, ...)			\
 	{ REGBENCH_##fam, #op, bits, strategy, REGBENCH_SPACE_##sp },
 static const struct line lines[] = {
-#include "regbench-benchmarks.h"
+#include "kmod/include/uapi/regbench-benchmarks.h"
 };
 #undef REGBENCH_BENCHMARK
 

@@ -10,7 +10,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "regbench.h"
+#include "../kmod/include/uapi/regbench.h"
 
 /*
  * kmod-guest hostile    every check the module must make of what it is given, each one line
@@ -41,7 +41,7 @@ static int failed, passed;
 /* The module's lines, to find one by what regbench calls it. */
 #define REGBENCH_BENCHMARK REGBENCH_IDENTITY
 static const struct regbench_identity lines[] = {
-#include "regbench-benchmarks.h"
+#include "../kmod/include/uapi/regbench-benchmarks.h"
 };
 #undef REGBENCH_BENCHMARK
 #define NLINES (sizeof(lines) / sizeof(lines[0]))

@@ -10,7 +10,7 @@
 #include "backends.h"
 #include "iomap/io.h"
 #include "iomap/strategies.h"
-#include "regbench.h"
+#include "../../bench/kmod/include/uapi/regbench.h"
 
 /* The module reaches I/O BARs with the kernel's inX/outX where the architecture has port instructions. */
 #ifdef IOMAP_HAVE_PORT_IO
@@ -43,7 +43,7 @@ struct kernel_state {
 /* The module's lines as this program knows them: the fingerprint the loaded module must have. */
 #define REGBENCH_BENCHMARK REGBENCH_IDENTITY
 static const struct regbench_identity lines[] = {
-#include "regbench-benchmarks.h"
+#include "../../bench/kmod/include/uapi/regbench-benchmarks.h"
 };
 #undef REGBENCH_BENCHMARK
 
