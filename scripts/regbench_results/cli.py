@@ -8,7 +8,6 @@ SIGTERM or SIGHUP stops it (the store and the output folder are then as they
 were).  Output that cannot be written (a full disk under stdout) is an error;
 characters a non-UTF-8 terminal cannot show are written in ASCII.
 """
-import json
 import os
 import sys
 
@@ -20,7 +19,7 @@ from regbench_base.args import Parser, UsageError
 from regbench_base.state import State
 from regbench_base.text import number, ratio_text
 
-from . import history, query, runfile, store
+from . import history, jsontext, query, runfile, store
 from .errors import ResultsError
 
 # Each command's usage line, and what it does (the top-level usage lists them all).
@@ -230,7 +229,7 @@ def _latency(args):
     from . import latency
     where, lat = _read(args, lambda s, selection: (s.where, latency.build(s, selection)))
     if args.json:
-        print(json.dumps(latency.document(lat), indent=2))
+        print(jsontext.dumps(latency.document(lat)))
         return 0
     out = []
     for g in lat.groups:
@@ -263,7 +262,7 @@ def _export(args):
             # model's hint is scripts/report's (--compare); here several files are parts of one run
             raise ResultsError(str(e).rsplit(" (", 1)[0] + " (export each run on its own: several files given "
                                "together are parts of one run)") from None
-        print(json.dumps(bmf.document(runfile.result_rows(run, "")), indent=2))
+        print(jsontext.dumps(bmf.document(runfile.result_rows(run, ""))))
         return 0
     out = _read(args, lambda s, selection: export.text(s, selection, args.format))
     print(out)
@@ -280,7 +279,7 @@ def _history(args):
         from . import charts
         _written(args, lambda: charts.write(all_series, args.output, args.force))
     if args.json:
-        print(json.dumps(history.document(all_series), indent=2))
+        print(jsontext.dumps(history.document(all_series)))
         return 0
     out = []
     for h in all_series:

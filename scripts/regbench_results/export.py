@@ -7,9 +7,8 @@ leave one machine and target.
 """
 import csv
 import io
-import json
 
-from . import bmf, history, query, reference, sql
+from . import bmf, history, jsontext, query, reference, sql
 from .errors import ResultsError
 
 RUN_COLUMNS = sql.shown(sql.EXPORT)
@@ -40,10 +39,10 @@ def text(store, selection, fmt):
             raise ResultsError("--format bmf", f"the runs chosen are {len(testbeds)} machine × target testbeds, and a "
                                "BMF report is one", "narrow them with --host, --machine or --target, one export each")
         newest = query.Selection(selection.runs[-1:], selection.patterns)
-        return json.dumps(bmf.document(query.results(store, newest, sql.RESULT_FIELDS)), indent=2)
+        return jsontext.dumps(bmf.document(query.results(store, newest, sql.RESULT_FIELDS)))
     data = rows(store, selection)
     if fmt == "json":
-        return json.dumps({"results": data}, indent=2)
+        return jsontext.dumps({"results": data})
     out = io.StringIO()
     w = csv.DictWriter(out, fieldnames=list(data[0]) if data else ["run"], lineterminator="\n")
     w.writeheader()

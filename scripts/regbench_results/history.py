@@ -11,7 +11,6 @@ An alert is a verdict of "slower" of a machine's latest run against its own
 baseline (its earlier runs labelled baseline=yes, else its last N runs); a
 result that cannot be told apart from its baseline is never an alert.
 """
-import functools
 import statistics
 from dataclasses import dataclass, field
 from typing import List, Optional
@@ -38,10 +37,6 @@ class Point:
     run: dict                        # the run's row (query.all_runs)
     result: dict                     # its result row (FIELDS)
     verdict: Optional[stats.Verdict] = None    # against the point before
-
-    @functools.cached_property
-    def reps(self):
-        return runfile.reps_of(self.result["reps"])
 
 
 @dataclass
@@ -73,9 +68,10 @@ def series(store, selection):
             s = out[(m, target, row["name"])] = Series(m, run["host"], run["cpu"], target, row["name"])
         s.points.append(Point(run, row))
     for s in out.values():
-        for before, after in zip(s.points, s.points[1:]):
-            if before.reps and after.reps:
-                after.verdict = compare(before.reps, after.reps, after.result["family"],
+        reps = [runfile.reps_of(p.result["reps"]) for p in s.points]
+        for before, after, a, b in zip(s.points, s.points[1:], reps, reps[1:]):
+            if a and b:
+                after.verdict = compare(a, b, after.result["family"],
                                         before.result["disturbed"] or after.result["disturbed"])
     return sorted(out.values(), key=lambda s: (s.machine, s.target, s.name))
 

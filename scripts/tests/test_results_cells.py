@@ -1,7 +1,9 @@
 """The store's reference table cells (table `cells`) on SQLite: kept in step by add, delete, prune and retag, the table
-read from them agreeing with its runs' results, and a store of every earlier schema upgraded to answer as a new one."""
+read from them agreeing with its runs' results, and a store of every earlier schema upgraded to answer as a new one;
+the --json outputs written as json.dumps(indent=2) writes them."""
 import json
 import os
+import random
 import unittest
 from unittest import mock
 
@@ -10,7 +12,7 @@ from test_results_merged import later, merged
 from test_results_store import Check, edited, results, rows
 
 from regbench_results import cells as regbench_cells
-from regbench_results import query, reference, runfile, sql, store, upgrade
+from regbench_results import history, jsontext, query, reference, runfile, sql, store, upgrade
 
 
 def cells(db):
@@ -203,6 +205,40 @@ class Columns(Check):
                     self.assertEqual(run_id, canonical(text.encode("utf-8"))[0], name)
                     # files as regbench and other tools write them are parsed once
                     self.assertEqual(len(parsed_again) > before, name not in ("as written", "whole doubles"), name)
+
+
+class IndentedJson(Check):
+    def test_the_text_is_json_dumps_with_an_indent_of_two(self):
+        rng = random.Random(3)
+        plain = [None, True, False, 0, -5, 2 ** 60, 1.5, -0.0, 1e300, float("nan"), float("inf"), "a", "é\"\\\n\u2013",
+                 "", {}, [], ()]
+
+        def doc(depth):
+            r = rng.random()
+            if depth > 4 or r < 0.4:
+                return rng.choice(plain)
+            if r < 0.7:
+                keys = ["k", "ü", 1, 2.5, True, None, *(f"z{i}" for i in range(5))]
+                return {rng.choice(keys): doc(depth + 1) for _ in range(rng.randrange(5))}
+            return [doc(depth + 1) for _ in range(rng.randrange(5))]
+        for _ in range(3000):
+            d = doc(0)
+            self.assertEqual(jsontext.dumps(d), json.dumps(d, indent=2), d)
+
+    def test_history_json_is_its_document_dumped(self):
+        # a run with labels (an object inside a point) and runs without (every point's values plain)
+        db = os.path.join(fixture.tmpdir(), "j.sqlite")
+        self.ok(results("add", "--db", db, single(0), single(1, factor=2), later(0), later(1, baseline=True)))
+        s = store.open_store(db)
+        try:
+            args = type("Args", (), {**{f: [] for f, _, _ in query.FILTERS}, "since": None, "until": None,
+                                     "benchmarks": ["read32", "^lat/"]})
+            doc = history.document(history.series(s, query.select(s, args)))
+        finally:
+            s.close()
+        self.assertTrue(any(p["labels"] for series in doc["series"] for p in series["points"]))
+        self.assertEqual(self.ok(results("history", "--db", db, "--json", "read32", "^lat/")),
+                         json.dumps(doc, indent=2) + "\n")
 
 
 if __name__ == "__main__":
