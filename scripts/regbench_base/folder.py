@@ -7,14 +7,14 @@ unless the caller forces it, and even then only same-named files are
 overwritten; nothing unlisted is ever removed.  Files are rendered into a
 staging folder first and moved into place only when all of them exist, as one
 step that is rolled back if it fails midway, so an interrupted (SIGINT,
-SIGTERM, SIGHUP) or failed rendering leaves the folder as it was.
+SIGTERM, SIGHUP: command.py) or failed rendering leaves the folder as it was.
 """
-import contextlib
 import os
 import re
 import shutil
-import signal
 import tempfile
+
+from .command import held, settled
 
 MANIFEST = ".report-files"
 _HEAD = "# the files scripts/report wrote in this folder: it removes or overwrites only these\n"
@@ -74,63 +74,6 @@ def check(out_dir, force=False, sources=()):
                           "ones are overwritten, the rest kept)")
 
 
-class Interrupted(KeyboardInterrupt):
-    """SIGINT, SIGTERM or SIGHUP stopped the report; signo says which.  The folder is left as it was."""
-
-    def __init__(self, signo):
-        super().__init__(signal.Signals(signo).name)
-        self.signo = signo
-
-
-_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-_hold = 0           # > 0 while the folder is being changed: a signal waits for the end of the change
-_pending = None     # the signal that waits
-_done = False       # the report is in place, or stopping: a signal has nothing left to stop
-
-
-def _on_signal(signo, frame):
-    global _pending
-    if _done:
-        return
-    if _hold:
-        _pending = _pending or signo
-        return
-    raise Interrupted(signo)
-
-
-def catch_signals():
-    """Makes SIGINT, SIGTERM and SIGHUP raise Interrupted, so that staging is cleaned up on any of them.
-
-    None of them stops the report midway through changing the folder (creating it, putting the
-    finished files in place, cleaning up): that ends first.  Returns a function that puts the
-    previous handlers back.
-    """
-    global _hold, _pending, _done
-    _hold, _pending, _done = 0, None, False
-    old = {s: signal.signal(s, _on_signal) for s in _SIGNALS}
-    return lambda: [signal.signal(s, h) for s, h in old.items()]
-
-
-def settled():
-    """From now on a signal has nothing to stop (the report is in place or stopping: it only says so)."""
-    global _done
-    _done = True
-
-
-@contextlib.contextmanager
-def _held():
-    """A change of the folder that a signal does not cut short: the signal interrupts after it."""
-    global _hold, _pending
-    _hold += 1
-    try:
-        yield
-    finally:
-        _hold -= 1
-        if not _hold and _pending and not _done:
-            signo, _pending = _pending, None
-            raise Interrupted(signo)
-
-
 class Staging:
     """A context: files written into .path are moved into out_dir on commit(); on any exit without it, nothing is.
 
@@ -146,7 +89,7 @@ class Staging:
     def __enter__(self):
         # a signal that came meanwhile interrupts at the end of the block, and __exit__ is not called then
         try:
-            with _held():
+            with held():
                 try:
                     missing, d = [], os.path.abspath(self.out_dir)
                     while not os.path.isdir(d):
@@ -200,7 +143,7 @@ class Staging:
         failure on the way moves everything back.  A signal waits for the end, after which it has
         nothing left to stop (settled).
         """
-        with _held():
+        with held():
             aside = tempfile.mkdtemp(prefix=STAGING, dir=self.out_dir)
             done = []    # [name, what was there is aside, the new entry is in place], in order
             try:
@@ -240,7 +183,7 @@ class Staging:
 
     def _clean(self):
         """Removes the staging folder and the folders __enter__ created (what is in them is the report's)."""
-        with _held():
+        with held():
             if self.path:
                 shutil.rmtree(self.path, ignore_errors=True)
                 self.path = None

@@ -12,7 +12,7 @@ import math
 import statistics
 import sys
 
-from regbench_base import contract, model
+from regbench_base import command, contract, model
 from regbench_base.args import Parser as BaseParser, UsageError
 from regbench_base.state import State
 
@@ -176,15 +176,5 @@ def _run(argv):
 
 
 def main(argv=None):
-    try:
-        return _run(argv)
-    except UsageError as e:
-        print(f"summary: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("summary: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        # `scripts/summary FILE | head`: the reader has what it wanted
-        sys.stderr.close()
-        return 0
+    # `scripts/summary FILE | head`: a reader that has what it wanted is no failure
+    return command.run("summary", lambda: _run(argv), broken_pipe=0)

@@ -13,9 +13,8 @@ import os
 import sys
 
 import codecs
-import signal
 
-from regbench_base import folder, model
+from regbench_base import command, folder, model
 from regbench_base.args import Parser, UsageError
 from regbench_base.state import State
 from regbench_base.text import number, ratio_text
@@ -382,46 +381,11 @@ codecs.register_error("regbench_plain", _plain)
 def main(argv=None):
     for stream in (sys.stdout, sys.stderr):
         stream.reconfigure(errors="regbench_plain")
-    restore = folder.catch_signals()
-    try:
-        try:
-            args = parser().parse_args(argv)
-            if not args.command:
-                raise UsageError(f"no command (give {', '.join(COMMANDS)}; see scripts/results --help)")
-            status = COMMANDS[args.command](args)
-            sys.stdout.flush()
-            return status
-        finally:
-            folder.settled()
-    except UsageError as e:
-        return _fail(str(e), 2)
-    except ResultsError as e:
-        return _fail(str(e), 1)
-    except KeyboardInterrupt as e:
-        signo = getattr(e, "signo", signal.SIGINT)
-        by = "" if signo == signal.SIGINT else f" by {signal.Signals(signo).name}"
-        return _fail(f"interrupted{by} (the store and the output folder are as they were)", 128 + signo)
-    except BrokenPipeError:
-        # a reader that stopped early (| head): nothing more to say, and nothing to say it to
-        _drop_stdout()
-        return 1
-    except OSError as e:
-        if e.filename is None:
-            # writing to stdout failed (a full disk, a closed file): what was printed is incomplete
-            _drop_stdout()
-            return _fail(f"standard output: {e.strerror or e} (the output is incomplete; write it where there is "
-                         "room)", 1)
-        return _fail(f"{e.filename}: {e.strerror or e} (check the path)", 1)
-    finally:
-        restore()
 
-
-def _drop_stdout():
-    """Points stdout at /dev/null, so that Python's flush at exit has nothing left to fail on."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    sys.stdout = open(os.devnull, "w", encoding="utf-8")
-
-
-def _fail(line, status):
-    print(f"results: {line}", file=sys.stderr)
-    return status
+    def body():
+        args = parser().parse_args(argv)
+        if not args.command:
+            raise UsageError(f"no command (give {', '.join(COMMANDS)}; see scripts/results --help)")
+        return COMMANDS[args.command](args)
+    return command.run("results", body, errors=ResultsError,
+                       interrupted="the store and the output folder are as they were")

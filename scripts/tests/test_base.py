@@ -117,7 +117,17 @@ class Packages(unittest.TestCase):
         self.assertIn("regbench_base", results)
         self.assertNotIn("regbench_results", report)
         self.assertNotIn("regbench_report", results)
-        self.assertFalse(base & {"regbench_report", "regbench_results"})
+        self.assertFalse(base & {"regbench_report", "regbench_results", "regbench_publish"})
+        # publishing builds, boots guests and runs both tools: it stands above them, and neither knows it
+        self.assertFalse((report | results) & {"regbench_publish"})
+        self.assertIn("regbench_report", self.imported("regbench_publish"))
+
+    def test_the_command_lines_share_one_frame(self):
+        """Signals, exit statuses and the last-resort line are regbench_base.command's, not a copy per tool."""
+        for p in sources("regbench_report", "regbench_results", "regbench_publish"):
+            with open(p, encoding="utf-8") as f:
+                text = f.read()
+            self.assertNotRegex(text, r"signal\.signal\(|except KeyboardInterrupt", os.path.relpath(p, fixture.SCRIPTS))
 
 
 class GuestChecks(unittest.TestCase):
