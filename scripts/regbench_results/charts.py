@@ -30,7 +30,7 @@ def chart(s, path):
         lo = [max(0.0, y - (p.result["ns_lo"] if p.result["ns_lo"] is not None else y)) for y, p in zip(ys, points)]
         hi = [max(0.0, (p.result["ns_hi"] if p.result["ns_hi"] is not None else y) - y) for y, p in zip(ys, points)]
         ax.errorbar(xs, ys, yerr=[lo, hi], fmt="-o", color="tab:blue", markersize=3, capsize=2, linewidth=1)
-        slower = [i for i, p in enumerate(points) if p.verdict and p.verdict.verdict == "slower"]
+        slower = [i for i, p in enumerate(points) if p.verdict and p.verdict.verdict.costlier]
         ax.plot([xs[i] for i in slower], [ys[i] for i in slower], "o", color="tab:red", label="slower than the run before")
         ax.set_xticks(xs, [str(p.run["date"] or "")[:10] for p in points], rotation=60, ha="right", fontsize=6)
         ax.set_ylabel("ns (median, repetitions' range)")

@@ -7,7 +7,7 @@ run, the kernel, firmware and labels it ran with, the median in ns with the
 repetitions' range, and the verdict against the point before.  Verdicts are
 the report's (regbench_base.stats.compare) on each run's repetitions in TSC
 cycles, with the family's run-to-run floor where neither side was disturbed.
-An alert is a verdict of "slower" of a machine's latest run against its own
+An alert is a costlier verdict (slower) of a machine's latest run against its own
 baseline (its earlier runs labelled baseline=yes, else its last N runs); a
 result that cannot be told apart from its baseline is never an alert.
 """
@@ -36,7 +36,7 @@ def machine(run):
 class Point:
     run: dict                        # the run's row (query.all_runs)
     result: dict                     # its result row (FIELDS)
-    verdict: Optional[stats.Verdict] = None    # against the point before
+    verdict: Optional[stats.Comparison] = None    # against the point before
 
     @property
     def reps(self):
@@ -55,7 +55,7 @@ class Series:
 
 
 def compare(before, after, family, disturbed):
-    """The report's Verdict of after's repetitions against before's (lists of TSC cycles)."""
+    """The report's Comparison of after's repetitions against before's (lists of TSC cycles)."""
     return stats.compare(before, after, calm_family=None if disturbed else family,
                          negligible=stats.NEGLIGIBLE_CYCLES)
 
@@ -84,7 +84,7 @@ def point_document(p):
     return {"date": run["date"], "time": run["time"], "run": run["id"], "host": run["host"], "kernel": run["kernel"],
             "firmware": run["firmware"], "microcode": run["microcode"], "labels": run["labels"], "state": r["state"],
             "ns": r["ns"], "ns_lo": r["ns_lo"], "ns_hi": r["ns_hi"], "cycles": r["cycles"],
-            "disturbed": r["disturbed"], "verdict": p.verdict.verdict if p.verdict else None,
+            "disturbed": r["disturbed"], "verdict": str(p.verdict.verdict) if p.verdict else None,
             "ratio": p.verdict.ratio if p.verdict else None, "why": p.verdict.why if p.verdict else None}
 
 
@@ -102,7 +102,7 @@ class Alert:
     name: str
     latest: dict                     # the latest run's row
     baseline: List[dict]             # the runs it was compared with
-    verdict: stats.Verdict
+    verdict: stats.Comparison
 
 
 def alerts(store, selection, baseline_runs=None):
@@ -137,6 +137,6 @@ def alerts(store, selection, baseline_runs=None):
             v = stats.compare(pooled, runfile.reps_of(row["reps"]), a_runs=runs_medians if len(before) > 1 else (),
                               calm_family=None if row["disturbed"] or any(b["disturbed"] for b in before)
                               else row["family"], negligible=stats.NEGLIGIBLE_CYCLES)
-            if v.verdict == "slower":
+            if v.verdict.costlier:
                 out.append(Alert(m, latest["host"], target, name, latest, base, v))
     return out, compared

@@ -101,7 +101,7 @@ def _history(all_series, size_of):
             f = _figure(cell, size_of[name])
             point = [p.run["index"], _round(f["value"] if cell.state.figure else f["bound"]),
                      _round(f["lo"] if cell.state.figure else None), _round(f["hi"] if cell.state.figure else None),
-                     str(cell.state), f["text"], cell.state.figure]
+                     cell.state.cell, f["text"], cell.state.figure]
             out.setdefault(p.run["column"], {}).setdefault(name, []).append(point)
     for column in out.values():
         for points in column.values():
@@ -156,8 +156,8 @@ def collect(store, selection):
             name = names.label(key)
             size_of[name] = key.param if by_size else None
             cells = {columns[c]["id"]: {"text": figures[(key, c)]["text"], "tone": tones.get((key, c)),
-                                        "value": _round(figures[(key, c)]["value"]), "state": str(s.cells[(key, c)].state),
-                                        "told": s.cells[(key, c)].state.figure or s.cells[(key, c)].state.bound}
+                                        "value": _round(figures[(key, c)]["value"]),
+                                        "timed": s.cells[(key, c)].state.timed}
                      for c in s.columns if (key, c) in figures}
             rows.append({"name": name, "family": key.family, "width": key.width, "strategy": key.strategy,
                          "cells": cells})
@@ -239,8 +239,9 @@ def _cell(c, row, cell):
     link = f'history.html#col={c["id"]}&amp;bench={quote(row["name"], safe="/")}'
     attrs = f' style="--t:{cell["tone"]}"' if cell["tone"] is not None else ""
     attrs += f' data-v="{cell["value"]}"' if cell["value"] is not None else ""
-    # "told": the cell says a figure or the bound it is under (the page counts those without reading state words)
-    classes = " ".join([cell["state"]] + (["told"] if cell["told"] else []) + (["emulated"] if c["emulation"] else []))
+    # timed: the cell says a figure or the bound it is under (State.timed); the page counts and styles cells by
+    # that, never by a state's word
+    classes = " ".join(["timed" if cell["timed"] else "untimed"] + (["emulated"] if c["emulation"] else []))
     return f'<td data-col="{c["id"]}" class="{classes}"{attrs}><a href="{link}">{e(cell["text"])}</a></td>'
 
 

@@ -5,6 +5,7 @@ import os
 import unittest
 
 import fixture
+from regbench_base.verdict import Verdict
 from fixture import drawn, rendered, table_after
 from regbench_base import model
 from regbench_base.model import Key
@@ -172,7 +173,7 @@ class VerdictsOnBars(unittest.TestCase):
         from regbench_report import charts, tables
         runs = self.runs()
         key = Key("thrpt", "read", 32, "fenced")
-        self.assertEqual(tables.compare_in(runs[0], runs[1], key, "cycles").verdict, "slower")
+        self.assertEqual(tables.compare_in(runs[0], runs[1], key, "cycles").verdict, Verdict.SLOWER)
         fig = drawn(charts.throughput_chart, runs, ["a", "b"], fixture.tmpdir())[0]
         self.assertIn("▲", self.marks(fig))
         from matplotlib.legend import Legend
@@ -189,8 +190,8 @@ class VerdictsOnBars(unittest.TestCase):
             doc = json.load(f)
         runs = [model.load(path), model.from_document("slower.json", verdict_rates.scaled(doc, 3))]
         fig = drawn(charts.barrier_chart, runs, ["ram", "trap"], fixture.tmpdir())[0]
-        want = [charts.MARKS[v.verdict][0] for k in runs[1].results if k.family == "barrier"
-                for v in [tables.compare_in(runs[0], runs[1], k, "cycles")] if v.verdict in charts.MARKS]
+        want = [v.verdict.mark for k in runs[1].results if k.family == "barrier"
+                for v in [tables.compare_in(runs[0], runs[1], k, "cycles")] if v.verdict in charts.MARKED]
         self.assertTrue(want)
         self.assertEqual(sorted(self.marks(fig)), sorted(want))
 

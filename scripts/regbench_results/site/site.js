@@ -37,7 +37,7 @@ function applyTable(table) {
     let figures = 0;
     for (const td of tr.querySelectorAll("td")) {
       td.hidden = !shownColumns.has(td.dataset.col);
-      if (!td.hidden && td.classList.contains("told")) figures++;
+      if (!td.hidden && td.classList.contains("timed")) figures++;
     }
     const on = figures > 0 && tr.dataset.name.toLowerCase().includes(name) &&
       ROW_KEYS.every((k) => anyOf(tr.dataset[k], p.get(k)));
@@ -51,7 +51,7 @@ function applyTable(table) {
   const used = new Set();
   for (const tr of rows) {
     if (tr.hidden) continue;
-    for (const td of tr.querySelectorAll("td.measured, td.below_resolution")) {
+    for (const td of tr.querySelectorAll("td.timed")) {
       if (!td.hidden) used.add(td.dataset.col);
     }
   }
@@ -213,7 +213,7 @@ function drawHistory() {
     if (q[2] !== null && q[3] !== null) {
       svg.append(el("line", { x1: x(i), x2: x(i), y1: y(q[2]), y2: y(q[3]), class: "spread" }));
     }
-    const dot = el("circle", { cx: x(i), cy: y(q[1]), r: 5, class: q[6] ? "point" : "point below" });
+    const dot = el("circle", { cx: x(i), cy: y(q[1]), r: 5, class: q[6] ? "point" : "point hollow" });
     dot.append(el("title", {}, `${run.date || "undated"} · run ${run.id.slice(0, 12)}: ${q[5]}`));
     svg.append(dot);
   });
