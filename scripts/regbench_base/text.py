@@ -2,9 +2,11 @@
 
 The report and the store write the same figures, so they write them with
 these functions: a bound always reads `< N` rounded up, never down, and a
-ratio always has the digits a reader compares.
+ratio always has the digits a reader compares.  md_safe() is the last step of
+every Markdown file written: a run's text in it is never markup.
 """
 import math
+import re
 
 # The mark beside a figure some repetition of which ran while the machine was disturbed.
 DISTURBED = "†"
@@ -47,9 +49,22 @@ def ratio_text(x):
     return f"{x:.1f}×" if x >= 10 else f"{x:.2f}×" if x >= 0.01 else f"{number(x)}×"
 
 
+# The only HTML a report writes itself; any other tag in a Markdown file came from a run's text.
+_OWN_TAGS = r"/?(?:details|summary|br)>"
+_TAG = re.compile(rf"<(?!{_OWN_TAGS})(?=[A-Za-z/!?])")
+_SCRIPT_LINK = re.compile(r"\]\(\s*(javascript|data|vbscript):", re.I)
+
+
+def md_safe(md):
+    """A Markdown document whose texts from run files cannot act as markup: a `<` that would open a tag other than
+    the report's own (details, summary, br) written as `&lt;`, and a link to a script written as text (a run's host
+    may be `<img src=x onerror=...>` or `[x](javascript:...)`; a Markdown viewer shows them as written)."""
+    return _SCRIPT_LINK.sub(lambda m: "]\\(" + m.group(1) + ":", _TAG.sub("&lt;", md))
+
+
 def md_table(head, rows):
-    """A GitHub Markdown table; | inside cells is escaped."""
-    esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")
+    """A GitHub Markdown table; | inside cells is escaped, a line break or other control character is a space."""
+    esc = lambda s: re.sub(r"[\x00-\x1f\x7f]", " ", str(s).replace("|", "\\|"))
     lines = ["| " + " | ".join(map(esc, head)) + " |", "|" + "|".join("---" for _ in head) + "|"]
     lines += ["| " + " | ".join(map(esc, r)) + " |" for r in rows]
     return "\n".join(lines)

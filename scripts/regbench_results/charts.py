@@ -6,20 +6,19 @@ range; a point the report's verdict calls slower than the one before is red.
 The folder follows scripts/report's rules (regbench_base.folder).
 """
 import os
-import re
 
-from regbench_base import folder
+from regbench_base import folder, names, plot
 
 
-def file_name(s):
-    """A series' SVG name: its benchmark, machine and target made one safe file name."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", f"{s.name}--{s.host}--{s.target}").strip("_.") + ".svg"
+def file_name(s, taken=None):
+    """A series' SVG name: its benchmark, host and target (and the machine's id where it is not the host: two machines
+    may share a name) made one safe file name."""
+    machine = f"--{s.machine[:12]}" if s.machine != s.host else ""
+    return names.file_name(f"{s.name}--{s.host}--{s.target}{machine}", ".svg", taken)
 
 
 def chart(s, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = plot.pyplot()
     points = [p for p in s.points if p.result["ns"] is not None]
     rc = {"svg.hashsalt": "regbench", "svg.fonttype": "none", "font.size": 8, "font.family": "DejaVu Sans"}
     with plt.rc_context(rc):
@@ -46,12 +45,12 @@ def write(all_series, out_dir, force=False):
     try:
         folder.check(out_dir, force)
         with folder.Staging(out_dir) as stage:
-            names = []
+            written, taken = [], set()
             for s in all_series:
-                names.append(file_name(s))
-                chart(s, os.path.join(stage.path, names[-1]))
+                written.append(file_name(s, taken))
+                chart(s, os.path.join(stage.path, written[-1]))
             stage.commit()
     except folder.FolderError as e:
         from .errors import ResultsError
         raise ResultsError(str(e)) from None
-    return names
+    return written

@@ -142,12 +142,15 @@ def _keys(store, runs, names):
     """{name: Key} of benchmarks, from the results' columns of a group's runs, the newest first until all are known."""
     fields = ("name", "family", "op", "width", "strategy", "param")
     keys = {}
+    # by the histograms' names, not by a family's name: what a family is called is the run's to say
     for run in reversed(runs):
-        if len(keys) == len(names):
+        missing = sorted(set(names) - set(keys))
+        if not missing:
             break
-        for r in store.rows(f"SELECT {', '.join(fields)} FROM results WHERE run_id = ? AND family = 'lat'", fields,
-                            (run["key"],)):
-            if r["name"] in names:
+        for part in [missing[i:i + 500] for i in range(0, len(missing), 500)]:
+            q = (f"SELECT {', '.join(fields)} FROM results WHERE run_id = ? AND name IN "
+                 f"({', '.join('?' for _ in part)})")
+            for r in store.rows(q, fields, (run["key"], *part)):
                 keys[r["name"]] = Key(*(r[f] for f in fields[1:]))
     return keys
 

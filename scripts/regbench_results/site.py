@@ -26,7 +26,7 @@ from urllib.parse import quote
 from regbench_base import folder, names
 from regbench_base.model import Key
 from regbench_base.state import State
-from regbench_base.text import DISTURBED, number
+from regbench_base.text import DISTURBED, md_safe, number
 
 from . import history, reference, render
 from .errors import ResultsError
@@ -193,9 +193,16 @@ def headline(site):
             "cell's history and each machine's runs (open index.html in a browser; it needs no network)")
 
 
+# What a page may load and run: its own script files and stylesheet, nothing inline and nothing from elsewhere, so
+# that markup a run's text might still smuggle in could not run (the text is escaped first; this is the second wall).
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+       "base-uri 'none'; form-action 'none'")
+
+
 def _page(title, page, body, scripts=("site.js",)):
     tags = "".join(f'<script src="{s}"></script>' for s in scripts)
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>{e(title)}</title>\n'
             f'<link rel="stylesheet" href="site.css">\n</head>\n<body data-page="{page}">\n'
             f'<header><nav><a href="index.html">Reference table</a> <a href="runs.html">Runs</a></nav>'
@@ -290,10 +297,11 @@ def runs_html(site, title):
         for i in m["runs"]:
             r = site["runs"][i]
             col = by_id[r["column"]]
-            cells = [f"<code>{r['id'][:12]}</code>", e(r["date"] or "undated"), f"<code>{e(r['target'])}</code>",
+            # the store is input too (a hand-edited row): every value is escaped, numbers included
+            cells = [f"<code>{e(str(r['id'])[:12])}</code>", e(r["date"] or "undated"), f"<code>{e(r['target'])}</code>",
                      e(r["arch"]), e(r["kernel"] or "?"),
                      e(f"{r['regbench_version'] or '?'} {r['regbench_build_type'] or ''}".strip()),
-                     f"{r['measured']} of {r['results']}" + (f" (interrupted: {e(r['interrupted'])})"
+                     e(f"{r['measured']} of {r['results']}") + (f" (interrupted: {e(r['interrupted'])})"
                                                               if r["interrupted"] else ""),
                      f'<a href="index.html#machine={m["id"]}&amp;target={quote(col["target"])}">'
                      f'{e(col["target"])}{" (" + e(col["emulation"]) + " emulation)" if col["emulation"] else ""}</a>']
@@ -336,7 +344,7 @@ def write(site, out_dir, title=None, force=False):
     folder.check(out_dir, force)
     with folder.Staging(out_dir) as stage:
         pages = {"index.html": index_html(site, title), "runs.html": runs_html(site, title),
-                 "history.html": history_html(site, title), "data.js": data_js(site), "README.md": readme(site, title)}
+                 "history.html": history_html(site, title), "data.js": data_js(site), "README.md": md_safe(readme(site, title))}
         for name, text in pages.items():
             with open(os.path.join(stage.path, name), "w", encoding="utf-8") as f:
                 f.write(text)

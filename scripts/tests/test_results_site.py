@@ -20,7 +20,8 @@ import unittest
 
 import fixture
 from regbench_base.state import State
-from test_results_store import Check, edited, results
+from regbench_results import site as site_module
+from test_results_store import PUBLISHED, Check, edited, results
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -168,6 +169,17 @@ class Site(Check):
                       "argument --label: invalid KEY=VALUE pair")
         self.one_line(results("site", "--db", self.db, "^nothing/", "-o", out), 1, "^nothing/: names no benchmark")
         self.one_line(results("site", "--db", self.db, "(", "-o", out), 1, "(: not a regular expression")
+
+
+class Published(unittest.TestCase):
+    def test_the_published_sites_script_and_stylesheet_are_the_sources(self):
+        """reports/site/ holds copies of site/site.js and site.css (a browser opens the folder alone): they may not
+        drift from the sources (scripts/publish --only site writes them again; published-check.sh re-renders all)."""
+        for name in ("site.js", "site.css"):
+            with open(os.path.join(site_module.ASSETS, name), "rb") as a, \
+                    open(os.path.join(PUBLISHED, "site", name), "rb") as b:
+                self.assertTrue(a.read() == b.read(), f"reports/site/{name} differs from scripts/regbench_results/site/"
+                                f"{name}: run scripts/publish --render-only --only site, then commit")
 
 
 @unittest.skipUnless(os.access(CHROMIUM, os.X_OK), f"{CHROMIUM} is not installed (scripts/setup installs chromium)")

@@ -245,7 +245,7 @@ class TallTable(Check):
         rows_ = [Key("rep", "read", 32, "string", n) for n in range(1, 3701)]
         cells = {(k, 0): reference.Cell(State.MEASURED, float(k.param)) for k in rows_}
         s = reference.Section("rep", "read", "", "element", rows_, [0], cells)
-        parts = render.parts(s)
+        parts = render.parts(s, set())
         self.assertEqual([name for name, _ in parts[:3]], ["rep-read.svg", "rep-read-2.svg", "rep-read-3.svg"])
         self.assertEqual(len(parts), -(-3700 // render.ROWS_PER_IMAGE))
         self.assertEqual([k for _, part in parts for k in part], rows_)

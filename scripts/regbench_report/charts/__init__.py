@@ -7,9 +7,9 @@ None when the runs hold nothing for it, so reports of partial runs simply
 have fewer charts.  common.py holds what they share (style, colours,
 footer, legends, verdict marks); each kind of chart is a module of its own.
 """
-import matplotlib
+from regbench_base import plot
 
-matplotlib.use("Agg")      # before any module of the package imports pyplot
+plot.pyplot()      # the Agg backend and literal text, before any module of the package imports pyplot
 
 from .bars import barrier_chart, port_mmio_chart, port_mmio_rows          # noqa: E402
 from .common import MARKED, Chart, where                                    # noqa: E402

@@ -1,0 +1,167 @@
+"""scripts/results on hostile run files: every text markup or a formula (hostile.py), runs without dates, and the site
+they make in headless Chromium, where nothing may run and every page draws or says why not."""
+import concurrent.futures
+import html.parser
+import json
+import os
+import re
+import unittest
+from urllib.parse import quote
+
+import fixture
+import hostile
+from test_results_site import CHROMIUM, Page, chromium
+from test_results_store import Check, results
+
+SITE_JS = os.path.join(fixture.SCRIPTS, "regbench_results", "site", "site.js")
+
+
+def _dated(date, copy):
+    """An edit: the run's date (None: none at all), and which copy it is (undated copies would be one run)."""
+    def edit(d):
+        d["context"]["labels"]["copy"] = str(copy)
+        if date:
+            d["context"]["date"] = date
+        else:
+            d["context"].pop("date", None)
+    return edit
+
+
+# What the pages may hold: these elements, no event handler, no link to a script, no script but the site's own.
+TAGS = {"html", "head", "meta", "title", "link", "body", "header", "nav", "a", "h1", "h2", "main", "p", "details",
+        "summary", "span", "form", "label", "input", "select", "option", "output", "table", "thead", "tbody", "tr",
+        "th", "td", "button", "b", "code", "section", "figure", "script"}
+
+
+class Elements(html.parser.HTMLParser):
+    """Every element of a page as (tag, attributes)."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.found = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.found.append((tag, dict(attrs)))
+
+
+_BUILT = {}
+
+
+def built():
+    """A store of hostile runs and the site made from it, once: {db, out, data, files}.
+
+    answers.json three times a day apart and twice without a date (one machine, one target: a history of five
+    points, two undated), and reps, single, port and mmio-and-port once each: every text of each is a payload.
+    """
+    if not _BUILT:
+        files = [hostile.hostile("answers.json", f"answers{i}.json", start=0,
+                                 edit=_dated(f"2026-12-0{i + 1}T0{i}:00:00+00:00" if i < 3 else None, i))
+                 for i in range(5)]
+        # the same payloads in every copy (start=0): one machine, one target, one history; the reps differ by date
+        for i, name in enumerate(("reps.json", "single.json", "port.json", "mmio-and-port.json")):
+            files.append(hostile.hostile(name, start=100 * (i + 1)))
+        db = os.path.join(fixture.tmpdir(), "hostile.sqlite")
+        p = results("add", "--db", db, *files)
+        assert p.returncode == 0, p.stderr
+        out = os.path.join(fixture.tmpdir(), "site")
+        p = results("site", "--db", db, "-o", out)
+        assert p.returncode == 0, p.stderr
+        with open(os.path.join(out, "data.js"), encoding="utf-8") as f:
+            text = f.read()
+        data = json.loads(text[text.index("=") + 1:].strip().rstrip(";"))
+        _BUILT.update(db=db, out=out, data=data, files=files, printed=p.stdout + p.stderr)
+    return _BUILT
+
+
+class Script(unittest.TestCase):
+    def test_the_script_puts_text_into_the_page_only_as_text(self):
+        with open(SITE_JS, encoding="utf-8") as f:
+            text = f.read()
+        for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function",
+                     "setTimeout(\"", "srcdoc"):
+            self.assertNotIn(sink, text, sink)
+
+
+class Pages(Check):
+    @classmethod
+    def setUpClass(cls):
+        for k, v in built().items():
+            setattr(cls, k, v)
+
+    def test_no_payload_is_markup_in_any_page(self):
+        """Every payload is in the pages as text: no element or attribute of its own, in the HTML as written."""
+        for name in ("index.html", "runs.html", "history.html"):
+            with open(os.path.join(self.out, name), encoding="utf-8") as f:
+                page = f.read()
+            elements = Elements(page).found
+            self.assertEqual({t for t, _ in elements} - TAGS, set(), name)
+            self.assertEqual([a for _, attrs in elements for a in attrs if a.startswith("on")], [], name)
+            self.assertEqual([a["href"] for _, a in elements if re.match(r"\s*(javascript|data):", a.get("href", ""), re.I)],
+                             [], name)
+            self.assertEqual([a.get("src") for t, a in elements if t == "script"],
+                             ["data.js", "site.js"] if name == "history.html" else ["site.js"], name)
+            self.assertIn("Content-Security-Policy", page)
+        # the payloads are there, escaped: the host's markup shows as text
+        with open(os.path.join(self.out, "runs.html"), encoding="utf-8") as f:
+            self.assertIn("&lt;img src=x onerror=", f.read())
+        with open(os.path.join(self.out, "README.md"), encoding="utf-8") as f:
+            self.assertNotRegex(f.read(), r"<(?!/?(details|summary|br)>)[A-Za-z/!?]")
+
+
+@unittest.skipUnless(os.access(CHROMIUM, os.X_OK), f"{CHROMIUM} is not installed (scripts/setup installs chromium)")
+class InChromium(Check):
+    """The hostile site as a browser shows it: nothing runs (no page's <html> gets data-ran), every page draws."""
+
+    @classmethod
+    def setUpClass(cls):
+        for k, v in built().items():
+            setattr(cls, k, v)
+        base = "file://" + os.path.abspath(cls.out)
+        data = cls.data
+        runs = data["runs"]
+        # the column with the undated runs, and a benchmark with a point in each of its runs
+        col = next(c for c in data["columns"] if any(not runs[q[0]]["date"] for pts in data["history"][c["id"]].values()
+                                                     for q in pts))
+        bench = max(data["history"][col["id"]], key=lambda b: len(data["history"][col["id"]][b]))
+        cls.points = len(data["history"][col["id"]][bench])
+        other = next(c for c in data["columns"] if c["id"] != col["id"])
+        # a cell whose unit is markup (the issue's case: a family's unit with a script in it), in a dated column
+        marked = next((c["id"], b) for c in data["columns"] if c["id"] != col["id"] for b in data["history"][c["id"]]
+                      if "onerror" in data["units"].get(b, ""))
+        payload = quote(hostile.PAYLOADS[0].format(n=999), safe="")
+        cls.urls = {
+            "index": f"{base}/index.html",
+            "index-hostile-address": f"{base}/index.html#filter={payload}&family={payload}&sort={payload}",
+            "runs": f"{base}/runs.html#machine={payload}",
+            "history": f"{base}/history.html#col={col['id']}&bench={quote(bench, safe='')}",
+            "history-other": f"{base}/history.html#col={other['id']}&bench="
+                             + quote(next(iter(data["history"][other["id"]])), safe=""),
+            "history-markup-unit": f"{base}/history.html#col={marked[0]}&bench={quote(marked[1], safe='')}",
+            "history-no-column": f"{base}/history.html#col={payload}&bench={quote(bench, safe='')}",
+            "history-no-benchmark": f"{base}/history.html#col={col['id']}&bench={payload}",
+        }
+        with concurrent.futures.ThreadPoolExecutor(3) as pool:
+            done = {k: pool.submit(chromium, u, "--dump-dom") for k, u in cls.urls.items()}
+            cls.dom = {k: f.result() for k, f in done.items()}
+
+    def test_nothing_runs(self):
+        for name, dom in self.dom.items():
+            self.assertNotIn("data-ran", dom, name)
+
+    def test_every_page_draws_or_says_why_not(self):
+        for name, dom in self.dom.items():
+            self.assertNotIn('id="failure"', dom, name)         # no page failed to draw
+        self.assertGreater(len(Page(self.dom["index"]).shown()), 10)
+        self.assertEqual(Page(self.dom["index-hostile-address"]).shown(), [])        # nothing matches: said so
+        self.assertRegex(self.dom["index-hostile-address"], r'<p id="nothing">No benchmark matches')
+        self.assertEqual(Page(self.dom["history"]).circles, self.points)
+        self.assertGreaterEqual(self.points, 5)                     # with the two undated runs
+        self.assertGreater(Page(self.dom["history-other"]).circles, 0)
+        self.assertGreater(Page(self.dom["history-markup-unit"]).circles, 0)
+        self.assertIn("This site has no column", self.dom["history-no-column"])
+        self.assertIn("This site has no history of", self.dom["history-no-benchmark"])
+
+
+if __name__ == "__main__":
+    unittest.main()
