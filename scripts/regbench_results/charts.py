@@ -10,6 +10,10 @@ import os
 from regbench_base import folder, names, plot
 
 
+# history -o's folder is its own (folder.Writer): SVGs alone, no README (a table's has one).
+WRITER = folder.Writer("scripts/results history", "history -o", lambda names: bool(names) and all(n.endswith(".svg") for n in names))
+
+
 def file_name(s, taken=None):
     """A series' SVG name: its benchmark, host and target (and the machine's id where it is not the host: two machines
     may share a name) made one safe file name."""
@@ -43,8 +47,8 @@ def chart(s, path):
 def write(all_series, out_dir, force=False):
     """An SVG per series into out_dir, all or nothing; returns the files' names."""
     try:
-        folder.check(out_dir, force)
-        with folder.Staging(out_dir) as stage:
+        folder.check(out_dir, force, writer=WRITER)
+        with folder.Staging(out_dir, WRITER) as stage:
             written, taken = [], set()
             for s in all_series:
                 written.append(file_name(s, taken))

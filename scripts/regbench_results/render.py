@@ -22,6 +22,11 @@ TITLE = "The reference table: register access costs across machines and targets"
 ROWS_PER_IMAGE = 200
 
 
+# The table's folder is its own (folder.Writer): a README and its SVGs, nothing else.
+WRITER = folder.Writer("scripts/results table", "the table",
+                       lambda names: "README.md" in names and all(n == "README.md" or n.endswith(".svg") for n in names))
+
+
 def cell_text(cell):
     """A cell as the tables print it: `12.3 ±2.1%` (the median, the furthest repetition or run from it), `< 7.5`."""
     if cell is None:
@@ -198,8 +203,8 @@ def heatmap(ref, s, rows, path):
 
 def write(ref, out_dir, title=None, force=False):
     """Renders ref into out_dir (new, or holding an earlier table: folder's rules); returns the README's path."""
-    folder.check(out_dir, force)
-    with folder.Staging(out_dir) as stage:
+    folder.check(out_dir, force, writer=WRITER)
+    with folder.Staging(out_dir, WRITER) as stage:
         for s, cut in zip(ref.sections, images(ref)):
             for name, rows in cut:
                 heatmap(ref, s, rows, os.path.join(stage.path, name))

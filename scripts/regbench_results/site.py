@@ -32,6 +32,9 @@ from . import history, reference, render
 from .errors import ResultsError
 
 ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "site")
+FILES = ("index.html", "runs.html", "history.html", "data.js", "site.js", "site.css", "README.md")
+# The site's folder is its own: a table's, a report's or history charts there are not (folder.Writer).
+WRITER = folder.Writer("scripts/results site", "the site", lambda names: "index.html" in names and names <= set(FILES))
 TITLE = "regbench: register access costs across machines"
 # Runs of a regbench that did not record `arch` come from the one that measured x86_64 alone: the pages show them so
 # (the --arch filter, the store's, matches only runs that recorded it).
@@ -341,8 +344,8 @@ def readme(site, title):
 def write(site, out_dir, title=None, force=False):
     """Writes the site into out_dir (new, or holding an earlier site: folder's rules); returns index.html's path."""
     title = title or TITLE
-    folder.check(out_dir, force)
-    with folder.Staging(out_dir) as stage:
+    folder.check(out_dir, force, writer=WRITER)
+    with folder.Staging(out_dir, WRITER) as stage:
         pages = {"index.html": index_html(site, title), "runs.html": runs_html(site, title),
                  "history.html": history_html(site, title), "data.js": data_js(site), "README.md": md_safe(readme(site, title))}
         for name, text in pages.items():

@@ -162,7 +162,7 @@ class Site(Check):
         mine = os.path.join(fixture.tmpdir(), "mine")
         os.mkdir(mine)
         open(os.path.join(mine, "notes.txt"), "w").close()
-        self.one_line(results("site", "--db", self.db, "-o", mine), 1, f"{mine}: holds 1 file the report did not")
+        self.one_line(results("site", "--db", self.db, "-o", mine), 1, f"{mine}: holds 1 file the site did not")
         self.one_line(results("site", "--db", self.db, "--host", "nowhere", "-o", out), 1, "--host nowhere: no run")
         # a malformed filter is a usage error, as in every command that takes the filters
         self.one_line(results("site", "--db", self.db, "--label", "baseline", "-o", out), 2,

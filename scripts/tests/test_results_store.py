@@ -14,6 +14,7 @@ from regbench_base.state import State
 
 RESULTS = os.path.join(fixture.SCRIPTS, "results")
 PUBLISHED = os.path.join(os.path.dirname(fixture.SCRIPTS), "reports")
+REPORT_TOOL = os.path.join(fixture.SCRIPTS, "report")
 
 
 def results(*args, **kw):
