@@ -50,6 +50,7 @@ _done = False        # the command's change is made: a signal has nothing left t
 _installed = None    # the handlers replaced by catch_signals, put back by restore()
 _cuts = []           # calls that cut short a wait in C (a store's interrupt or cancel)
 _wakeup = None       # the pipe the C-level handler writes each signal's number into
+_scrubbers = []      # what a failure's line goes through before it is printed (a store's password taken out)
 
 
 def _on_signal(signo, frame):
@@ -87,6 +88,7 @@ def catch_signals():
     global _hold, _pending, _done, _installed, _wakeup
     _hold, _pending, _done = 0, None, False
     _cuts.clear()
+    _scrubbers.clear()
     if _installed is None:
         _installed = {s: signal.signal(s, _on_signal) for s in SIGNALS}
         if threading.current_thread() is threading.main_thread() and _wakeup is None:
@@ -147,6 +149,11 @@ def interrupting(cut):
             _cuts.remove(cut)
 
 
+def scrubbing(scrub):
+    """Every line the frame prints from now on goes through scrub(line) first (a store's password taken out)."""
+    _scrubbers.append(scrub)
+
+
 def printable(text):
     """Text as one line: control characters (a newline in a host name, an escape sequence) shown escaped."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
@@ -160,6 +167,8 @@ def _drop_stdout():
 
 
 def _fail(tool, line, status):
+    for scrub in _scrubbers:
+        line = scrub(line)
     print(f"{tool}: {printable(line)}", file=sys.stderr)
     return status
 
@@ -184,12 +193,13 @@ def launch(tool, module):
     return main()
 
 
-def run(tool, body, errors=(), interrupted="", broken_pipe=1):
+def run(tool, body, errors=(), interrupted="", broken_pipe=1, failure=lambda: 1):
     """body()'s exit status, as the command line `tool` (report, results, publish) ends with it.
 
     errors: the command's own exception classes, whose str() is the line to print (status 1, or the
     exception's .status); interrupted: what a signal leaves as it was, said after "interrupted";
-    broken_pipe: the status when the reader of stdout went away (| head).  The handlers are put back
+    broken_pipe: the status when the reader of stdout went away (| head); failure(): the status of a failure that
+    is not the command's own error (a file, stdout; 1 unless the command gives 1 a meaning).  The handlers are put back
     at the end where run() installed them (a test calling main()); a script's (launch) stay, so that a
     signal while the process exits has nothing to stop.
     """
@@ -206,19 +216,19 @@ def run(tool, body, errors=(), interrupted="", broken_pipe=1):
     except UsageError as e:
         return fail(str(e), 2)
     except errors as e:
-        return fail(str(e), getattr(e, "status", 1))
+        return fail(str(e), getattr(e, "status", None) or failure())
     except KeyboardInterrupt as e:
         return _interrupted(tool, e, interrupted)
     except BrokenPipeError:
         _drop_stdout()
-        return broken_pipe
+        return broken_pipe if broken_pipe != 1 else failure()
     except OSError as e:
         if e.filename is None:
             # writing to stdout failed (a full disk, a closed file): what was printed is incomplete
             _drop_stdout()
             return fail(f"standard output: {e.strerror or e} (the output is incomplete; write it where there is "
-                        "room)", 1)
-        return fail(f"{e.filename}: {e.strerror or e} (check the path)", 1)
+                        "room)", failure())
+        return fail(f"{e.filename}: {e.strerror or e} (check the path)", failure())
     except Exception as e:      # noqa: BLE001 - the last resort: one line, never a traceback
         if os.environ.get("REGBENCH_TRACEBACK"):
             traceback.print_exc()

@@ -5,6 +5,7 @@ column per run and the ratio columns.  Every number printed here is read
 from the JSON through model and tables; the wording around it is fixed.
 """
 import math
+import re
 import statistics
 
 from regbench_base import model, names
@@ -43,10 +44,19 @@ def _caches(run):
     return ", ".join(out) or None
 
 
+def _once(signature):
+    """A hypervisor's CPUID signature as a name: its 12 bytes repeat the name ("KVMKVMKVM", "bhyve bhyve "), which
+    files of a regbench before it said the name once hold as they are."""
+    for unit in range(1, len(signature) // 2 + 1):
+        if all(c == signature[i % unit] for i, c in enumerate(signature)):
+            return signature[:unit].strip()
+    return signature.strip()
+
+
 def _vm(run):
     for key in ("hypervisor", "virtualization", "vm", "env_vm"):
         if run.ctx(key):
-            return str(run.ctx(key))
+            return re.sub(r"^yes \((.*)\)$", lambda m: f"yes ({_once(m.group(1))})", str(run.ctx(key)))
     if run.ctx("accelerator"):
         return f"yes: a QEMU guest ({run.ctx('accelerator')})"
     if "hypervisor" in str(run.ctx("tsc_hz_source", "")).lower():

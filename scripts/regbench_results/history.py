@@ -27,10 +27,7 @@ BASELINE_RUNS = 5
 BASELINE_LABEL = ("baseline", "yes")
 
 
-def machine(run):
-    """A run's machine as history groups it: its machine_id where it has one, else its host."""
-    return run["machine_id"] or run["host"]
-
+machine = runfile.machine
 
 @dataclass
 class Point:

@@ -25,7 +25,8 @@ import time
 import urllib.request
 import zlib
 
-from . import merged, query, runfile, sql
+from . import merged, passwords, query, runfile, sql
+from .passwords import masked
 from .errors import ResultsError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -39,10 +40,7 @@ _POSTGRES = ("postgresql://", "postgres://")
 _RETRY = ("40001", "40P01")
 
 
-def shown(db):
-    """The store as messages name it: every password form (user:password@, password=VALUE) masked."""
-    db = re.sub(r"^(\w+://[^/@:]*):[^/@]*@", r"\1:***@", db)
-    return re.sub(r"(?i)\b(password|pass)=('[^']*'|[^&\s]*)", r"\1=***", db)
+LEFT_OUT = "the server's message is left out: it quotes a part of the password"
 
 
 def _first_line(e):
@@ -52,8 +50,9 @@ def _first_line(e):
 class Store:
     """An open store.  rows() and the writes take and give dicts by column name (sql.RUNS, sql.RESULTS)."""
 
-    def __init__(self, conn, engine, where, errors, writable=True):
+    def __init__(self, conn, engine, where, errors, writable=True, db=None):
         self.conn, self.engine, self.where = conn, engine, where
+        self._db = db                  # the name as given (a URL with its password), for scrubbing messages
         self._errors = errors          # the engine's base exception class
         self.writable = writable
         self.upgraded = None           # (from, to, runs) when this open upgraded an older store
@@ -70,7 +69,7 @@ class Store:
             raise self._error(e, doing, hint) from None
 
     def _error(self, e, doing, hint):
-        why = shown(_first_line(e))
+        why = passwords.scrub(_first_line(e), self._db) or LEFT_OUT
         if "file is not a database" in why:
             return ResultsError(self.where, "not an SQLite database", "give the store's file, or a new path for a "
                                 "new store")
@@ -97,7 +96,13 @@ class Store:
         """The store's schema version: 1 for the first release's (no version table), None for no store at all."""
         tables = self._tables()
         if "regbench_store" in tables:
-            return int(self._execute(sql.VERSION_OF).fetchone()[0])
+            row = self._execute(sql.VERSION_OF).fetchone()
+            try:
+                return int(row[0])
+            except (TypeError, ValueError):
+                raise ResultsError(self.where, "its schema version is " + ("missing" if row is None else
+                                   f"{row[0]!r}, not a number"), "another program changed the store's regbench_store "
+                                   "table: restore the store from a copy") from None
         return 1 if "runs" in tables else None
 
     @contextlib.contextmanager
@@ -255,7 +260,8 @@ class Store:
 
     def remove(self, runs):
         """Deletes runs (rows of query.all_runs) with their results, labels and histograms, and takes them out of
-        `merged`: one transaction."""
+        `merged`: one transaction.  A run given twice is deleted once."""
+        runs = list({r["id"]: r for r in runs}.values())
         with self._engine("cannot change it", "nothing was changed; check that it is writable"):
             with self._locked():
                 merged.change(self._execute, [(run, hists, -1) for run, hists in self._histograms(runs)])
@@ -409,7 +415,7 @@ def open_store(db=None, create=False):
     if db is not None and db.startswith(_POSTGRES):
         return _postgresql(db)
     if db is not None and re.match(r"^[A-Za-z][\w+.-]*://", db):
-        raise ResultsError(f"--db {shown(db)}", "not a store this command can open",
+        raise ResultsError(f"--db {masked(db)}", "not a store this command can open",
                            f"give an SQLite file's path or a PostgreSQL URL, {URL_FORM}")
     if db == "":
         raise ResultsError("--db", "empty", "give an SQLite file's path or a PostgreSQL URL")
@@ -417,6 +423,10 @@ def open_store(db=None, create=False):
     if os.path.isdir(path):
         raise ResultsError(path, "a folder, not a store", "give the path of the store's file, e.g. "
                            f"{os.path.join(path, 'regbench.sqlite')}")
+    if os.path.exists(path) and not os.path.isfile(path):
+        # SQLite would open /dev/null, a pipe or a socket, and leave its journal beside it (/dev/null-journal)
+        raise ResultsError(path, "not a regular file (a device, a pipe or a socket)", "give the store's file, or a "
+                           "new path for a new store")
     if not os.path.exists(path) and not create:
         raise ResultsError(path, "no store there", "add runs first: scripts/results add "
                            + ("" if db is None else f"--db {path} ") + "RUN.json")
@@ -443,7 +453,7 @@ def _sqlite(path, create, name=None):
 
 
 def _postgresql(url):
-    where = shown(url)
+    where = masked(url)
     try:
         import psycopg2
     except ImportError:
@@ -453,10 +463,11 @@ def _postgresql(url):
     try:
         conn = psycopg2.connect(url, **extra)
     except psycopg2.Error as e:
-        why = shown(_first_line(e).replace(url, where))     # the client may quote the URL, password and all
+        # the client may quote the URL, password and all, or a piece of a password it split elsewhere
+        why = passwords.scrub(_first_line(e).replace(url, where), url) or LEFT_OUT
         if why.startswith(("connection to server", "could not connect", "could not translate", "timeout expired")):
             raise ResultsError(where, f"cannot connect: {why}", "is the server running? check the URL's host, port "
                                "and database") from None
         raise ResultsError(f"--db {where}", f"not a URL the PostgreSQL client takes: {why}",
                            f"write it as {URL_FORM}") from None
-    return Store(conn, "postgresql", where, psycopg2.Error)
+    return Store(conn, "postgresql", where, psycopg2.Error, db=url)

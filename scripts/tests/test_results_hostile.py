@@ -11,7 +11,7 @@ from urllib.parse import quote
 import fixture
 import hostile
 from test_results_site import CHROMIUM, Page, chromium
-from test_results_store import Check, results
+from test_results_store import Check, results, rows
 
 SITE_JS = os.path.join(fixture.SCRIPTS, "regbench_results", "site", "site.js")
 
@@ -107,6 +107,31 @@ class Pages(Check):
             self.assertIn("&lt;img src=x onerror=", f.read())
         with open(os.path.join(self.out, "README.md"), encoding="utf-8") as f:
             self.assertNotRegex(f.read(), r"<(?!/?(details|summary|br)>)[A-Za-z/!?]")
+
+
+class Commands(Check):
+    """Every command over the hostile store: one line at most on stderr, no traceback, no line broken by a run's
+    text (a newline, a carriage return, an escape sequence in a host or a benchmark's name)."""
+
+    @classmethod
+    def setUpClass(cls):
+        for k, v in built().items():
+            setattr(cls, k, v)
+
+    def test_every_command_holds(self):
+        out = fixture.tmpdir()
+        runs = [r for r, in rows(self.db, "SELECT id FROM runs ORDER BY time")]
+        for args in (["list"], ["latency"], ["latency", "--json"], ["history", "."], ["history", "--json", "."],
+                     ["history", "-o", os.path.join(out, "h"), "."], ["alerts"], ["export", "--format", "csv"],
+                     ["export", "--format", "json"], ["table", "-o", os.path.join(out, "t")],
+                     ["retag", runs[0][:12], "--host", "renamed"], ["delete", runs[1][:12]],
+                     ["prune", "--keep", "1", "--host", "renamed"]):
+            p = results(args[0], "--db", self.db, *args[1:])
+            self.assertIn(p.returncode, (0, 3) if args[0] == "alerts" else (0,), (args, p.stderr))
+            self.assertNotIn("Traceback", p.stderr, args)
+            self.assertLessEqual(len(p.stderr.splitlines()), 1, (args, p.stderr))
+            if args[0] not in ("export",) and "--json" not in args:
+                self.assertNotRegex(p.stdout, r"[\r\x1b\t\x00]", args)
 
 
 @unittest.skipUnless(os.access(CHROMIUM, os.X_OK), f"{CHROMIUM} is not installed (scripts/setup installs chromium)")

@@ -168,7 +168,7 @@ class Site(Check):
         self.one_line(results("site", "--db", self.db, "--label", "baseline", "-o", out), 2,
                       "argument --label: invalid KEY=VALUE pair")
         self.one_line(results("site", "--db", self.db, "^nothing/", "-o", out), 1, "^nothing/: names no benchmark")
-        self.one_line(results("site", "--db", self.db, "(", "-o", out), 1, "(: not a regular expression")
+        self.one_line(results("site", "--db", self.db, "(", "-o", out), 2, "(: not a regular expression")
 
 
 class Published(unittest.TestCase):
