@@ -86,7 +86,7 @@ def catch_signals():
     resets the state: the handlers stay installed once.
     """
     global _hold, _pending, _done, _installed, _wakeup
-    _hold, _pending, _done = 0, None, False
+    _hold, _pending, _done = 1, None, False      # a signal while the handlers are set up waits for the end of it
     _cuts.clear()
     _scrubbers.clear()
     if _installed is None:
@@ -102,7 +102,17 @@ def catch_signals():
             else:
                 _wakeup = (r, w)
                 threading.Thread(target=_watch, args=(r,), name="regbench-signals", daemon=True).start()
+    _release()
     return restore
+
+
+def _release():
+    """The end of a change held from signals: the signal that came meanwhile is raised now."""
+    global _hold, _pending
+    _hold -= 1
+    if not _hold and _pending and not _done:
+        signo, _pending = _pending, None
+        raise Interrupted(signo)
 
 
 def restore():
@@ -127,15 +137,18 @@ def is_settled():
 @contextlib.contextmanager
 def held():
     """A change that a signal does not cut short: the signal is raised after it (unless settled meanwhile)."""
-    global _hold, _pending
+    global _hold
     _hold += 1
     try:
         yield
     finally:
-        _hold -= 1
-        if not _hold and _pending and not _done:
-            signo, _pending = _pending, None
-            raise Interrupted(signo)
+        _release()
+
+
+def on_signal(cut):
+    """From now on a signal also calls cut() (from a thread): a store's connection's interrupt or cancel, which ends a
+    statement waiting in C code so that the handler runs."""
+    _cuts.append(cut)
 
 
 @contextlib.contextmanager
@@ -179,18 +192,26 @@ def _interrupted(tool, e, interrupted):
     return _fail(tool, f"interrupted{by}" + (f" ({interrupted})" if interrupted else ""), 128 + signo)
 
 
-def launch(tool, module):
+def launch(tool, module, early=()):
     """What a command line's script runs: the handlers first, then `module` imported and its main() run.
 
-    A signal while Python imports the package is then the command's signal like any other (before this
-    line runs, in the interpreter's own start, SIGTERM and SIGHUP end it as they end any program).
+    A signal while Python imports the package is then the command's signal like any other; early holds the
+    signals that came before (the script keeps them from its first line), which stop it here.
     """
-    catch_signals()
     try:
+        catch_signals()
+        if early:
+            raise Interrupted(early[0])
         main = importlib.import_module(module).main
     except KeyboardInterrupt as e:
         return _interrupted(tool, e, "")
-    return main()
+    status = main()
+    # the command is done and has said so: leave now, without the interpreter's finalization, during which a
+    # signal would find the default handlers back and kill the process that already succeeded
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(status if isinstance(status, int) else 1)
 
 
 def run(tool, body, errors=(), interrupted="", broken_pipe=1, failure=lambda: 1):
@@ -204,10 +225,10 @@ def run(tool, body, errors=(), interrupted="", broken_pipe=1, failure=lambda: 1)
     signal while the process exits has nothing to stop.
     """
     owner = _installed is None
-    catch_signals()
     fail = lambda line, status: _fail(tool, line, status)
     try:
         try:
+            catch_signals()
             status = body()
             sys.stdout.flush()
             return status

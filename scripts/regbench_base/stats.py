@@ -340,3 +340,69 @@ def compare(a: Sequence[float], b: Sequence[float], *, a_runs: Sequence[float] =
     else:
         how = f"more than {RUNS_LIMIT} {more} would be needed"
     return Comparison(ratio, Verdict.UNCLEAR, p, why=f"{why}; {how}", **seen)
+
+
+# --- a machine against its own history (scripts/results alerts) -------------------------------------------------
+
+# A latest run is compared with the machine's own earlier runs: where it has at least OWN_RUNS of them with the
+# result, their spread from run to run decides how far the latest may land before it is slower (a one-sided
+# prediction bound at OWN_LEVEL: one more run of an unchanged machine lands beyond it once in 1 / (1 - OWN_LEVEL)),
+# instead of the family-wide CALM_EFFECT, which the steadiest machine cannot tighten and the noisiest cannot widen.
+# OWN_FLOOR is the least it names however steady the runs.  Measured in docs/METHOD.md ("Alerts").
+OWN_RUNS = 4
+OWN_LEVEL = 0.999
+OWN_FLOOR = 0.05
+
+
+def _t_pdf(x, df):
+    return math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi) \
+        * (1 + x * x / df) ** (-(df + 1) / 2)
+
+
+def t_quantile(level, df):
+    """Student's t quantile at level (above 0.5) with df degrees of freedom: the t pdf integrated (Simpson) and the
+    upper end found by bisection; the normal quantile from 200 degrees on."""
+    if df >= 200:
+        return statistics.NormalDist().inv_cdf(level)
+
+    def cdf(x, steps=2000):
+        h = x / steps
+        s = _t_pdf(0, df) + _t_pdf(x, df) + sum((4 if i % 2 else 2) * _t_pdf(i * h, df) for i in range(1, steps))
+        return 0.5 + s * h / 3
+    lo, hi = 0.0, 1.0
+    while cdf(hi) < level:
+        lo, hi = hi, hi * 2
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < level else (lo, mid)
+    return (lo + hi) / 2
+
+
+def own_floor(runs):
+    """The smallest relative slowdown a machine's own runs show (lists of one result's values, one per earlier run):
+    the one-sided OWN_LEVEL prediction bound for one more run, from the spread of the runs' medians (in log), at
+    least OWN_FLOOR; None with fewer than OWN_RUNS runs (the family's floor then applies)."""
+    if len(runs) < OWN_RUNS:
+        return None
+    logs = [math.log(statistics.median(r)) for r in runs if r and statistics.median(r) > 0]
+    if len(logs) < OWN_RUNS:
+        return None
+    bound = t_quantile(OWN_LEVEL, len(logs) - 1) * statistics.stdev(logs) * math.sqrt(1 + 1 / len(logs))
+    return max(OWN_FLOOR, math.expm1(bound))
+
+
+def against_history(runs, b, *, family=None, disturbed=False, shaken=False, negligible=0.0):
+    """The Comparison of a latest run's values b against a machine's earlier runs of the same result (a list of
+    value lists, oldest first): slower only beyond what those runs' own spread allows (own_floor), where there
+    are enough of them and the latest was not measured on a disturbed machine (disturbed; the earlier runs'
+    disturbance, shaken, is in their spread); else as compare() with the family's floor, which either's
+    disturbance widens."""
+    pooled = [x for r in runs for x in r]
+    medians = [statistics.median(r) for r in runs if r]
+    floor = None if disturbed else own_floor(runs)
+    if floor is None:
+        return compare(pooled, b, a_runs=medians if len(medians) > 1 else (),
+                       calm_family=None if disturbed or shaken else family, negligible=negligible)
+    v = compare(pooled, b, floor=floor, spread=floor, negligible=negligible)
+    v.why = (v.why + "; " if v.why else "") + f"the floor is this machine's own: {len(medians)} earlier runs"
+    return v

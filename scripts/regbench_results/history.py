@@ -8,10 +8,11 @@ repetitions' range, and the verdict against the point before.  Verdicts are
 the report's (regbench_base.stats.compare) on each run's repetitions in TSC
 cycles, with the family's run-to-run floor where neither side was disturbed.
 An alert is a costlier verdict (slower) of a machine's latest run against its own
-baseline (its earlier runs labelled baseline=yes, else its last N runs); a
-result that cannot be told apart from its baseline is never an alert.
+baseline (its earlier runs labelled baseline=yes, else its last N runs): where
+the baseline has stats.OWN_RUNS runs or more, their own spread from run to
+run is the floor (stats.against_history), not the family's; a result that
+cannot be told apart from its baseline is never an alert.
 """
-import statistics
 from dataclasses import dataclass, field
 from typing import List, Optional
 
@@ -129,11 +130,9 @@ def alerts(store, selection, baseline_runs=None):
                 continue
             compared += 1
             reps = [runfile.reps_of(b["reps"]) for b in before]
-            pooled = [x for r in reps for x in r]
-            runs_medians = [statistics.median(r) for r in reps]
-            v = stats.compare(pooled, runfile.reps_of(row["reps"]), a_runs=runs_medians if len(before) > 1 else (),
-                              calm_family=None if row["disturbed"] or any(b["disturbed"] for b in before)
-                              else row["family"], negligible=stats.NEGLIGIBLE_CYCLES)
+            v = stats.against_history(reps, runfile.reps_of(row["reps"]), family=row["family"],
+                                      disturbed=bool(row["disturbed"]), shaken=any(b["disturbed"] for b in before),
+                                      negligible=stats.NEGLIGIBLE_CYCLES)
             if v.verdict.costlier:
                 out.append(Alert(m, latest["host"], target, name, latest, base, v))
     return out, compared

@@ -25,6 +25,8 @@ import time
 import urllib.request
 import zlib
 
+from regbench_base import command
+
 from . import merged, passwords, query, runfile, sql
 from .passwords import masked
 from .errors import ResultsError
@@ -36,6 +38,8 @@ DEFAULT = os.path.join(ROOT, "results", "regbench.sqlite")
 ENVIRONMENT = "REGBENCH_DB"
 URL_FORM = "postgresql://[user[:password]@][host][:port][/database][?param=value&...]"
 _POSTGRES = ("postgresql://", "postgres://")
+# How long a command waits for another writer's transaction on an SQLite store (s).
+BUSY_WAIT = 120
 # PostgreSQL's codes for a transaction that lost a race and may simply be run again
 _RETRY = ("40001", "40P01")
 
@@ -81,9 +85,23 @@ class Store:
         return error
 
     def _execute(self, statement, params=()):
+        """A statement run; on SQLite a store another writer holds is waited for here, in Python, a little at a time
+        (SQLite's own wait is C code that no signal handler can cut short), up to BUSY_WAIT seconds."""
         cur = self.conn.cursor()
-        cur.execute(self._sql(statement), params)
-        return cur
+        if self.engine != "sqlite":
+            cur.execute(self._sql(statement), params)
+            return cur
+        deadline = time.monotonic() + BUSY_WAIT
+        while True:
+            try:
+                cur.execute(statement, params)
+                return cur
+            except sqlite3.OperationalError as e:
+                # inside a transaction only COMMIT may be tried again: another statement's failure ends it
+                again = not self.conn.in_transaction or statement == "COMMIT"
+                if "locked" not in str(e) or not again or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     def _tables(self):
         if self.engine == "sqlite":
@@ -106,22 +124,25 @@ class Store:
         return 1 if "runs" in tables else None
 
     @contextlib.contextmanager
-    def _locked(self):
-        """A transaction that one writer at a time holds: a schema created or upgraded, runs added or changed."""
-        if self.engine == "sqlite":
-            self.conn.execute("BEGIN IMMEDIATE")
-        else:
-            self._execute(sql.PG_LOCK)
+    def _locked(self, final=False):
+        """A transaction that one writer at a time holds: a schema created or upgraded, runs added or changed (final:
+        the change the command is for)."""
+        self._execute("BEGIN IMMEDIATE" if self.engine == "sqlite" else sql.PG_LOCK)
         try:
             yield
         except BaseException:
             self._rollback()
             raise
-        self._commit()
+        # a signal waits for the commit's end: the change is then in, and what is left is saying so (settled), or
+        # (a failed commit) it is not, and the signal stops the command with the store as it was
+        with command.held():
+            self._commit()
+            if final:
+                command.settled()
 
     def _commit(self):
         if self.engine == "sqlite":
-            self.conn.execute("COMMIT")
+            self._execute("COMMIT")
         else:
             self.conn.commit()
 
@@ -245,7 +266,7 @@ class Store:
         order = sorted(range(len(prepared)), key=lambda i: prepared[i]["run"]["id"])
         new = [False] * len(prepared)
         with self._engine("cannot add to it", "nothing was added; check that it is writable"):
-            with self._locked():
+            with self._locked(final=True):
                 new_in_order = self._insert_all([prepared[i] for i in order])
         for i, fresh in zip(order, new_in_order):
             new[i] = fresh
@@ -263,7 +284,7 @@ class Store:
         `merged`: one transaction.  A run given twice is deleted once."""
         runs = list({r["id"]: r for r in runs}.values())
         with self._engine("cannot change it", "nothing was changed; check that it is writable"):
-            with self._locked():
+            with self._locked(final=True):
                 merged.change(self._execute, [(run, hists, -1) for run, hists in self._histograms(runs)])
                 for part in query.chunks([r["id"] for r in runs]) if runs else []:
                     self._execute(f"DELETE FROM runs WHERE id IN ({', '.join('?' for _ in part)})", tuple(part))
@@ -271,7 +292,7 @@ class Store:
     def retag(self, run, host):
         """Gives a run (a row of query.all_runs) another host, and moves its histograms in `merged` with it."""
         with self._engine("cannot change it", "nothing was changed; check that it is writable"):
-            with self._locked():
+            with self._locked(final=True):
                 ((_, hists),) = self._histograms([run])
                 merged.change(self._execute, [(run, hists, -1), (dict(run, host=host), hists, 1)])
                 self._execute("UPDATE runs SET host = ? WHERE id = ?", (host, run["id"]))
@@ -440,8 +461,10 @@ def _sqlite(path, create, name=None):
     uri = "file:" + urllib.request.pathname2url(os.path.abspath(path)) + ("?mode=rwc" if create else
                                                                         "?mode=rw" if writable else "?mode=ro")
     try:
-        conn = sqlite3.connect(uri, uri=True, timeout=120, isolation_level=None)
+        # SQLite waits a twentieth of a second for another writer, Store._execute the rest in Python
+        conn = sqlite3.connect(uri, uri=True, timeout=0.05, isolation_level=None)
         conn.execute("PRAGMA foreign_keys = ON")
+        command.on_signal(conn.interrupt)   # a signal ends a long statement (a wait for the lock is Store._execute's)
     except sqlite3.Error as e:
         why = _first_line(e)
         if "file is not a database" in why:
@@ -470,4 +493,5 @@ def _postgresql(url):
                                "and database") from None
         raise ResultsError(f"--db {where}", f"not a URL the PostgreSQL client takes: {why}",
                            f"write it as {URL_FORM}") from None
+    command.on_signal(conn.cancel)      # a signal ends a query the server is running, or a wait for its lock
     return Store(conn, "postgresql", where, psycopg2.Error, db=url)

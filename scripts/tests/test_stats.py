@@ -432,3 +432,27 @@ class CompareJson(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class History(unittest.TestCase):
+    """alerts: a machine's own runs decide how far its latest may land (stats.against_history)."""
+
+    def test_the_t_quantile_is_the_tables(self):
+        for df, t in ((1, 318.31), (3, 10.215), (6, 5.208), (10, 4.144), (30, 3.385)):
+            self.assertAlmostEqual(stats.t_quantile(0.999, df), t, places=2)
+
+    def test_a_steady_machine_shows_what_its_family_cannot(self):
+        runs = [[100 * f * (1 + 0.001 * i) for i in range(3)] for f in (1.0, 1.004, 0.997, 1.009, 0.995, 1.002, 0.999)]
+        latest = [150.0, 150.1, 150.2]
+        self.assertEqual(stats.against_history(runs, latest, family="copy").verdict, Verdict.SLOWER)
+        # with too few runs of its own, or measured disturbed, the family's floor (copy/ 80%) stands
+        self.assertIsNone(stats.own_floor(runs[:stats.OWN_RUNS - 1]))
+        self.assertNotEqual(stats.against_history(runs[:3], latest, family="copy").verdict, Verdict.SLOWER)
+        self.assertNotEqual(stats.against_history(runs, latest, family="copy", disturbed=True).verdict,
+                            Verdict.SLOWER)
+        self.assertEqual(stats.own_floor(runs), stats.OWN_FLOOR)      # 1% apart: the least floor
+
+    def test_a_machine_that_moves_by_half_is_held_to_that(self):
+        runs = [[100 * f] * 3 for f in (1.0, 1.5, 0.8, 1.4, 1.0, 1.6, 0.9)]
+        self.assertGreater(stats.own_floor(runs), 1.0)
+        self.assertNotEqual(stats.against_history(runs, [150.0] * 3, family="chain").verdict, Verdict.SLOWER)
