@@ -65,8 +65,9 @@ def _state(db):
     if not os.path.exists(db):
         return None
     with sqlite3.connect(db) as conn:
-        check = conn.execute("PRAGMA integrity_check").fetchone()[0]
-        if check != "ok":
+        # SQLite's integrity check answers one row of "ok", or a row for each fault it found
+        check = conn.execute("PRAGMA integrity_check").fetchall()
+        if check != [("ok",)]:
             raise AssertionError(f"{db}: integrity check: {check}")
         runs = conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
         summed = conn.execute("SELECT COALESCE(SUM(runs), 0) FROM merged").fetchone()[0]

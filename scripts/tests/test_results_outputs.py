@@ -81,10 +81,6 @@ class Ownership(Check):
         self.ok(results("site", "--db", self.db, "-o", out))
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 def _machine(mid, date, host="board", name=None, base="answers.json"):
     """A copy of a fixture run as machine mid (32 hex digits) named host, on date."""
     return edited(base, lambda d: (d["context"].update(machine_id=mid, date=date, host_name=host)),
@@ -280,3 +276,7 @@ class Smaller(Check):
             self.one_line(results("add", "--db", "/dev/null", fixture.path("reps.json")), 1, "/dev/null",
                           "not a regular file")
             self.assertFalse(os.path.exists("/dev/null-journal"))
+
+
+if __name__ == "__main__":
+    unittest.main()
