@@ -108,29 +108,6 @@ const struct rb_reference *rb_cpu_reference(char *id, size_t len)
 	return NULL;
 }
 
-/*
- * A hypervisor's 12-byte CPUID signature repeats its name to fill the
- * bytes ("KVMKVMKVM", "bhyve bhyve ", "VMwareVMware", "TCGTCGTCGTCG"):
- * the name once, without the padding.
- */
-static void signature_name(char *sig)
-{
-	size_t n = strlen(sig);
-
-	for (size_t unit = 1; unit <= n / 2; unit++) {
-		size_t i = unit;
-
-		while (i < n && sig[i] == sig[i % unit])
-			i++;
-		if (i == n) {		/* the whole signature repeats its first `unit` bytes */
-			sig[unit] = '\0';
-			break;
-		}
-	}
-	for (n = strlen(sig); n && sig[n - 1] == ' '; n--)
-		sig[n - 1] = '\0';
-}
-
 void rb_cpu_hypervisor(bool *vm, char *name, size_t len)
 {
 	unsigned int a, b, c, d;
@@ -145,7 +122,7 @@ void rb_cpu_hypervisor(bool *vm, char *name, size_t len)
 		memcpy(sig + 4, &c, 4);
 		memcpy(sig + 8, &d, 4);
 		sig[12] = '\0';
-		signature_name(sig);
+		rb_hypervisor_name(sig);
 		snprintf(name, len, "%s", sig);
 	}
 }
