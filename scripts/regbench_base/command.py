@@ -31,6 +31,7 @@ import sys
 import threading
 import traceback
 
+from . import text
 from .args import UsageError
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -167,9 +168,8 @@ def scrubbing(scrub):
     _scrubbers.append(scrub)
 
 
-def printable(text):
-    """Text as one line: control characters (a newline in a host name, an escape sequence) shown escaped."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+# Text as one line (a newline in a host name, an escape sequence shown escaped): the cli's lines go through it.
+printable = text.printable
 
 
 def _drop_stdout():

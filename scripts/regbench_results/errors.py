@@ -1,4 +1,5 @@
 """The one kind of failure the results command reports: a line `what: why (what to try)`."""
+from regbench_base.text import printable
 
 
 class ResultsError(Exception):
@@ -14,8 +15,7 @@ class ResultsError(Exception):
     status = None          # the exit status it ends the command with (None: the command's failure status, 1)
 
     def __init__(self, what, why=None, hint=None):
-        text = what if why is None else f"{what}: {why} ({hint})"
-        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in text))
+        super().__init__(printable(what if why is None else f"{what}: {why} ({hint})"))
 
 
 class NothingChosen(ResultsError):

@@ -155,6 +155,9 @@ def readme(ref, title):
     return "\n".join(md).rstrip() + "\n"
 
 
+COLOUR_FLOOR = 1e-12      # ns
+
+
 def heatmap(ref, s, rows, path):
     """Rows of the section as an SVG heat map: a row per benchmark, a column per machine and target, each cell's
     text; the colour scale is the whole section's, so that the parts of a cut section read alike."""
@@ -170,7 +173,10 @@ def heatmap(ref, s, rows, path):
         fig, ax = plt.subplots(figsize=(2.8 + 1.45 * len(s.columns), 1.6 + 0.19 * len(rows)))
         cmap = plt.get_cmap("viridis").copy()
         cmap.set_bad("white")
-        norm = LogNorm(min(finite), max(finite) * 1.0001) if finite else None
+        # matplotlib draws no log colour scale near the double's floor (about 1e-290), and no machine times anything
+        # shorter than a zeptosecond (1e-12 ns): a figure below that (a run file can hold 1e-300) takes the lowest colour
+        lo = max(min(finite), COLOUR_FLOOR) if finite else None
+        norm = LogNorm(lo, max(max(finite), lo) * 1.0001) if finite else None
         image = ax.imshow(values, aspect="auto", cmap=cmap, norm=norm, interpolation="nearest")
         for i, row in enumerate(cells):
             for j, c in enumerate(row):

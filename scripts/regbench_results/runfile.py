@@ -123,7 +123,8 @@ def key(run_id):
 
 def meta_row(doc, run):
     """The row of `metas` of a run: its regbench object without the benchmarks, and the order of its ops."""
-    rb = {k: v for k, v in doc["regbench"].items() if k not in ("benchmarks", "histograms")}
+    # its texts as the run's results hold them (model.as_data), so that the names of both agree
+    rb = {k: v for k, v in model.as_data("regbench", doc["regbench"]).items() if k not in ("benchmarks", "histograms")}
     rb["ops"] = list(dict.fromkeys(k.op for k in run.results))
     text = json.dumps(rb, sort_keys=True, separators=(",", ":")).encode("utf-8")
     return {"id": hashlib.sha256(text).hexdigest(), "regbench": zlib.compress(text, 6)}

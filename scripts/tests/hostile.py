@@ -4,9 +4,12 @@ hostile(fixture) rewrites a fixture's every free text (host, CPU, kernel,
 firmware, target, labels, the families' names, words and units, the
 strategies' names and help, ops, benchmark names, reasons) into a payload
 that would run in a page (a script, an event handler, a javascript: link,
-a template literal), break out of an attribute or a Markdown table, or be
+a template literal), break out of an attribute or a Markdown table, be
 taken for a formula by a spreadsheet (=, +, -, @, a tab, a carriage
-return).  Each payload carries its own number, so a page that runs one
+return) or by matplotlib ($...$), or act on a terminal or a Markdown file
+(an escape sequence, a right-to-left override, a NUL, a line of its own
+with a heading or a link definition, an image from another host), or use
+glyphs a chart's font lacks.  Each payload carries its own number, so a page that runs one
 says which (its <html> gets data-ran="N"), and none of it is lost: the
 identifiers are renamed consistently, so the run still keeps the contract.
 """
@@ -34,6 +37,11 @@ PAYLOADS = (
     "[x{n}](javascript:alert({n})) | pipe | `tick` *{n}*",
     "<a href=\"javascript:" + RAN + "\">link {n}</a>",
     "{{{{constructor.constructor('" + RAN + "')()}}}}",
+    "\x1b]0;title {n}\x07\x1b[2J\x1b[31mred {n}\x1b[0m",
+    "line {n}\n## Forged heading {n}\n[ref{n}]: javascript:" + RAN,
+    "![image {n}](https://evil.example/{n}.png) [link {n}](https://evil.example/{n})",
+    "\u6f22\u5b57\U0001f525 {n} \u202egnp.exe\u202c \u0000nul {n}",
+    "$\\frac{{{n}}}{{$ cost $x^{{2}}$",
 )
 # Context keys whose values are free text (the rest are numbers, hashes or words the contract fixes).
 TEXT_KEYS = ("host_name", "cpu_model", "cpu_uarch", "kernel", "firmware", "target", "target_what", "env_vm",

@@ -4,6 +4,7 @@ import contextlib
 import glob
 import importlib.util
 import io
+import json
 import os
 import re
 import shutil
@@ -11,7 +12,7 @@ import unittest
 from unittest import mock
 
 import fixture
-from regbench_base import contract, model
+from regbench_base import contract, model, text
 from regbench_base.state import Gap, State, unmeasured
 from regbench_base.verdict import Verdict
 
@@ -225,6 +226,36 @@ class Reader(unittest.TestCase):
             with self.assertRaises(model.ReportError) as e:
                 model.loads(bad, "<stdin>")
             self.assertTrue(str(e.exception).startswith(why), str(e.exception))
+
+
+class RunText(unittest.TestCase):
+    """A run's text is data: one line wherever it is shown, and never markup in a Markdown file."""
+
+    def test_printable_keeps_text_on_one_line(self):
+        self.assertEqual(text.printable("a\nb\x1b[31m\u202egnp\u0000 \u6f22\U0001f525"),
+                         "a\\nb\\x1b[31m\\u202egnp\\x00 \u6f22\U0001f525")
+        plain = "chain/read32/relaxed"
+        self.assertIs(text.printable(plain), plain)
+
+    def test_md_safe_leaves_only_the_reports_own_markup(self):
+        own = "<details><summary>x</summary>\n\n![chart](copy-toio.svg) [raw](ram.json) [table](../reference/)" \
+              " [site](site/)<br>\n</details>"
+        self.assertEqual(text.md_safe(own), own)
+        for hostile, kept in (("<img src=x onerror=alert(1)>", "&lt;img"), ("[x](javascript:alert(1))", "]\\("),
+                              ("[x](javascript&#58;alert(1))", "]\\("), ("![t](https://evil.example/t.png)", "]\\("),
+                              ("[t](//evil.example/)", "]\\("), ("[t]( data:text/html,x)", "]\\("),
+                              ("[ref]: https://evil.example/", "\\[ref]:"), ("</details><script>", "&lt;script")):
+            self.assertIn(kept, text.md_safe(hostile), hostile)
+
+    def test_a_runs_texts_are_read_as_one_line(self):
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["context"]["host_name"] = "a\n## forged\x1b[2J"
+        name = next(n for n, b in doc["regbench"]["benchmarks"].items() if b.get("reason"))
+        doc["regbench"]["benchmarks"][name]["reason"] = "line\nnext"
+        run = model.loads(json.dumps(doc).encode(), "x.json")
+        self.assertEqual(run.ctx("host_name"), "a\\n## forged\\x1b[2J")
+        self.assertEqual(run.named(name).reason, "line\\nnext")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 import dataclasses
 import json
 import os
+import re
 import unittest
 
 import fixture
@@ -217,6 +218,22 @@ class Legends(unittest.TestCase):
         titles = [c.get_title().get_text() for a in figs[0].axes if a.get_visible()
                   for c in a.get_children() if isinstance(c, Legend)]
         self.assertIn("run", titles)
+
+
+class Text(unittest.TestCase):
+    """A chart draws a run's text literally, and its own powers of ten as text: nothing is mathtext (with mathtext off
+    for the run's text, log axes wrote their ticks as the raw $\\mathdefault{10^{2}}$)."""
+
+    def test_a_runs_dollars_are_text_and_the_axes_powers_plain(self):
+        from regbench_report import charts
+        runs = [model.load(fixture.path("single.json")) for _ in range(2)]
+        out = fixture.tmpdir()
+        charts.histogram_charts(runs, ["$\\frac{1}{$", "$x^{2}$"], out)
+        svg = sorted(os.listdir(out))[0]
+        with open(os.path.join(out, svg), encoding="utf-8") as f:
+            drawn_texts = re.findall(r"<!-- (.*?) -->", f.read())
+        self.assertNotIn("mathdefault", " ".join(drawn_texts))
+        self.assertTrue({"10⁰", "10¹", "10²", "$\\frac{1}{$", "$x^{2}$"} <= set(drawn_texts), drawn_texts)
 
 
 if __name__ == "__main__":

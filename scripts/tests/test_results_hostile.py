@@ -1,17 +1,20 @@
-"""scripts/results on hostile run files: every text markup or a formula (hostile.py), runs without dates, and the site
-they make in headless Chromium, where nothing may run and every page draws or says why not."""
+"""Hostile run files (hostile.py: every text markup, a formula, an escape sequence or a forged line) through
+scripts/summary, scripts/report and scripts/results, runs without dates, and the site they make in headless Chromium,
+where nothing may run and every page draws or says why not."""
 import concurrent.futures
+import dataclasses
 import html.parser
 import json
 import os
 import re
+import subprocess
 import unittest
 from urllib.parse import quote
 
 import fixture
 import hostile
 from test_results_site import CHROMIUM, Page, chromium
-from test_results_store import Check, results, rows
+from test_results_store import Check, edited, results, rows
 
 SITE_JS = os.path.join(fixture.SCRIPTS, "regbench_results", "site", "site.js")
 
@@ -102,36 +105,123 @@ class Pages(Check):
             self.assertEqual([a.get("src") for t, a in elements if t == "script"],
                              ["data.js", "site.js"] if name == "history.html" else ["site.js"], name)
             self.assertIn("Content-Security-Policy", page)
-        # the payloads are there, escaped: the host's markup shows as text
+        # the payloads are there, escaped: the machines' markup shows as text
         with open(os.path.join(self.out, "runs.html"), encoding="utf-8") as f:
-            self.assertIn("&lt;img src=x onerror=", f.read())
+            self.assertIn("&lt;script&gt;document.documentElement.dataset.ran=", f.read())
         with open(os.path.join(self.out, "README.md"), encoding="utf-8") as f:
             self.assertNotRegex(f.read(), r"<(?!/?(details|summary|br)>)[A-Za-z/!?]")
 
 
-class Commands(Check):
-    """Every command over the hostile store: one line at most on stderr, no traceback, no line broken by a run's
-    text (a newline, a carriage return, an escape sequence in a host or a benchmark's name)."""
+def _texts(v):
+    """Every text in a parsed document or a Run's parts, keys too."""
+    if isinstance(v, str):
+        yield v
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            yield from _texts(k)
+            yield from _texts(x)
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            yield from _texts(x)
 
+
+class Reports(unittest.TestCase):
+    """A run's text is one line of data in what summary and report write: no control or format character reaches a
+    terminal or a Markdown file, no line of its own (a forged heading), no link, image or tag to anywhere."""
+
+    def test_every_text_a_run_gives_the_report_is_one_line(self):
+        from regbench_base import model
+        from regbench_report import summary
+        counts = set()
+        for start in range(len(hostile.PAYLOADS)):          # each payload in every field once
+            run = model.load(hostile.hostile("answers.json", start=start))
+            texts = list(_texts(run.context)) + [t for r in run.results.values() for t in
+                                                 (r.name, r.reason, r.note, *r.key[:2], r.key.strategy)]
+            texts += list(_texts(dataclasses.asdict(run.meta)))
+            self.assertEqual([t for t in texts if isinstance(t, str) and not t.isprintable()], [], start)
+            lines = summary.lines(run)
+            self.assertEqual([l for l in lines if not l.isprintable()], [], start)
+            counts.add(len(lines))
+        self.assertEqual(len(counts), 1, "a run's text made lines of its own")
+
+    def test_the_report_and_its_files_are_data(self):
+        files = [hostile.hostile("answers.json", f"a{start}.json", start=start) for start in (0, 7, 14)]
+        out = os.path.join(fixture.tmpdir(), "report")
+        p = subprocess.run([os.path.join(fixture.SCRIPTS, "report"), "--compare", *files, "-o", out],
+                           capture_output=True, text=True)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        with open(os.path.join(out, "README.md"), encoding="utf-8") as f:
+            md = f.read()
+        self.assertEqual([l for l in md.splitlines() if not l.isprintable()], [])
+        self.assertNotRegex(md, r"(?m)^(#+ Forged|\[ref)")
+        self.assertNotRegex(md, r"<(?!/?(details|summary|br)>)[A-Za-z/!?]")
+        self.assertEqual(re.findall(r"\]\((?![\w.-]+\))[^)]*\)", md), [])       # links only to its own files
+        self.assertEqual([n for n in os.listdir(out) if not re.fullmatch(r"[\w.-]+", n)], [])
+
+
+def every_command(test, db, runs):
+    """Every command over a store: one line at most on stderr, no traceback, no line broken by a run's text (a
+    newline, a carriage return, an escape sequence in a host or a benchmark's name)."""
+    out = fixture.tmpdir()
+    for args in (["list"], ["latency"], ["latency", "--json"], ["history", "."], ["history", "--json", "."],
+                 ["history", "-o", os.path.join(out, "h"), "."], ["alerts"], ["export", "--format", "csv"],
+                 ["export", "--format", "json"], ["export", "--format", "bmf"], ["table", "-o", os.path.join(out, "t")],
+                 ["site", "-o", os.path.join(out, "s")], ["retag", runs[0][:12], "--host", "renamed"],
+                 ["delete", runs[1][:12]], ["prune", "--keep", "1", "--host", "renamed"]):
+        p = results(args[0], "--db", db, *args[1:])
+        # alerts may find a slower run (1) or nothing to compare (3); a BMF report is of one testbed (1: narrow it)
+        allowed = (0, 1, 3) if args[0] == "alerts" else (0, 1) if "bmf" in args else (0,)
+        test.assertIn(p.returncode, allowed, (args, p.stderr))
+        test.assertNotIn("Traceback", p.stderr, args)
+        test.assertLessEqual(len(p.stderr.splitlines()), 1, (args, p.stderr))
+        if args[0] not in ("export",) and "--json" not in args:
+            test.assertNotRegex(p.stdout, r"[\r\x1b\t\x00]", args)
+
+
+class Commands(Check):
     @classmethod
     def setUpClass(cls):
         for k, v in built().items():
             setattr(cls, k, v)
 
     def test_every_command_holds(self):
-        out = fixture.tmpdir()
-        runs = [r for r, in rows(self.db, "SELECT id FROM runs ORDER BY time")]
-        for args in (["list"], ["latency"], ["latency", "--json"], ["history", "."], ["history", "--json", "."],
-                     ["history", "-o", os.path.join(out, "h"), "."], ["alerts"], ["export", "--format", "csv"],
-                     ["export", "--format", "json"], ["table", "-o", os.path.join(out, "t")],
-                     ["retag", runs[0][:12], "--host", "renamed"], ["delete", runs[1][:12]],
-                     ["prune", "--keep", "1", "--host", "renamed"]):
-            p = results(args[0], "--db", self.db, *args[1:])
-            self.assertIn(p.returncode, (0, 3) if args[0] == "alerts" else (0,), (args, p.stderr))
-            self.assertNotIn("Traceback", p.stderr, args)
-            self.assertLessEqual(len(p.stderr.splitlines()), 1, (args, p.stderr))
-            if args[0] not in ("export",) and "--json" not in args:
-                self.assertNotRegex(p.stdout, r"[\r\x1b\t\x00]", args)
+        every_command(self, self.db, [r for r, in rows(self.db, "SELECT id FROM runs ORDER BY time")])
+
+
+def _figures(value, date):
+    """An edit: every figure of every benchmark (counters, aggregates) the value, the run on date."""
+    def edit(d):
+        d["context"]["date"] = date
+        for e in d["benchmarks"]:
+            for k, v in e.items():
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and k not in COUNTS:
+                    e[k] = value
+    return edit
+
+
+# An entry's fields that count rather than measure (a figure of 0 or less there is another kind of damage).
+COUNTS = {"repetitions", "repetition_index", "threads", "iterations", "family_index", "per_family_instance_index"}
+
+
+class Figures(Check):
+    """Runs whose every figure is one the contract allows but no machine measures (0, negative, 1e-300) beside a real
+    one: every command, summary and report draw them or say why not (the table's colour scale threw on 1e-300, and
+    matplotlib's warnings about a log scale over nothing positive reached stderr)."""
+
+    def test_every_command_summary_and_report_hold(self):
+        files = [fixture.path("answers.json")] + [
+            edited("answers.json", _figures(v, f"2026-12-2{i}T00:00:00+00:00"), f"f{i}.json")
+            for i, v in enumerate((0, -5.0, 1e-300))]
+        db = os.path.join(fixture.tmpdir(), "figures.sqlite")
+        self.ok(results("add", "--db", db, *files))
+        every_command(self, db, [r for r, in rows(db, "SELECT id FROM runs ORDER BY time")])
+        for f in files[1:]:
+            p = subprocess.run([os.path.join(fixture.SCRIPTS, "summary"), f], capture_output=True, text=True)
+            self.assertEqual((p.returncode, p.stderr), (0, ""), f)
+        out = os.path.join(fixture.tmpdir(), "report")
+        p = subprocess.run([os.path.join(fixture.SCRIPTS, "report"), "--compare", *files, "-o", out],
+                           capture_output=True, text=True)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
 
 
 @unittest.skipUnless(os.access(CHROMIUM, os.X_OK), f"{CHROMIUM} is not installed (scripts/setup installs chromium)")
