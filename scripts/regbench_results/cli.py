@@ -3,9 +3,10 @@
 Kept thin (arguments, printing, exit status) over the package's modules.
 Every failure is one line, `results: what: why (what to try)`, and a non-zero
 exit: 2 for a command line it cannot use, 1 for files, stores and folders it
-cannot use (and for alerts found), 128 + the signal's number when SIGINT,
-SIGTERM or SIGHUP stops it (the store and the output folder are then as they
-were).  Output that cannot be written (a full disk under stdout) is an error;
+cannot use, 128 + the signal's number when SIGINT, SIGTERM or SIGHUP stops it
+(the store and the output folder are then as they were).  alerts gives 1 a
+meaning of its own (a result got slower), 3 to nothing to compare and 4 to a
+store it cannot use (ALERTS_*, docs/FLEET.md).  Output that cannot be written (a full disk under stdout) is an error;
 characters a non-UTF-8 terminal cannot show are written in ASCII.
 """
 import codecs
@@ -16,7 +17,7 @@ import struct
 import sys
 import zlib
 
-from regbench_base import command, folder, model
+from regbench_base import command, folder, model, stats
 from regbench_base.args import Parser, UsageError
 from regbench_base.state import State
 from regbench_base.text import number, ratio_text
@@ -105,11 +106,15 @@ def parser():
     hist.add_argument("--json", action="store_true", help="the series as JSON, for programs")
     hist.add_argument("-o", "--output", metavar="DIR", help="also write a chart per series into DIR (SVG)")
     hist.add_argument("--force", action="store_true", help="write into a folder holding files this did not write")
-    al = command("alerts", "Compares each machine × target's latest run with its own baseline: its earlier runs "
-                           f"labelled {'='.join(history.BASELINE_LABEL)} (regbench --benchmark_context="
+    al = command("alerts", "Compares each machine × target's latest run (of those the filters choose) with its own "
+                           "baseline: its earlier runs in the store labelled "
+                           f"{'='.join(history.BASELINE_LABEL)} (regbench --benchmark_context="
                            f"{'='.join(history.BASELINE_LABEL)}), else its last {history.BASELINE_RUNS} earlier runs, "
-                           "using the report's verdicts. Prints one line per result that got slower and exits 1 when "
-                           "there is one, 0 when there is none; a result that cannot be told apart is no alert.")
+                           f"using the report's verdicts (with {stats.OWN_RUNS} baseline runs or more, the machine's "
+                           "own spread decides). Prints one line per result that got slower. Exit status: 0 nothing got slower, "
+                           f"{ALERTS_SLOWER} a result got slower (and nothing else), 2 a command line it cannot use, "
+                           f"{ALERTS_NOTHING} nothing to compare (no run, filters or patterns naming none, no run before "
+                           f"a latest), {ALERTS_FAILED} a store it cannot use.")
     al.add_argument("--baseline", type=int, metavar="N", help="compare with the last N earlier runs, labelled or not")
     export = command("export", "Prints results for other tools: csv and json, a row per benchmark per run with the "
                                "run's columns; bmf, Bencher Metric Format of one testbed (the newest run chosen; "

@@ -104,13 +104,22 @@ class Alert:
 
 
 def alerts(store, selection, baseline_runs=None):
-    """(the Alerts, how many results were compared): each machine × target's latest run against its baseline."""
-    groups = {}
+    """(the Alerts, how many results were compared): each machine × target's latest run against its baseline.
+
+    The filters choose which latest runs are checked (--since yesterday: last night's); the baseline is drawn
+    from the machine × target's own earlier runs in the store, whatever the filters say of them (a date filter
+    would otherwise leave a night's run with no baseline, and every night would pass)."""
+    group = lambda run: (machine(run), reference.target_label(run))
+    groups, every = {}, {}
     for run in selection.runs:
-        groups.setdefault((machine(run), reference.target_label(run)), []).append(run)
+        groups.setdefault(group(run), []).append(run)
+    for run in selection.every or selection.runs:
+        every.setdefault(group(run), []).append(run)
     chosen, pairs = [], []
     for (m, target), runs in groups.items():
-        latest, earlier = runs[-1], runs[:-1]
+        latest = runs[-1]
+        mine = every[(m, target)]
+        earlier = mine[:next(i for i, r in enumerate(mine) if r["id"] == latest["id"])]
         labelled = [r for r in earlier if r["labels"].get(BASELINE_LABEL[0]) == BASELINE_LABEL[1]]
         base = labelled if baseline_runs is None and labelled else earlier[-(baseline_runs or BASELINE_RUNS):]
         if base:

@@ -64,6 +64,18 @@ class History(Check):
         p = results("alerts", "--db", db, "--baseline", "1")
         self.assertEqual((p.returncode, p.stdout), (0, ""), p.stderr)
 
+    def test_a_date_filter_chooses_the_latest_runs_and_not_their_baseline(self):
+        """FLEET.md's nightly job asks for --since yesterday: last night's run against its earlier runs (the filter
+        took the baseline away too, and every night passed)."""
+        db = self.store(*series())
+        p = results("alerts", "--db", db, "--since", "2026-12-06")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual(len(p.stdout.splitlines()), 5, p.stdout)
+        self.assertIn("against 3 runs", p.stdout)
+        # as of the day before the slow one: its run is the latest, and within its baseline
+        p = results("alerts", "--db", db, "--until", "2026-12-05")
+        self.assertEqual((p.returncode, p.stdout), (0, ""), p.stderr)
+
     def history(self, factors, name="day"):
         """Runs of answers.json a day apart, each run's every repetition times its factor (no label: the last
         BASELINE_RUNS are the baseline)."""
