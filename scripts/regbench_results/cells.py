@@ -2,7 +2,7 @@
 an index range per cell, whatever the number of runs.
 
 A cell is one benchmark (its name and the contract's fields) in one column of
-the reference table: a machine (host, CPU, accelerator) and a target as
+the reference table: a machine (host, machine id, CPU, accelerator) and a target as
 runfile.target_label names it.  It counts its results by what they say (a
 figure, a bound under the timer's resolution, a failure, disturbed or not) and
 keeps the lowest bound; the median and the range of its figures are read off
@@ -35,8 +35,9 @@ READ_ALL = f"SELECT {', '.join(sql.CELL_COLUMN)}, cells FROM cells"
 
 
 def column(run):
-    """The reference table column of a run (a row of `runs`): host, CPU, accelerator ('' for none), target."""
-    return run["host"], run["cpu"], run["accelerator"] or "", runfile.target_label(run)
+    """The reference table column of a run (a row of `runs`): host, machine (runfile.machine), CPU, accelerator ('' for
+    none), target; two machines that share a host name are two columns, as in reference._columns."""
+    return run["host"], runfile.machine(run), run["cpu"], run["accelerator"] or "", runfile.target_label(run)
 
 
 def pack(cells):

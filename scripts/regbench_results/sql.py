@@ -151,19 +151,20 @@ MERGED = (
 )
 MERGED_GROUP = ("host", "cpu", "target", "step", "sub_buckets")
 
-# The reference table's cells, one row per column (host, CPU, accelerator and target as the reference table names
-# them): each cell of the column (a benchmark: its name and the contract's fields) with its id and the counts of its
+# The reference table's cells, one row per column (host, machine, CPU, accelerator and target as the reference table
+# tells them apart): each cell of the column (a benchmark: its name and the contract's fields) with its id and the counts of its
 # runs' results by what they say, packed (cells.pack), so that a change of runs rewrites one row per column.  What a
 # cell shows that counts cannot keep (the median and range of its figures) the index results_cell gives.  add, delete,
 # prune and retag keep them in step in their own transaction (cells.py).
 CELLS = (
     Column("host", "TEXT NOT NULL"),
+    Column("machine", "TEXT NOT NULL"),           # runfile.machine: its machine_id, else its host
     Column("cpu", "TEXT NOT NULL"),
     Column("accelerator", "TEXT NOT NULL"),       # '' for none
     Column("target", "TEXT NOT NULL"),            # runfile.target_label of the runs
     Column("cells", "{binary} NOT NULL"),         # each cell's id (what results.cell refers to), benchmark and counts
 )
-CELL_COLUMN = ("host", "cpu", "accelerator", "target")
+CELL_COLUMN = ("host", "machine", "cpu", "accelerator", "target")
 
 STORE = (Column("key", "TEXT PRIMARY KEY"), Column("value", "TEXT NOT NULL"))  # the store's own facts: schema_version
 

@@ -113,7 +113,7 @@ def _after_4(store):
     """Schema 4: each result's cell given, and each cell's counts made, a hundred runs at a time (an index over run
     and name, for this step alone, finds each result to give its cell)."""
     store._execute("CREATE INDEX results_upgrade ON results (run_id, name)")
-    fields = ("key", "host", "cpu", "accelerator", "tsc_hz", "target", "target_device", "target_mapping", "target_bar")
+    fields = ("key", "host", "machine_id", "cpu", "accelerator", "tsc_hz", "target", "target_device", "target_mapping", "target_bar")
     runs = [dict(zip(fields, r)) for r in store._execute(f"SELECT {', '.join(fields)} FROM runs").fetchall()]
     q = f"SELECT {', '.join(cells.FIELDS)} FROM results WHERE run_id IN"
     for part in range(0, len(runs), 100):

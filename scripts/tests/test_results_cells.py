@@ -40,20 +40,22 @@ def both_paths(db, **filters):
         s.close()
 
 
-def single(i, host=None, tsc=None, factor=1.0):
-    """single.json (figures, bounds under the timer's step, an error, skips) run i days later, on another host or
-    another TSC rate (its bounds then another number of ns), its figures scaled."""
+def single(i, host=None, tsc=None, factor=1.0, machine=None):
+    """single.json (figures, bounds under the timer's step, an error, skips) run i days later, on another host, another
+    machine (its machine_id) or another TSC rate (its bounds then another number of ns), its figures scaled."""
     def edit(d):
         d["context"]["date"] = f"2026-11-{10 + i:02d}T12:00:00+01:00"
         if host:
             d["context"]["host"] = host
+        if machine:
+            d["context"]["machine_id"] = machine
         if tsc:
             d["context"]["tsc_hz"] = str(tsc)
         for k, b in enumerate(d["benchmarks"]):
             for c in ("cycles", "ns", "real_time", "cpu_time"):
                 if isinstance(b.get(c), float):
                     b[c] *= factor * (1 + 0.01 * ((k + i) % 5 - 2))
-    return edited("single.json", edit, f"single-{i}-{host}-{tsc}-{factor}.json")
+    return edited("single.json", edit, f"single-{i}-{host}-{tsc}-{factor}-{machine}.json")
 
 
 class Cells(Check):
@@ -102,7 +104,25 @@ class Cells(Check):
         left = [d for d, in rows(db, "SELECT date FROM runs ORDER BY date")]
         self.assertEqual(len(left), 4)                     # one of each machine × target
         self.same_as_fresh(db, *(now[d[:10]] or later(int(d[11:13]) - 4, factor=int(d[11:13]) - 3) for d in left))
-        self.assertEqual([c for c in cells(db) if c[4 + len(regbench_cells.BENCHMARK)] < 1], [])   # no cell left empty
+        runs_at = len(sql.CELL_COLUMN) + len(regbench_cells.BENCHMARK)
+        self.assertEqual([c for c in cells(db) if c[runs_at] < 1], [])   # no cell left empty
+
+    def test_two_machines_that_share_a_host_name_are_two_columns_of_cells(self):
+        db = os.path.join(fixture.tmpdir(), "m.sqlite")
+        runs = [single(0), single(1, machine="a" * 32), single(2, machine="b" * 32, factor=2)]
+        self.ok(results("add", "--db", db, *runs))
+        table = self.same_as_fresh(db, *runs)
+        self.assertEqual(sorted(m for m, in rows(db, "SELECT machine FROM cells")),
+                         ["a" * 32, "b" * 32, "fixture-host"])
+        self.assertEqual(len(table.columns), 3)
+        s = store.open_store(db)
+        try:
+            # every column whole: the table is read from the cells alone, none of the runs' results
+            every = query.all_runs(s)
+            with mock.patch.object(reference.query, "results", side_effect=AssertionError("read the results")):
+                self.assertEqual(reference.build(s, query.Selection(every, [], every)), table)
+        finally:
+            s.close()
 
     def test_filters_that_leave_a_column_in_part_read_its_results(self):
         db = os.path.join(fixture.tmpdir(), "f.sqlite")
@@ -114,7 +134,8 @@ class Cells(Check):
         self.assertEqual({c.runs for s in fast.sections for c in s.cells.values() if c.runs}, {2, 1})
         self.one_line(results("table", "--db", db, "-o", fixture.tmpdir(), "--force", "nosuch"), 1,
                       "nosuch: names no benchmark")
-        self.one_line(results("table", "--db", db, "-o", fixture.tmpdir(), "--force", "("), 1,
+        # a pattern that is not a regular expression is a command line the tool cannot use (2), refused before the store
+        self.one_line(results("table", "--db", db, "-o", fixture.tmpdir(), "--force", "("), 2,
                       "(: not a regular expression")
 
 
