@@ -33,7 +33,8 @@ static __always_inline uint64_t ticks_over(enum rb_timer t, double n1, double *n
 	return rb_tsc_stop(t) - t0;
 }
 
-double rb_tsc_hz_calibrated(enum rb_timer t)
+/* The counter's rate measured over 50 ms of CLOCK_MONOTONIC_RAW (best of 5), for what states none. */
+static double hz_calibrated(enum rb_timer t)
 {
 	double best = 0, best_err = 1e300;
 
@@ -193,9 +194,17 @@ const char *rb_timer_text(enum rb_timer t)
 
 int rb_clock_init(struct rb_clock *c, char *why, size_t whylen)
 {
+	static char calibrated[200];
+
 	memset(c, 0, sizeof(*c));
 	if (rb_clock_arch_init(c, why, whylen))
 		return -1;
+	if (c->tsc_hz <= 0) {
+		snprintf(calibrated, sizeof(calibrated), "calibrated against CLOCK_MONOTONIC_RAW (50 ms, best of 5)%s%s",
+			 c->tsc_hz_source ? ": " : "", c->tsc_hz_source ? c->tsc_hz_source : "");
+		c->tsc_hz = hz_calibrated(c->timer);
+		c->tsc_hz_source = calibrated;
+	}
 	timer_cost(c);
 	c->core_hz = c->tsc_hz * rb_core_per_tick(c->timer);
 	c->core_hz_source = "estimate: dependent add chain at 1 add per core cycle, timed on the " RB_COUNTER_NAME;

@@ -62,12 +62,11 @@ int rb_clock_init(struct rb_clock *c, char *why, size_t whylen);
 
 /*
  * bench/arch/ARCH/clock.c: the architecture's part of rb_clock_init: timer,
- * invariant, tsc_hz and its source; 0, or -1 with the reason in why.
+ * invariant, tsc_hz and its source; 0, or -1 with the reason in why.  Where
+ * nothing states the rate it leaves tsc_hz 0 and tsc_hz_source why (or
+ * NULL), and rb_clock_init measures it.
  */
 int rb_clock_arch_init(struct rb_clock *c, char *why, size_t whylen);
-
-/* The counter's rate measured over 50 ms of CLOCK_MONOTONIC_RAW (best of 5), for what states none. */
-double rb_tsc_hz_calibrated(enum rb_timer t);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "console.h"
-#include "selfcheck.h"
+#include "published.h"
 #include "session.h"
 
 namespace {

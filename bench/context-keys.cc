@@ -115,8 +115,8 @@ const rb_context_key rb_context_keys[] = {
 	 "The CPU's microcode revision as /proc/cpuinfo gives it (x86 only; absent where the kernel does not say)."},
 	{"cpu", "main.cc (the CPU pinned to)", kDecimal, RB_ALWAYS, "The CPU the run was pinned to, decimal text."},
 	{"cpu_model", "main.cc (/proc/cpuinfo)", kText, RB_ALWAYS, "The CPU's model name (CPUID brand string)."},
-	{"cpu_uarch", "selfcheck.c", kText, RB_ALWAYS,
-	 "The core's microarchitecture from the self-check's table (Zen 5, Ice Lake, ...), empty when the table does not "
+	{"cpu_uarch", "published.c", kText, RB_ALWAYS,
+	 "The core's microarchitecture from the table of published figures (Zen 5, Ice Lake, ...), empty when the table does not "
 	 "know the CPU."},
 	{"kernel", "main.cc (uname)", kText, RB_ALWAYS, "The kernel's name and release (uname)."},
 	{"topology", "env.c", kText, RB_ALWAYS, "Sockets, cores and threads per core."},

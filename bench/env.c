@@ -37,27 +37,6 @@ static void boost_state(char *out, size_t len)
 	snprintf(out, len, "%s", *v ? (!strcmp(v, "0") ? "on" : "off") : "unknown");
 }
 
-void rb_cpuinfo_field(const char *field, char *out, size_t len)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[256];
-	size_t n = strlen(field);
-
-	out[0] = '\0';
-	while (f && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (strncmp(line, field, n) || !colon || strspn(line + n, " \t") != (size_t)(colon - line - n))
-			continue;
-		colon += strspn(colon + 1, " \t") + 1;
-		colon[strcspn(colon, "\n")] = '\0';
-		snprintf(out, len, "%s", colon);
-		break;
-	}
-	if (f)
-		fclose(f);
-}
-
 /* A whole small file (/proc/stat) as a string, or NULL; the caller frees it. */
 static char *read_text(const char *path)
 {

@@ -97,9 +97,6 @@ void rb_cpu_model(char *out, size_t len);
 /* Why this CPU is known to be an emulator's, whose loads do not miss caches, or NULL (bench/arch/ARCH/cpu.c). */
 const char *rb_cpu_emulated(void);
 
-/* The value of the first line of /proc/cpuinfo that starts with field, or "" (unknown). */
-void rb_cpuinfo_field(const char *field, char *out, size_t len);
-
 #ifdef __cplusplus
 }
 #endif

@@ -5,7 +5,7 @@
 
 #include "clock.h"
 #include "primitives.h"
-#include "selfcheck.h"
+#include "published.h"
 
 enum { ITERS = 1000, UNITS = 64 };
 

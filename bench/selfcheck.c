@@ -6,6 +6,7 @@
 
 #include "clock.h"
 #include "primitives.h"
+#include "published.h"
 #include "selfcheck.h"
 
 static const struct {
@@ -21,22 +22,6 @@ static const struct {
 	RB_ARCH_FENCES(FENCE_WHAT)
 #undef FENCE_WHAT
 };
-
-const char *rb_cpu_name(void)
-{
-	char id[96];
-	const struct rb_reference *ref = rb_cpu_reference(id, sizeof(id));
-
-	return ref ? ref->name : NULL;
-}
-
-double rb_expected(enum rb_primitive p)
-{
-	char id[96];
-	const struct rb_reference *ref = rb_cpu_reference(id, sizeof(id));
-
-	return ref ? ref->v[p] : NAN;
-}
 
 /*
  * One measurement of a primitive between two readings of the control: its

@@ -102,9 +102,7 @@ int rb_clock_arch_init(struct rb_clock *c, char *why, size_t whylen)
 	c->tsc_hz_source = "kernel tsc_khz (perf_event user page time_mult/time_shift)";
 	if (c->tsc_hz <= 0)
 		c->tsc_hz = tsc_hz_from_cpuid(&c->tsc_hz_source);
-	if (c->tsc_hz <= 0) {
-		c->tsc_hz = rb_tsc_hz_calibrated(c->timer);
-		c->tsc_hz_source = "calibrated against CLOCK_MONOTONIC_RAW (50 ms, best of 5)";
-	}
+	if (c->tsc_hz <= 0)
+		c->tsc_hz_source = NULL;
 	return 0;
 }

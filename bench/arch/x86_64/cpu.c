@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "env.h"
-#include "selfcheck.h"
+#include "identity.h"
+#include "published.h"
 
 /*
  * Published figures in core cycles (latencies, cycles per fence or per locked
