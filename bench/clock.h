@@ -12,10 +12,10 @@ extern "C" {
 
 /*
  * The timer: how the counter is read at the start and at the stop of a timed
- * region (rb_tsc_start, rb_tsc_stop), each architecture's in
- * bench/arch/ARCH/timer.h with the reason for its instructions.  The
- * functions keep the "tsc" of x86's counter in their names on every
- * architecture.
+ * region (rb_timer_start, rb_timer_stop), each architecture's in
+ * bench/arch/ARCH/timer.h with the reason for its instructions.  Its
+ * readings are timer ticks: the TSC's on x86-64, the generic counter's on
+ * arm64 (RB_COUNTER_NAME names it, RB_TICKS says what a report calls them).
  */
 #include "timer.h"
 
@@ -33,8 +33,8 @@ const char *rb_timer_text(enum rb_timer t);
 
 struct rb_clock {
 	enum rb_timer timer;		/* the stop sequence, chosen from what the CPU has */
-	double tsc_hz;			/* counter ticks per second */
-	const char *tsc_hz_source;	/* how tsc_hz was obtained */
+	double tick_hz;			/* counter ticks per second */
+	const char *tick_hz_source;	/* how tick_hz was obtained */
 	bool invariant;			/* constant rate in all C/P-states (x86: CPUID 0x80000007 EDX[8]) */
 	double overhead;		/* median ticks of an empty start/stop pair */
 	double resolution;		/* smallest step between distinct serialized readings */
@@ -48,7 +48,7 @@ struct rb_clock {
 uint64_t rb_core_read(const struct rb_clock *c);
 
 /*
- * Core cycles per TSC tick now: the ticks of one dependent add (one core
+ * Core cycles per timer tick now: the ticks of one dependent add (one core
  * cycle), timed at the call.  The core clock moves with turbo and load, so a
  * figure converted long after start-up needs a fresh one.
  */
@@ -57,13 +57,13 @@ double rb_core_per_tick(enum rb_timer t);
 /* Ticks of n empty start/stop pairs into out: the timer's own cost, reading by reading. */
 void rb_timer_empty(enum rb_timer t, uint64_t *out, size_t n);
 
-/* Fill *c; 0, or -1 with a one-line reason in why (no TSC). */
+/* Fill *c; 0, or -1 with a one-line reason in why (x86: no TSC). */
 int rb_clock_init(struct rb_clock *c, char *why, size_t whylen);
 
 /*
  * bench/arch/ARCH/clock.c: the architecture's part of rb_clock_init: timer,
- * invariant, tsc_hz and its source; 0, or -1 with the reason in why.  Where
- * nothing states the rate it leaves tsc_hz 0 and tsc_hz_source why (or
+ * invariant, tick_hz and its source; 0, or -1 with the reason in why.  Where
+ * nothing states the rate it leaves tick_hz 0 and tick_hz_source why (or
  * NULL), and rb_clock_init measures it.
  */
 int rb_clock_arch_init(struct rb_clock *c, char *why, size_t whylen);

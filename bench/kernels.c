@@ -43,9 +43,9 @@ static __always_inline uint64_t name##_t(enum rb_timer timer, const struct rb_ke
 	setup;								\
 									\
 	for (uint64_t i = 0; i < iters; i++) {				\
-		uint64_t t0 = rb_tsc_start();				\
+		uint64_t t0 = rb_timer_start();				\
 		body;							\
-		out[i] = rb_tsc_stop(timer) - t0;			\
+		out[i] = rb_timer_stop(timer) - t0;			\
 	}								\
 	return 0;							\
 }									\
@@ -133,7 +133,7 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
  * being 0 at run time), so reads cannot overlap: read latency.  Its baseline
  * is the same instructions without the read (CHAIN_STANDIN_*;
  * tests/chain-check.sh compares their disassembly).
- * lat: each access timed alone between serializing TSC reads.  flush: a
+ * lat: each access timed alone between serializing timer reads.  flush: a
  * write and the read-back of the same register timed together: the read
  * cannot complete before the write has reached the target.
  */

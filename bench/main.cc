@@ -153,8 +153,9 @@ void describe(rb_session &s)
 	c.set("target_bar", t.bar >= 0 ? std::to_string(t.bar) : "");
 	c.set("target_len", std::to_string(t.len));
 	c.set("target_iommu", t.iommu);
-	c.set("tsc_hz", fmt(clk.tsc_hz));
-	c.set("tsc_hz_source", clk.tsc_hz_source);
+	c.set("timer_counter", RB_COUNTER_NAME);
+	c.set("tsc_hz", fmt(clk.tick_hz));
+	c.set("tsc_hz_source", clk.tick_hz_source);
 	c.set("invariant_tsc", clk.invariant ? "true" : "false");
 	c.set("core_cycles_source", clk.core_cycles_source);
 	c.set("cpu", std::to_string(s.cpu));
@@ -247,7 +248,7 @@ int run(int argc, char **argv)
 
 	s.cpu = pin(o.cpu);
 	if (rb_clock_init(&s.clock, why, sizeof(why)))
-		throw rb_error("timer", why, "regbench needs an x86-64 CPU with a TSC");
+		throw rb_error("timer", why, "regbench needs a CPU whose " RB_COUNTER_NAME " it can read");
 	if (o.self_check)
 		return rb_selfcheck(stdout, &s.clock);
 	if (iomap_target_open_permit(&s.target, o.target.c_str(), &o.permit, why, sizeof(why)))

@@ -11,10 +11,10 @@ extern "C" {
 #endif
 
 /*
- * TSC ticks per unit of the primitive (per step, per instruction): 2n
+ * Timer ticks per unit of the primitive (per step, per instruction): 2n
  * versus n unrolled copies, each the fastest of `tries` runs.  For the
  * *_PER_CYCLE primitives the unit is one access, so the rate is
- * core_hz / tsc_hz / result.
+ * core_hz / tick_hz / result.
  */
 double rb_primitive_ticks(enum rb_timer t, enum rb_primitive p, int tries);
 

@@ -117,7 +117,7 @@ int main(void)
 	const struct rb_kernel *rd = kernel(RB_THRPT, "read", 32), *wr = kernel(RB_THRPT, "write", 32);
 	void *gone = vanished_page(page), *ro, *none, *ram;
 	struct rb_kernel_arg a = { 0 };
-	struct rb_clock clk = { .core_fd = -1 };	/* TSC only: no core-cycle counter */
+	struct rb_clock clk = { .core_fd = -1 };	/* the timer only: no core-cycle counter */
 	struct rb_span span = { 0 };
 	char why[200], want[80];
 	pid_t child;
