@@ -353,5 +353,5 @@ void rb_console::finish()
 	for (const Below &b : below_)
 		if (b.below)
 			print(std::string(b.family->name) + "/: " + std::to_string(b.below) + " of " +
-			      std::to_string(b.below + b.measured) + " below one step of the timer: " + b.family->instead);
+			      std::to_string(b.below + b.measured) + " below one step of the timer: " + b.family->below_step);
 }

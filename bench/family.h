@@ -24,6 +24,18 @@ enum rb_param { RB_PARAM_NONE, RB_PARAM_COUNT, RB_PARAM_SIZE };
 /* Which of the offsets a target names the family works at (iomap_target). */
 enum rb_where { RB_AT_REG, RB_AT_FIFO, RB_AT_COPY, RB_AT_NOTHING };
 
+/*
+ * The question of a report's first screen a family answers, if one: what
+ * one access costs alone between two timer reads (serialized), a read's
+ * latency when each waits for the last (latency), an access's cost back to
+ * back (issue), which copy is fastest at which size (copies), what an
+ * ordering primitive costs alone (ordering), what ioread32's cookie costs
+ * over a direct access (cookie).  A report finds its benchmarks by it, not
+ * by the family's name.
+ */
+enum rb_role { RB_ROLE_NONE, RB_ROLE_SERIALIZED, RB_ROLE_LATENCY, RB_ROLE_ISSUE, RB_ROLE_COPIES, RB_ROLE_ORDERING,
+	       RB_ROLE_COOKIE };
+
 /* What a family reports beyond cycles, core_cycles, ns and bytes_per_second. */
 #define RB_REPORT_PERCENTILES	1u	/* rb_percentile_counters: min p50 p90 p99 p999 max */
 #define RB_REPORT_OUTLIERS	2u	/* samples beyond the far-out fence */
@@ -46,7 +58,11 @@ struct rb_family {
 	const size_t *sweep, *quick;	/* the values of /N it runs, and under --quick (0-terminated) */
 	enum rb_where where;
 	unsigned int reports;		/* RB_REPORT_* */
-	const char *instead;		/* a sampled family: what to read where an access is below one timer step */
+	const char *below_step;		/* a sampled family: what to read where its results are below one timer step */
+	/* what a report needs to know of it, which the JSON carries (regbench.families[name]): */
+	enum rb_role role;
+	const char *headline;		/* its rows a summary shows first: "read32 read64" of the kernel's readl, "all" */
+	double spread;			/* how far its results move between two runs of one build; 0: not measured */
 };
 
 enum rb_family_id { RB_LAT, RB_CHAIN, RB_THRPT, RB_FLUSH, RB_REP, RB_COPY, RB_BARRIER, RB_DISPATCH, RB_NR_FAMILIES };

@@ -214,7 +214,7 @@ def coarse_timer(run, family, results, tag=""):
     ns = f" ({step / hz * 1e9:.1f} ns)" if hz else ""
     counted = sum(res.state.timed for res in results)
     return [f"{tag}TSC steps of {tables.number(step)} ticks{ns}: {below} of {counted} `{family}/` results here are "
-            f"below one step" + (f"; {f.instead}" if f.instead else "")]
+            f"below one step" + (f"; {f.below_step}" if f.below_step else "")]
 
 
 def _cells(t, runs, labels):
@@ -283,7 +283,7 @@ def verdict_rule(runs):
                 f"value: a ratio in **bold** is a difference the data shows, the runs of the two sides separate (an exact "
                 f"two-sided Mann-Whitney U test, p ≤ {alpha}) and the medians differ by at least {eff['run']:.0%} "
                 f"({step}); with fewer than {n} runs of each, only none. {same}; {unclear}.")
-    calm = ", ".join(f"{f}/ {e:.0%}" for f, e in sorted(stats.CALM_EFFECT.items(), key=lambda x: x[1]))
+    calm = ", ".join(f"{f}/ {e:.0%}" for f, e in sorted(verdicts.spreads(runs).items(), key=lambda x: x[1]))
     return (f"With one run a side, a ratio in **bold** needs the repetitions of the two runs to separate (an exact "
             f"two-sided Mann-Whitney U test, p ≤ {alpha}) and the medians to differ by at least the run-to-run "
             f"spread of the result's family, measured on back-to-back runs of one build on two development VMs (Ice Lake, AMD Zen 5): "
@@ -401,7 +401,7 @@ def headline(runs, labels):
         bits.append(f"mfence {tables.number(mf.value)} {tables.CLOCKS[first(h.barrier)]}")
     toio = h.copies.get("toio")
     if toio and toio.fastest:
-        gbs = lambda s: run.measure(Key("copy", "toio", None, s, toio.size), "bytes_per_second")
+        gbs = lambda s: run.measure(Key(headlines.copies(run), "toio", None, s, toio.size), "bytes_per_second")
         best = toio.fastest.strategy
         text = f"{names.size_text(toio.size)} memcpy_toio fastest with {best} ({tables.number(gbs(best).value / 1e9)} GB/s"
         v = tables.compare_results(run, toio.reference, toio.fastest, "bytes_per_second", higher_is_better=True) \
@@ -463,8 +463,10 @@ def not_measured(run):
             out.append(f"- {reason} — {len(keys)}: " + ", ".join(f"`{p}`" for p in names.compact(keys)))
         out.append("")
     if any(s.bound for s, _ in groups):
+        bulk = [f"`{f}/`" for f in map(run.meta.family_of, ("latency", "issue")) if f]
         out.append("A result below the timer's resolution is not a number to quote: the access is cheaper than "
-                   "one step of the serialized TSC read. `chain/` and `thrpt/` measure such accesses in bulk.")
+                   "one step of the serialized TSC read." + (f" {' and '.join(bulk)} measure such accesses in bulk."
+                                                              if bulk else ""))
     return out
 
 

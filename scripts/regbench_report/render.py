@@ -11,13 +11,10 @@ from regbench_base import folder, model
 
 from . import answers, charts, markdown, tables, verdicts
 
-# Where charts sit: after the tables of their group.
-_GROUP_OF_TABLE = {"read": "read", "write": "write", "latency": "latency", "rep": "rep", "copy": "copy",
-                   "barrier": "barrier", "dispatch": "dispatch"}
-
-
 def _group(table):
-    return _GROUP_OF_TABLE.get(table.key.split("-")[0], table.key)
+    """Where charts sit: after the tables of their group, the first part of the table's key (an op, a family, or
+    latency: tables.py), which each chart names (charts.Chart.group)."""
+    return table.key.split("-")[0]
 
 
 def _copy_json(runs, out_dir, staging):

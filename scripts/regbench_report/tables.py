@@ -8,7 +8,8 @@ built from the union of benchmarks (model.Key: what the file's metadata
 says each is) in all runs: targets and machines that ran different sets
 still line up, and an absent cell says so.  Which families get which
 table, in which order, and how they are described comes from the
-metadata too (model.Meta).
+metadata too (model.Meta): a family's param, its role, its words; no
+table names a family.
 """
 import dataclasses
 import math
@@ -152,16 +153,18 @@ def access_tables(runs, op):
 
 
 def latency_table(runs):
-    """lat/ percentiles for every lat/ benchmark some run measured (below-resolution ones are listed apart)."""
+    """The serialized family's (lat/'s) percentiles for every benchmark of it some run measured (below-resolution
+    ones are listed apart)."""
     m = model.meta(runs)
-    lat = [k for k in union(runs) if k.family == "lat" and any(r.measure(k, "p50").state.figure for r in runs)]
+    fam = m.family_of("serialized")
+    lat = [k for k in union(runs) if k.family == fam and any(r.measure(k, "p50").state.figure for r in runs)]
     if not lat:
         return None
     cells = {(k, p): (k, p) for k in lat for p in PERCENTILES}
     order = lambda k: (k.op, k.width or 0, m.strategy_key(k.strategy))
-    lat_family = m.families["lat"]
+    lat_family = m.families[fam]
     # main=None: min and max are single samples, not results to compare
-    return _grid("latency", "lat", f"Latency percentiles, lat/: TSC cycles per {lat_family.unit}",
+    return _grid("latency", fam, f"Latency percentiles, {fam}/: TSC cycles per {lat_family.unit}",
                  lat_family.what + "; outliers is a count, not cycles", "TSC cycles",
                  "benchmark", "percentile", cells, runs, main=None, row_key=order, col_key=PERCENTILES.index,
                  row_text=names.label)
@@ -214,7 +217,8 @@ def copy_tables(runs):
 
 
 def _per_counter(runs, family, key, title, row_head, row_key):
-    """A table of one family's benchmarks (rows) by counter (columns): barriers, dispatch."""
+    """A table of one family's benchmarks (rows) by counter (columns): barriers, dispatch, a family no other table
+    shows."""
     m = model.meta(runs)
     f = m.families[family]
     counters = [c for c in ("cycles", "core_cycles", "ns") if _counter_present(runs, family, c)] or ["cycles"]
@@ -225,8 +229,9 @@ def _per_counter(runs, family, key, title, row_head, row_key):
 
 
 def barrier_table(runs):
-    """Barrier costs, cheapest first (by the first run that measured each)."""
-    by_row = {k.strategy or k.op: k for k in union(runs) if k.family == "barrier"}
+    """Barrier costs (the ordering family's), cheapest first (by the first run that measured each)."""
+    fam = model.meta(runs).family_of("ordering")
+    by_row = {k.strategy or k.op: k for k in union(runs) if k.family == fam}
     if not by_row:
         return None
 
@@ -236,22 +241,42 @@ def barrier_table(runs):
             if m.state.timed:
                 return m.value if m.state.figure else 0.0
         return math.inf
-    return _per_counter(runs, "barrier", "barrier", "Barrier costs", "barrier", cost)
+    return _per_counter(runs, fam, fam, f"{fam.capitalize()} costs", fam, cost)
 
 
 def dispatch_table(runs):
-    if not any(k.family == "dispatch" for k in union(runs)):
+    """The cookie family's rows (dispatch/: ioread32 through a cookie against readl), in strategy order."""
+    fam = model.meta(runs).family_of("cookie")
+    if not any(k.family == fam for k in union(runs)):
         return None
-    return _per_counter(runs, "dispatch", "dispatch", "Dispatch: ioread32 through a cookie versus readl",
+    return _per_counter(runs, fam, fam, f"{fam.capitalize()}: ioread32 through a cookie versus readl",
                         "read32 through", model.meta(runs).strategy_key)
 
 
+def access_ops(runs):
+    """The ops of single accesses of accessor strategies the runs hold: read and write first, then any other."""
+    m = model.meta(runs)
+    ops = {k.op for k in union(runs) if k.width and k.param is None and m.kinds.get(k.strategy) == "accessor"}
+    return [op for op in ("read", "write") if op in ops] + sorted(ops - {"read", "write"})
+
+
 def headline_tables(runs):
-    """Every headline table the runs have numbers for, in reading order."""
-    out = access_tables(runs, "read") + access_tables(runs, "write")
+    """Every headline table the runs have numbers for, in reading order: a family no other table shows gets one of
+    its rows by counter, after the others."""
+    out = [t for op in access_ops(runs) for t in access_tables(runs, op)]
     out += [t for t in [latency_table(runs)] + rep_tables(runs) if t]
     out += copy_tables(runs)
     out += [t for t in (barrier_table(runs), dispatch_table(runs)) if t]
+    m, shown = model.meta(runs), {k.family for t in out for k, _ in t.cells.values()}
+    for fam in sorted({k.family for k in union(runs)} - shown, key=m.family_key):
+        f = m.families[fam]
+        counters = [c for c in ("cycles", "core_cycles", "ns") if _counter_present(runs, fam, c)] or ["cycles"]
+        cells = {(k, c): (k, c) for k in union(runs) if k.family == fam for c in counters}
+        head = {c: f"{CLOCKS.get(c, c)} per {f.unit}" for c in counters}
+        t = _grid(fam, fam, f"{fam}/: {f.what}", f.what, "", "benchmark", "counter", cells, runs, row_key=m.display_key,
+                  col_key=counters.index, row_text=names.label, col_text=head.get)
+        if t:
+            out.append(t)
     return out
 
 
@@ -266,8 +291,8 @@ def cell_text(m, scale=1.0):
     return m.state.cell
 
 
-def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_family=None, negligible=0.0, spread=None,
-            shaken_family=None):
+def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_spread=None, negligible=0.0, spread=None,
+            shaken_spread=None):
     """stats.Verdict of Measure b against Measure a, over their repetitions or runs (n/a when either has no number).
 
     quantum is the step the values move in (the timer resolution for sampled
@@ -275,8 +300,8 @@ def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_family=N
     """
     reps = lambda m: list(m.reps or (m.value,)) if m.state.figure else []
     return stats.compare(reps(a), reps(b), a_runs=a.runs, b_runs=b.runs, higher_is_better=higher_is_better,
-                         quantum=quantum, floor=floor, calm_family=calm_family, negligible=negligible, spread=spread,
-                         shaken_family=shaken_family)
+                         quantum=quantum, floor=floor, calm_spread=calm_spread, negligible=negligible, spread=spread,
+                         shaken_spread=shaken_spread)
 
 
 def compare_within(a, b, higher_is_better=False, disturbed=False):
@@ -328,14 +353,16 @@ def compare_in(a, b, key, counter, higher_is_better=False):
     """
     results = [r.results.get(key) for r in (a, b)]
     calm = all(res is not None and not res.disturbed for res in results)
-    family, shaken = (key.family, None) if calm else (None, key.family)
+    f = a.meta.families.get(key.family) or b.meta.families.get(key.family)   # the first run's words, as meta()
+    floor = stats.family_floor(f.spread if f else None)
+    family, shaken = (floor, None) if calm else (None, floor)
     v = compare(a.measure(key, counter), b.measure(key, counter), max(quantum(r, key, counter) for r in (a, b)),
-                higher_is_better, calm_family=family, shaken_family=shaken,
+                higher_is_better, calm_spread=family, shaken_spread=shaken,
                 negligible=stats.NEGLIGIBLE_CYCLES if counter in ("cycles", "core_cycles") else 0.0)
     if v.verdict not in ("slower", "faster") or counter == "core_cycles" or not all(_clock_free(r) for r in (a, b)):
         return v
-    core = compare(a.measure(key, "core_cycles"), b.measure(key, "core_cycles"), calm_family=family,
-                   shaken_family=shaken, negligible=stats.NEGLIGIBLE_CYCLES)
+    core = compare(a.measure(key, "core_cycles"), b.measure(key, "core_cycles"), calm_spread=family,
+                   shaken_spread=shaken, negligible=stats.NEGLIGIBLE_CYCLES)
     if core.ratio is None or core.verdict == v.verdict:
         return v
     # The TSC figure moved and core cycles did not, or the other way: the clock's change, not the code's. What

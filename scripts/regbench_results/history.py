@@ -54,9 +54,22 @@ class Series:
     points: List[Point] = field(default_factory=list)
 
 
-def compare(before, after, family, disturbed):
-    """The report's Verdict of after's repetitions against before's (lists of TSC cycles)."""
-    return stats.compare(before, after, calm_family=None if disturbed else family,
+def spreads(store):
+    """spread(run, family): the family's run-to-run spread as the run's own metadata has it (None: not measured),
+    each run's metadata read once."""
+    metas = {}
+
+    def spread(run, family):
+        if run["meta"] not in metas:
+            metas[run["meta"]] = store.meta(run["meta"])[0]
+        f = metas[run["meta"]].families.get(family)
+        return f.spread if f else None
+    return spread
+
+
+def compare(before, after, spread, disturbed):
+    """The report's Verdict of after's repetitions against before's (lists of TSC cycles), spread the family's."""
+    return stats.compare(before, after, calm_spread=None if disturbed else stats.family_floor(spread),
                          negligible=stats.NEGLIGIBLE_CYCLES)
 
 
@@ -70,11 +83,12 @@ def series(store, selection):
         s = out.setdefault(key, Series(key[0], run["host"], run["cpu"], key[1], row["name"]))
         s.points.append(Point(run, row))
     order = {r["id"]: i for i, r in enumerate(selection.runs)}
+    spread = spreads(store)
     for s in out.values():
         s.points.sort(key=lambda p: order[p.run["id"]])
         for before, after in zip(s.points, s.points[1:]):
             if before.reps and after.reps:
-                after.verdict = compare(before.reps, after.reps, after.result["family"],
+                after.verdict = compare(before.reps, after.reps, spread(after.run, after.result["family"]),
                                         before.result["disturbed"] or after.result["disturbed"])
     return sorted(out.values(), key=lambda s: (s.machine, s.target, s.name))
 
@@ -123,7 +137,7 @@ def alerts(store, selection, baseline_runs=None):
     by_run = {}
     for row in query.results(store, query.Selection(chosen, selection.patterns), FIELDS, sql.FIGURED):
         by_run.setdefault(row["run_id"], {})[row["name"]] = row
-    out, compared = [], 0
+    out, compared, spread = [], 0, spreads(store)
     for (m, target), latest, base in pairs:
         for name, row in sorted(by_run.get(latest["key"], {}).items()):
             before = [by_run.get(r["key"], {}).get(name) for r in base]
@@ -135,8 +149,9 @@ def alerts(store, selection, baseline_runs=None):
             pooled = [x for r in reps for x in r]
             runs_medians = [statistics.median(r) for r in reps]
             v = stats.compare(pooled, runfile.reps_of(row["reps"]), a_runs=runs_medians if len(before) > 1 else (),
-                              calm_family=None if row["disturbed"] or any(b["disturbed"] for b in before)
-                              else row["family"], negligible=stats.NEGLIGIBLE_CYCLES)
+                              calm_spread=None if row["disturbed"] or any(b["disturbed"] for b in before)
+                              else stats.family_floor(spread(latest, row["family"])),
+                              negligible=stats.NEGLIGIBLE_CYCLES)
             if v.verdict == "slower":
                 out.append(Alert(m, latest["host"], target, name, latest, base, v))
     return out, compared

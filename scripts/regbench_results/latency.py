@@ -145,8 +145,9 @@ def _keys(store, runs, names):
     for run in reversed(runs):
         if len(keys) == len(names):
             break
-        for r in store.rows(f"SELECT {', '.join(fields)} FROM results WHERE run_id = ? AND family = 'lat'", fields,
-                            (run["key"],)):
+        wanted = sorted(set(names) - set(keys))
+        for r in store.rows(f"SELECT {', '.join(fields)} FROM results WHERE run_id = ? AND name IN "
+                            f"({', '.join('?' for _ in wanted)})", fields, (run["key"], *wanted)):
             if r["name"] in names:
                 keys[r["name"]] = Key(*(r[f] for f in fields[1:]))
     return keys

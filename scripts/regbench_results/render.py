@@ -63,7 +63,8 @@ def headline(ref):
             f"{len(rows)} benchmarks, in ns")
     readl = ref.meta.kernel.get("single")
     for s in ref.sections:
-        key = next((k for k in s.rows if (k.family, k.op, k.width, k.strategy) == ("chain", "read", 32, readl)), None)
+        dependent = (ref.meta.family_of("latency"), "read", 32, readl)
+        key = next((k for k in s.rows if (k.family, k.op, k.width, k.strategy) == dependent), None)
         cells = [(s.cells[(key, c)].value, ref.columns[c]) for c in s.columns
                  if key and (key, c) in s.cells and s.cells[(key, c)].state.figure]
         parts = []
