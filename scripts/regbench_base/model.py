@@ -22,7 +22,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from . import contract, names
+from . import contract, names, text
 from .state import Gap, State
 
 CONTRACT = contract.version()
@@ -193,7 +193,7 @@ class Result:
     def measure(self, counter="cycles"):
         """The Measure of one counter (absent when this benchmark has no such counter)."""
         if not self.state.figure:
-            # the bound is in TSC cycles: it says nothing about ns or bytes/s
+            # the bound is in timer ticks: it says nothing about ns or bytes/s
             bound = self.bound if counter in ("cycles", "p50") else None
             return Measure(self.state, bound=bound, reason=self.reason)
         v = self.counters.get(counter)
@@ -225,6 +225,10 @@ class Run:
         """A context value as text, or the label of that name (--benchmark_context), default when absent or empty."""
         v = self.context.get(key, (self.context.get("labels") or {}).get(key))
         return default if v is None or v == "" else v
+
+    def timer_counter(self):
+        """The counter the run's timer read: "TSC" or "generic counter" (text.timer_counter)."""
+        return text.timer_counter(self.ctx("timer_counter"), self.ctx("arch"))
 
     def ctx_float(self, key):
         """A numeric context value, or None."""

@@ -42,7 +42,7 @@ class _Answers:
         return tables.first_counter([self.run], key.family)
 
     def unit(self, family):
-        return tables.CLOCKS[tables.first_counter([self.run], family)]
+        return tables.clock_name([self.run], tables.first_counter([self.run], family))
 
     def value(self, key):
         """The figure of a benchmark in its first clock, or None."""
@@ -58,12 +58,13 @@ class _Answers:
         return ""
 
     def why_not(self, key):
-        """Why a benchmark has no figure: 'below the timer's resolution (< 21 TSC cycles)', 'skipped (...)', ..."""
+        """Why a benchmark has no figure: 'below the timer's resolution (< 21 TSC cycles)' (tables.ticks), 'skipped (...)', ..."""
         res = self.run.results.get(key)
         if res is None:
             return "not in this run"
         if not res.state.figure:
-            return res.state.said.format(reason=res.reason, bound=tables.bound_text(res.bound))
+            return res.state.sentence.format(reason=res.reason, bound=tables.bound_text(res.bound),
+                                             ticks=tables.ticks([self.run]))
         return "without a figure in the file"
 
     def num(self, key):
@@ -107,7 +108,7 @@ def _readl(r, readl):
             bulk.setdefault(r.unit(k.family), []).append(f"{r.figure(k, unit=False)} {how} (`{names.label(k)}`)")
     sentences = [f"in {unit}, " + ", and ".join(ways) for unit, ways in bulk.items()]
     res, p50 = r.run.results.get(lat), r.run.measure(lat, "p50")
-    alone = f"alone between two timer reads (`{names.label(lat)}`), in TSC cycles,"
+    alone = f"alone between two timer reads (`{names.label(lat)}`), in {tables.ticks([r.run])},"
     if res and res.state.bound:
         sentences.append(f"{alone} it is below the timer's step ({tables.bound_text(res.bound)})"
                          + (", which is why those two measure it in bulk" if sum(map(len, bulk.values())) == 2 else ""))

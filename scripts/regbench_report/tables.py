@@ -19,7 +19,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from regbench_base import model, names
 from regbench_base.model import Key
 from regbench_base.state import Gap
-from regbench_base.text import bound_text, number, ratio_text
+from regbench_base.text import bound_text, number, ratio_text, tick_words
 
 from regbench_base import stats
 
@@ -99,19 +99,31 @@ def access_families(runs, op):
     return sorted(fams, key=m.family_key)
 
 
-CLOCKS = {"cycles": "TSC cycles", "core_cycles": "core cycles"}
+# The two clocks a table can show a family in: the timer's ticks and the core's cycles.
+CLOCKS = ("cycles", "core_cycles")
+
+
+def ticks(runs):
+    """What the runs' `cycles` are called: TSC cycles, or timer ticks where a run's timer read another counter."""
+    return tick_words(r.timer_counter() for r in runs)
+
+
+def clock_name(runs, counter):
+    """A clock's words: the runs' ticks (ticks()) for cycles, core cycles for core_cycles."""
+    return ticks(runs) if counter == "cycles" else "core cycles"
 
 
 def first_counter(runs, family):
     """The clock a family's table and charts show first; the other is on demand (the table's `other`).
 
     Core cycles, the core's own clock (what a CPU's manuals and instruction
-    tables count, whatever the TSC's rate), for a family measured in bulk in
-    a single run where every result of the family with a TSC figure has
-    them.  TSC cycles for a family sampled between timer reads (its values
-    and its resolution bound move in TSC steps) and in a comparison, whose
-    verdicts are decided in TSC cycles with the core clock's change taken
-    out (compare_in): the ratios then match the figures.
+    tables count, whatever the timer's rate), for a family measured in bulk
+    in a single run where every result of the family with a figure in timer
+    ticks has them.  Timer ticks (TSC cycles on x86-64) for a family sampled
+    between timer reads (its values and its resolution bound move in timer
+    steps) and in a comparison, whose verdicts are decided in timer ticks
+    with the core clock's change taken out (compare_in): the ratios then
+    match the figures.
     """
     measured = [res for r in runs for res in r.results.values() if res.family == family and res.state.figure
                 and math.isfinite(res.counters.get("cycles", math.nan))]
@@ -123,8 +135,8 @@ def first_counter(runs, family):
 
 def _in_clocks(runs, family, make):
     """make(counter, clock words) for each clock the runs have, as one Table: the first clock's, the other its
-    `other`; comparisons count TSC cycles (main), never core cycles.  None when neither has numbers."""
-    made = {c: make(c, CLOCKS[c]) for c in CLOCKS if c == "cycles" or _counter_present(runs, family, c)}
+    `other`; comparisons count timer ticks (main), never core cycles.  None when neither has numbers."""
+    made = {c: make(c, clock_name(runs, c)) for c in CLOCKS if c == "cycles" or _counter_present(runs, family, c)}
     made = {c: t for c, t in made.items() if t}
     if not made:
         return None
@@ -164,8 +176,8 @@ def latency_table(runs):
     order = lambda k: (k.op, k.width or 0, m.strategy_key(k.strategy))
     lat_family = m.families[fam]
     # main=None: min and max are single samples, not results to compare
-    return _grid("latency", fam, f"Latency percentiles, {fam}/: TSC cycles per {lat_family.unit}",
-                 lat_family.what + "; outliers is a count, not cycles", "TSC cycles",
+    return _grid("latency", fam, f"Latency percentiles, {fam}/: {ticks(runs)} per {lat_family.unit}",
+                 lat_family.what + "; outliers is a count, not cycles", ticks(runs),
                  "benchmark", "percentile", cells, runs, main=None, row_key=order, col_key=PERCENTILES.index,
                  row_text=names.label)
 
@@ -223,7 +235,7 @@ def _per_counter(runs, family, key, title, row_head, row_key):
     f = m.families[family]
     counters = [c for c in ("cycles", "core_cycles", "ns") if _counter_present(runs, family, c)] or ["cycles"]
     cells = {(k.strategy or k.op, c): (k, c) for k in union(runs) if k.family == family for c in counters}
-    head = {"cycles": f"TSC cycles per {f.unit}", "core_cycles": f"core cycles per {f.unit}", "ns": f"ns per {f.unit}"}
+    head = {"cycles": f"{ticks(runs)} per {f.unit}", "core_cycles": f"core cycles per {f.unit}", "ns": f"ns per {f.unit}"}
     return _grid(key, family, title, f.what, "", row_head, "counter", cells, runs, row_key=row_key,
                  col_key=counters.index, col_text=lambda c: head[c])
 
@@ -272,7 +284,7 @@ def headline_tables(runs):
         f = m.families[fam]
         counters = [c for c in ("cycles", "core_cycles", "ns") if _counter_present(runs, fam, c)] or ["cycles"]
         cells = {(k, c): (k, c) for k in union(runs) if k.family == fam for c in counters}
-        head = {c: f"{CLOCKS.get(c, c)} per {f.unit}" for c in counters}
+        head = {c: f"{clock_name(runs, c) if c in CLOCKS else c} per {f.unit}" for c in counters}
         t = _grid(fam, fam, f"{fam}/: {f.what}", f.what, "", "benchmark", "counter", cells, runs, row_key=m.display_key,
                   col_key=counters.index, row_text=names.label, col_text=head.get)
         if t:
@@ -346,9 +358,9 @@ def compare_in(a, b, key, counter, higher_is_better=False):
     floor of its family where neither run measured it on a disturbed machine (and where either did, for several
     runs a side).
 
-    TSC figures (cycles, ns, bytes/s) move with the core clock, which a host changes between runs by several
+    Timer figures (cycles, ns, bytes/s) move with the core clock, which a host changes between runs by several
     percent: a difference is called only when core cycles, with the clock's change taken out, say the same.
-    A change of the clock alone moves one of the two (a CPU-bound cost in TSC ticks, a device-bound one in
+    A change of the clock alone moves one of the two (a CPU-bound cost in timer ticks, a device-bound one in
     core cycles), a real change both.
     """
     results = [r.results.get(key) for r in (a, b)]
@@ -365,7 +377,7 @@ def compare_in(a, b, key, counter, higher_is_better=False):
                    shaken_spread=shaken, negligible=stats.NEGLIGIBLE_CYCLES)
     if core.ratio is None or core.verdict == v.verdict:
         return v
-    # The TSC figure moved and core cycles did not, or the other way: the clock's change, not the code's. What
+    # The timer's figure moved and core cycles did not, or the other way: the clock's change, not the code's. What
     # core cycles show of the code decides: the same within their interval, or nothing to tell.
     return dataclasses.replace(v, verdict="same" if core.verdict == "same" else "unclear", interval=core.interval,
                                margin=core.margin, margin_needed=core.margin_needed, runs_needed=core.runs_needed,

@@ -5,8 +5,8 @@ machine_id where the runs carry one, else its host; the target as the
 reference table names it), its points the runs in time order: when, which
 run, the kernel, firmware and labels it ran with, the median in ns with the
 repetitions' range, and the verdict against the point before.  Verdicts are
-the report's (regbench_base.stats.compare) on each run's repetitions in TSC
-cycles, with the family's run-to-run floor where neither side was disturbed.
+the report's (regbench_base.stats.compare) on each run's repetitions in timer
+ticks, with the family's run-to-run floor where neither side was disturbed.
 An alert is a verdict of "slower" of a machine's latest run against its own
 baseline (its earlier runs labelled baseline=yes, else its last N runs); a
 result that cannot be told apart from its baseline is never an alert.
@@ -20,7 +20,7 @@ from regbench_base import stats
 from . import query, reference, runfile, sql
 
 # The columns of `results` a point is made of: a reference table cell's (reference.cell makes one run's figure of
-# a point), and the TSC cycles and repetitions its verdict is drawn from.
+# a point), and the timer ticks and repetitions its verdict is drawn from.
 FIELDS = reference.FIELDS + ("cycles", "reps")
 # How many earlier runs an alert compares with when none is labelled a baseline.
 BASELINE_RUNS = 5
@@ -68,7 +68,7 @@ def spreads(store):
 
 
 def compare(before, after, spread, disturbed):
-    """The report's Verdict of after's repetitions against before's (lists of TSC cycles), spread the family's."""
+    """The report's Verdict of after's repetitions against before's (lists of timer ticks), spread the family's."""
     return stats.compare(before, after, calm_spread=None if disturbed else stats.family_floor(spread),
                          negligible=stats.NEGLIGIBLE_CYCLES)
 

@@ -3,7 +3,8 @@
 No layout here (render writes it): which columns there are and what they are,
 which benchmarks fill which section, and each cell's figure.  Cells are
 nanoseconds, the one clock every machine shares: `cycles` are ticks of each
-machine's own TSC (2.79 GHz on one, 2.10 GHz on another), and core cycles
+machine's own timer (its TSC on x86-64, 2.79 GHz on one, 2.10 GHz on
+another; its generic counter on arm64), and core cycles
 are an estimate where a machine has no counters.  A column holding several
 runs takes the median of their medians, and its spread is then the range of
 those medians; a column of one run has its repetitions' range.
@@ -104,7 +105,7 @@ class Reference:
 
 
 def _ns(value, tsc_hz):
-    """TSC cycles of a run as ns (None when the run's TSC rate is unknown)."""
+    """Timer ticks of a run as ns (None when the run's timer rate is unknown)."""
     return value / tsc_hz * 1e9 if value is not None and tsc_hz else None
 
 

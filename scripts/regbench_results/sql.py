@@ -32,7 +32,7 @@ RUNS = (
     ("tsc_hz", "DOUBLE PRECISION"),               # the clock of every `cycles` of this run
     ("core_hz_estimate", "DOUBLE PRECISION"),
     ("lat_histograms", "INTEGER NOT NULL DEFAULT 0"),   # how many lat/ histograms it has
-    ("grid_step", "DOUBLE PRECISION"),            # their grid: the timer step in TSC ticks (NULL: none, or no grid)
+    ("grid_step", "DOUBLE PRECISION"),            # their grid: the timer step in timer ticks (NULL: none, or no grid)
     ("grid_sub_buckets", "INTEGER"),
     ("kernel", "TEXT"),
     ("firmware", "TEXT"),                         # the DMI BIOS version
@@ -84,16 +84,16 @@ RESULTS = (
     ("param", "BIGINT"),                          # the _rep count or copy size; NULL where none
     ("space", "TEXT NOT NULL"),                   # mmio, pio, region
     ("unit", "TEXT NOT NULL"),                    # what one `cycles` is per: access, read, element, copy, ...
-    ("state", "TEXT NOT NULL"),                   # measured, below_resolution, skipped, error
+    ("state", "TEXT NOT NULL"),                   # measured, below_resolution, skipped, error, not_run
     ("reason", "TEXT NOT NULL"),
-    ("bound", "DOUBLE PRECISION"),                # below_resolution: the timer step it is under, TSC cycles
+    ("bound", "DOUBLE PRECISION"),                # below_resolution: the timer step it is under, timer ticks
     ("repetitions", "INTEGER"),
-    ("cycles", "DOUBLE PRECISION"),               # TSC cycles per unit (the run's own TSC: see runs.tsc_hz)
+    ("cycles", "DOUBLE PRECISION"),               # timer ticks per unit (the run's own timer: runs.tsc_hz)
     ("cycles_lo", "DOUBLE PRECISION"),
     ("cycles_hi", "DOUBLE PRECISION"),
     ("core_cycles", "DOUBLE PRECISION"),
     ("ns", "DOUBLE PRECISION"),                   # wall time per unit, one clock on every machine (a file without
-                                                  # the counter: cycles at its TSC rate, as regbench computes it)
+                                                  # the counter: cycles at its timer's rate, as regbench computes it)
     ("ns_lo", "DOUBLE PRECISION"),
     ("ns_hi", "DOUBLE PRECISION"),
     ("bytes_per_second", "DOUBLE PRECISION"),
@@ -105,7 +105,7 @@ RESULTS = (
 HISTOGRAMS = (
     ("run_id", "BIGINT NOT NULL REFERENCES runs (key) ON DELETE CASCADE"),
     ("name", "TEXT NOT NULL"),
-    ("step", "DOUBLE PRECISION"),                 # the grid: the timer step in TSC ticks (NULL: no grid, older run)
+    ("step", "DOUBLE PRECISION"),                 # the grid: the timer step in timer ticks (NULL: no grid, older run)
     ("sub_buckets", "INTEGER"),
     ("buckets", "{binary} NOT NULL"),             # its edges and counts: runfile.pack
 )

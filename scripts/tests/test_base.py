@@ -41,7 +41,7 @@ class States(unittest.TestCase):
         self.assertEqual([s for s in State if s.failed], [State.ERROR])
         self.assertEqual(unmeasured(), [State.ERROR, State.NOT_RUN, State.SKIPPED, State.BELOW_RESOLUTION])
         for s in unmeasured():
-            self.assertTrue(s.cell and s.heading and s.said, s)
+            self.assertTrue(s.cell and s.heading and s.sentence, s)
         self.assertEqual((Gap.NAN.cell, Gap.ABSENT.cell, Gap.NAN.figure, Gap.NAN.ran, Gap.ABSENT.ran),
                          ("NaN", "—", False, True, False))
 

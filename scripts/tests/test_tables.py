@@ -257,3 +257,26 @@ class FamiliesByTheirRows(unittest.TestCase):
         self.assertEqual((t.title, t.cell("relaxed", 32)), ("Updates, rmw/: TSC cycles per access",
                                                            (Key("rmw", "update", 32, "relaxed"), "cycles")))
         self.assertIsNone(run.meta.families["rmw"].spread)
+
+
+class ClockWords(unittest.TestCase):
+    """`cycles` are TSC cycles only where the timer read a TSC: arm64's generic counter gives timer ticks."""
+
+    def run_with(self, **context):
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["context"].update(context)
+        return model.from_document("clock.json", doc)
+
+    def test_the_context_names_the_clock(self):
+        from regbench_report import markdown
+        for context, words, row in (({}, "TSC cycles", "TSC"), ({"timer_counter": "TSC"}, "TSC cycles", "TSC"),
+                                    ({"timer_counter": "generic counter"}, "timer ticks", "generic counter"),
+                                    ({"arch": "aarch64"}, "timer ticks", "generic counter")):
+            run = self.run_with(**context)
+            t = by_key([run])["write-flush-cycles"]
+            self.assertEqual(t.title, f"Writes, flush/: {words} per write+read", context)
+            self.assertIn(row, dict(markdown.machine_rows(run)), context)
+        # a comparison of an x86-64 run and an arm64 one counts neither's ticks as TSC cycles
+        both = [self.run_with(), self.run_with(arch="aarch64")]
+        self.assertEqual(tables.ticks(both), "timer ticks")

@@ -6,7 +6,7 @@ from matplotlib.patches import Patch
 from regbench_base import model, names
 
 from .. import tables
-from .common import (HATCHES, MARKS, PALETTE, TSC, Chart, axis_ticks, clock_words, finish, mark_caption, mark_legend)
+from .common import (HATCHES, MARKS, PALETTE, Chart, axis_ticks, clock_words, finish, mark_caption, mark_legend)
 
 
 def _hbars(ax, rows, runs, key_of, counter):
@@ -119,7 +119,7 @@ def port_panel_title(runs, family):
     """What a port-vs-MMIO panel shows, from the family's own description and unit."""
     f = model.meta(runs).families[family]
     p50 = "p50, " if _port_counter(runs, family) == "p50" else ""
-    return f"{family}/: {f.what}; {p50}TSC cycles per {f.unit}"
+    return f"{family}/: {f.what}; {p50}{tables.ticks(runs)} per {f.unit}"
 
 
 def port_mmio_chart(runs, labels, out_dir):
@@ -169,4 +169,4 @@ def port_mmio_chart(runs, labels, out_dir):
     axes[0][0].legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="series")
     finish(fig, out_dir, "port-vs-mmio.svg", "Port I/O against MMIO for the same operation", runs, labels)
     return Chart("port-vs-mmio.svg", f"Port I/O (orange dots) and MMIO (blue outlines) for the same operation, a row "
-                 f"each; the grey bar spans the gap ({TSC}).", "port")
+                 f"each; the grey bar spans the gap ({tables.ticks(runs)}).", "port")

@@ -4,7 +4,7 @@ import matplotlib.pyplot as plt
 from regbench_base import distribution, model, names
 
 from .. import tables
-from .common import TSC, Chart, axis_ticks, finish, strategy_colors
+from .common import Chart, axis_ticks, finish, strategy_colors
 
 
 def histogram_charts(runs, labels, out_dir):
@@ -60,7 +60,8 @@ def histogram_charts(runs, labels, out_dir):
             ax.set_xlim(lo, hi)
             axis_ticks(ax.xaxis, lo, hi, log)
             unit = mine[0][2]
-            ax.set_xlabel(f"latency ({TSC if unit == 'cycles' else unit}{', log scale' if log else ''})")
+            ax.set_xlabel(f"latency ({tables.ticks([runs[ri]]) if unit == 'cycles' else unit}"
+                          f"{', log scale' if log else ''})")
             if len(panels) > 1:
                 ax.set_title(labels[ri])
             ax.legend(title="strategy (▸ tail above p99.9)", loc="upper right", fontsize=8, title_fontsize=8)
@@ -77,7 +78,7 @@ def histogram_charts(runs, labels, out_dir):
 
 
 def _hist_step(run, hists):
-    """The width the histograms' heights are per: the grid's timer step, else the run's, else one TSC cycle."""
+    """The width the histograms' heights are per: the grid's timer step, else the run's, else one timer tick."""
     steps = {h.grid[0] for h in hists if h.grid}
     if len(steps) == 1:
         return steps.pop()

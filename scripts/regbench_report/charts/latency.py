@@ -14,7 +14,7 @@ def latency_panels(runs, op):
     """[(family, {(run index, strategy, width): (height, p99 or None, State)})]: a panel per way of measuring latency.
 
     Heights are in the family's first clock (tables.first_counter): the
-    serialized family (lat/) in TSC cycles, the latency family (chain/) in
+    serialized family (lat/) in timer ticks, the latency family (chain/) in
     core cycles for a single run that has them.
 
     The serialized family (one access alone: p50 with a whisker to p99, or
