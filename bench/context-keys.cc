@@ -122,8 +122,8 @@ const rb_context_key rb_context_keys[] = {
 	{"cpu", "main.cc (the CPU pinned to)", kDecimal, RB_ALWAYS, "The CPU the run was pinned to, decimal text."},
 	{"cpu_model", "main.cc (/proc/cpuinfo)", kText, RB_ALWAYS, "The CPU's model name (CPUID brand string)."},
 	{"cpu_uarch", "published.c", kText, RB_ALWAYS,
-	 "The core's microarchitecture from the table of published figures (Zen 5, Ice Lake, ...), empty when the table does not "
-	 "know the CPU."},
+	 "The core's microarchitecture from the table of published figures (Zen 5, Ice Lake, ...), empty when the table "
+	 "does not know the CPU."},
 	{"kernel", "main.cc (uname)", kText, RB_ALWAYS, "The kernel's name and release (uname)."},
 	{"topology", "env.c", kText, RB_ALWAYS, "Sockets, cores and threads per core."},
 	{"env_governor", "env.c", kText, RB_ALWAYS, "The CPU frequency governor (none where there is no cpufreq)."},

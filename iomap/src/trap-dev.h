@@ -89,7 +89,10 @@ void __attribute__((noreturn)) trap_line_exit(struct trap_line *l);
  */
 extern void (*trap_unsupported_hook)(const char *line, size_t len);
 
-/* target-trap.c: the open device t is, or NULL (a closed target, another kind's); fuzz-trap.c drives the emulator with it. */
+/*
+ * target-trap.c: the open device t is, or NULL (a closed target, another
+ * kind's); fuzz-trap.c drives the emulator with it.
+ */
 struct trap_dev *trap_dev_of(const struct iomap_target *t);
 
 #endif

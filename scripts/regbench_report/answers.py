@@ -58,7 +58,8 @@ class _Answers:
         return ""
 
     def why_not(self, key):
-        """Why a benchmark has no figure: 'below the timer's resolution (< 21 TSC cycles)' (tables.ticks), 'skipped (...)', ..."""
+        """Why a benchmark has no figure: 'below the timer's resolution (< 21 TSC cycles)' (in tables.ticks),
+        'skipped (...)', ..."""
         res = self.run.results.get(key)
         if res is None:
             return "not in this run"
