@@ -11,6 +11,7 @@
 #endif
 
 #include "env.h"
+#include "inkernel.h"
 #include "measure.h"
 #include "primitives.h"
 #include "session.h"
@@ -79,14 +80,55 @@ struct Bench {
 	size_t n;			// rep elements or copy bytes, else 0
 	rb_result &r;
 	std::string fault;		// why a kernel faulted, once one did
+	int kfd = -1;			// kernel: the regbench module's /dev/regbench, which runs r.line there
 };
 
-// Runs f under the fault guard; false on a fault, whose reason b keeps.
+// Which of k's functions f is, as the module names its forms.
+rb_inkernel_form form_of(const rb_kernel &k, rb_kernel_fn f)
+{
+	if (f == k.twin)
+		return RB_IN_TWIN;
+	if (f == k.base)
+		return RB_IN_BASE;
+	if (f == k.base_twin)
+		return RB_IN_BASE_TWIN;
+	return RB_IN_PLAIN;
+}
+
+/*
+ * Runs f under the fault guard, or on a kernel: target the module's form of
+ * it in the kernel (the same timer and shape, timed there); false on a
+ * fault or a refusal, whose reason b keeps.
+ */
 bool run(Bench &b, rb_kernel_fn f, const rb_kernel_arg &a, uint64_t iters, rb_span *span)
 {
 	char why[200];
+	int failed;
 
-	if (rb_guarded_run(f, &a, iters, &b.clk, span, why, sizeof(why))) {
+	if (b.kfd >= 0) {
+		span->core = 0;
+		failed = rb_inkernel_run(b.kfd, b.r.line, form_of(b.k, f), b.clk.timer, b.r.off, &a, iters, &span->ticks,
+					 why, sizeof(why));
+	} else {
+		failed = rb_guarded_run(f, &a, iters, &b.clk, span, why, sizeof(why));
+	}
+	if (failed) {
+		b.fault = why;
+		return false;
+	}
+	return true;
+}
+
+// The timer alone, n times into out: here, or in the kernel for a kernel: target; false with the reason kept.
+bool timer_alone(Bench &b, uint64_t *out, size_t n)
+{
+	char why[200];
+
+	if (b.kfd < 0) {
+		rb_timer_empty(b.clk.timer, out, n);
+		return true;
+	}
+	if (rb_inkernel_empty(b.kfd, b.clk.timer, out, n, why, sizeof(why))) {
 		b.fault = why;
 		return false;
 	}
@@ -269,7 +311,8 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 			ratio.push_back((double)span.core / (double)span.ticks);
 		raw.insert(raw.end(), chunk.begin(), chunk.end());
 		empty.resize(raw.size());
-		rb_timer_empty(b.clk.timer, &empty[raw.size() - kSamplesPerCall], kSamplesPerCall);
+		if (!timer_alone(b, &empty[raw.size() - kSamplesPerCall], kSamplesPerCall))
+			return {};
 	} while (raw.size() < kSamples && w.time_left());
 	w.disturbed = !(w.calm() && calm);
 	double overhead = rb_median_u64(empty.data(), empty.size());
@@ -405,7 +448,7 @@ void stop(benchmark::State &st, rb_result &r, const rb_repetition &rep)
 void rb_run(benchmark::State &st, rb_session &s, rb_result &r)
 {
 	const rb_kernel &k = *r.kernel;
-	Bench b{k, s.clock, s.measure, r.io, r.param, r, ""};
+	Bench b{k, s.clock, s.measure, r.io, r.param, r, "", r.line >= 0 ? iomap_target_kernel_fd(&s.target) : -1};
 	rb_repetition rep;
 
 	if (rb_interrupted() || !s.device.lost().empty()) {

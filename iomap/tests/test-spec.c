@@ -66,6 +66,10 @@ static const struct good goods[] = {
 	{ "vfio:1b36:0005/1", "vfio:d=1b36:0005/1" },
 	{ "vfio:d=1234:11e8/0,pread,off=0x4,len=4", "vfio:d=1234:11e8/0,pread,off=0x4,len=0x4" },
 	{ "vfio:s=07.0/0,off=4,pread", "vfio:s=*:*:07.0/0,pread,off=0x4" },
+	/* kernel: pci's selectors and window, measured by the module */
+	{ "kernel:1234:11e8/0", "kernel:d=1234:11e8/0" },
+	{ "kernel:00:04.0/0,len=4,widths=32", "kernel:s=*:00:04.0/0,len=0x4,widths=32" },
+	{ "kernel:s=06.0/2,wc,off=4k", "kernel:s=*:*:06.0/2,wc,off=0x1000" },
 	{ "port:0xc000+256", "port:0xc000+256" },
 	{ "port:0x80", "port:0x0080+1" },
 	{ "port:0200+010", "port:0x00c8+10" },		/* decimal, never octal */
@@ -117,6 +121,11 @@ static const struct bad bads[] = {
 	{ "trap,scratch", "target 'trap,scratch': unknown option 'scratch' (trap takes a model: trap:MODEL)" },
 	{ "trap:", "target 'trap:': bad model name '' (letters, digits, - and _, e.g. trap:default)" },	/* as ram: is */
 	{ "trap:Fifo!", "target 'trap:Fifo!': bad model name 'Fifo!' (letters, digits, - and _, e.g. trap:default)" },
+	{ "kernel", "target 'kernel': no device (kernel:SLOT/BAR or kernel:VENDOR:DEVICE/BAR as lspci -s and -d take "
+	  "them, e.g. kernel:00:04.0/0)" },
+	{ "kernel:1234:11e8/0,pread", "target 'kernel:1234:11e8/0,pread': unknown option 'pread' (kernel takes wc, off=N, "
+	  "len=N and widths=W)" },
+	{ "kernel:1234:11e8/7", "target 'kernel:1234:11e8/7': bad BAR '7' (a BAR index 0 to 5)" },
 	{ "pci", "target 'pci': no device (pci:SLOT/BAR or pci:VENDOR:DEVICE/BAR as lspci -s and -d take them, "
 	  "e.g. pci:00:04.0/0)" },
 	{ "pci:00:04.0", "target 'pci:00:04.0': no BAR given (add /N, e.g. pci:00:04.0/0)" },
