@@ -27,36 +27,36 @@ static const size_t sizes[] = { 4096, 256 << 10, 4 << 20, 0 }, quick_sizes[] = {
  * (docs/METHOD.md, "Verdicts"); a family without one (0) takes the floor of
  * a result measured disturbed.
  */
-const struct rb_family rb_families[RB_NR_FAMILIES] = {
-	[RB_LAT] = { "lat", "one access at a time between serializing timer reads (median of all samples)",
-		     "access", RB_SAMPLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG,
-		     RB_REPORT_PERCENTILES | RB_REPORT_OUTLIERS | RB_REPORT_HISTOGRAM,
-		     .below_step = "chain/ gives a read's latency and thrpt/ an access's issue cost, in bulk and below "
-				   "one step",
-		     .role = RB_ROLE_SERIALIZED, .headline = "read32 read64", .spread = 0.30 },
-	[RB_CHAIN] = { "chain", "dependent reads, each address from the last value: read latency",
-		       "read", RB_UNROLLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG, 0,
-		       .role = RB_ROLE_LATENCY, .headline = "read32 read64", .spread = 0.02 },
-	[RB_THRPT] = { "thrpt", "independent back-to-back accesses: issue cost",
-		       "access", RB_UNROLLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG, 0,
-		       .role = RB_ROLE_ISSUE, .headline = "read32 read64 write32 write64", .spread = 0.05 },
-	[RB_FLUSH] = { "flush", "a write and the read-back of the same register: when a posted write has landed",
-		       "write+read", RB_SAMPLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG, RB_REPORT_OUTLIERS,
-		       .below_step = "thrpt/ gives the write's issue cost and chain/ the read's latency, in bulk and below "
-				     "one step",
-		       .headline = "write32", .spread = 0.40 },
-	[RB_REP] = { "rep", "_rep of N elements on one register (a FIFO)",
-		     "element", RB_BATCH, RB_PARAM_COUNT, counts, quick_counts, RB_AT_FIFO, 0,
-		     .headline = "read32", .spread = 0.40 },
-	[RB_COPY] = { "copy", "memcpy_fromio / memcpy_toio / memset_io of N bytes",
-		      "copy", RB_BATCH, RB_PARAM_SIZE, sizes, quick_sizes, RB_AT_COPY, 0,
-		      .role = RB_ROLE_COPIES, .spread = 0.80 },
-	[RB_BARRIER] = { "barrier", "an ordering primitive alone",
-			 "barrier", RB_UNROLLED, RB_PARAM_NONE, NULL, NULL, RB_AT_NOTHING, 0,
-			 .role = RB_ROLE_ORDERING, .headline = "all", .spread = 0.05 },
-	[RB_DISPATCH] = { "dispatch", "generic cookie ioread32 versus the direct accessor and an indirect call",
-			  "read", RB_UNROLLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG, 0,
-			  .role = RB_ROLE_COOKIE, .headline = "all", .spread = 0.40 },
+const struct rb_family rb_families[REGBENCH_NR_FAMILIES] = {
+	[REGBENCH_LAT] = { "lat", "one access at a time between serializing timer reads (median of all samples)",
+			   "access", RB_SAMPLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG,
+			   RB_REPORT_PERCENTILES | RB_REPORT_OUTLIERS | RB_REPORT_HISTOGRAM,
+			   .below_step = "chain/ gives a read's latency and thrpt/ an access's issue cost, in bulk "
+					 "and below one step",
+			   .role = RB_ROLE_SERIALIZED, .headline = "read32 read64", .spread = 0.30 },
+	[REGBENCH_CHAIN] = { "chain", "dependent reads, each address from the last value: read latency",
+			     "read", RB_UNROLLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG, 0,
+			     .role = RB_ROLE_LATENCY, .headline = "read32 read64", .spread = 0.02 },
+	[REGBENCH_THRPT] = { "thrpt", "independent back-to-back accesses: issue cost",
+			     "access", RB_UNROLLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG, 0,
+			     .role = RB_ROLE_ISSUE, .headline = "read32 read64 write32 write64", .spread = 0.05 },
+	[REGBENCH_FLUSH] = { "flush", "a write and the read-back of the same register: when a posted write has landed",
+			     "write+read", RB_SAMPLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG, RB_REPORT_OUTLIERS,
+			     .below_step = "thrpt/ gives the write's issue cost and chain/ the read's latency, in bulk "
+					   "and below one step",
+			     .headline = "write32", .spread = 0.40 },
+	[REGBENCH_REP] = { "rep", "_rep of N elements on one register (a FIFO)",
+			   "element", RB_BATCH, RB_PARAM_COUNT, counts, quick_counts, RB_AT_FIFO, 0,
+			   .headline = "read32", .spread = 0.40 },
+	[REGBENCH_COPY] = { "copy", "memcpy_fromio / memcpy_toio / memset_io of N bytes",
+			    "copy", RB_BATCH, RB_PARAM_SIZE, sizes, quick_sizes, RB_AT_COPY, 0,
+			    .role = RB_ROLE_COPIES, .spread = 0.80 },
+	[REGBENCH_BARRIER] = { "barrier", "an ordering primitive alone",
+			       "barrier", RB_UNROLLED, RB_PARAM_NONE, NULL, NULL, RB_AT_NOTHING, 0,
+			       .role = RB_ROLE_ORDERING, .headline = "all", .spread = 0.05 },
+	[REGBENCH_DISPATCH] = { "dispatch", "generic cookie ioread32 versus the direct accessor and an indirect call",
+				"read", RB_UNROLLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG, 0,
+				.role = RB_ROLE_COOKIE, .headline = "all", .spread = 0.40 },
 };
 
 const struct rb_percentile_counter rb_percentile_counters[RB_NR_PERCENTILES] = {

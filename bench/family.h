@@ -67,15 +67,12 @@ struct rb_family {
 	double spread;			/* how far its results move between two runs of one build; 0: not measured */
 };
 
-/* The families' numbers are the ones regbench and its kernel module share (bench/kmod/include/uapi/regbench.h). */
-enum rb_family_id {
-	RB_LAT = REGBENCH_LAT, RB_CHAIN = REGBENCH_CHAIN, RB_THRPT = REGBENCH_THRPT, RB_FLUSH = REGBENCH_FLUSH,
-	RB_REP = REGBENCH_REP, RB_COPY = REGBENCH_COPY, RB_BARRIER = REGBENCH_BARRIER, RB_DISPATCH = REGBENCH_DISPATCH,
-	RB_NR_FAMILIES = REGBENCH_NR_FAMILIES
-};
-
-/* Every family, in the order reports show them. */
-extern const struct rb_family rb_families[RB_NR_FAMILIES];
+/*
+ * Every family, in the order reports show them, at its number: the families
+ * are listed once, as enum regbench_family (REGBENCH_LAT, ...) of the
+ * interface regbench and its kernel module share (kmod/include/uapi/regbench.h).
+ */
+extern const struct rb_family rb_families[REGBENCH_NR_FAMILIES];
 
 /* A sampled family's values move in steps of the timer's resolution. */
 static inline bool rb_family_sampled(const struct rb_family *f)

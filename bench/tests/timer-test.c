@@ -25,7 +25,7 @@ static const struct rb_kernel *lat_read32(void)
 	const char *strategy = iomap_strategy_kernel_single()->id;
 
 	for (size_t i = 0; i < rb_nr_kernels; i++)
-		if (rb_kernels[i].family == &rb_families[RB_LAT] && !strcmp(rb_kernels[i].op, "read") &&
+		if (rb_kernels[i].family == &rb_families[REGBENCH_LAT] && !strcmp(rb_kernels[i].op, "read") &&
 		    rb_kernels[i].bits == 32 && !strcmp(rb_kernels[i].strategy, strategy) &&
 		    rb_kernels[i].space == IOMAP_SPACE_MMIO)
 			return &rb_kernels[i];
