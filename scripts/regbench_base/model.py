@@ -345,7 +345,7 @@ def from_document(path, doc):
 def _ref(path, where, value, known, what):
     """value when it names one of known; else the one line `where: expected what, got value`."""
     if value not in known:
-        raise ReportError(path, f"{where}: expected {what}, got {contract.shown(value)}", _DAMAGED)
+        raise ReportError(path, f"{where}: expected {what}, got {contract.quoted(value)}", _DAMAGED)
     return value
 
 
@@ -413,7 +413,7 @@ def _histograms(path, obj):
             raise ReportError(path, f"{where}.edges: expected one more edge than counts, got {len(edges)} edges for "
                               f"{len(counts)} counts", _DAMAGED)
         if any(b <= a for a, b in zip(edges, edges[1:])):
-            raise ReportError(path, f"{where}.edges: expected ascending bin edges, got {contract.shown(h['edges'])}",
+            raise ReportError(path, f"{where}.edges: expected ascending bin edges, got {contract.quoted(h['edges'])}",
                               _DAMAGED)
         grid = h.get("grid")
         out[name] = Histogram(h.get("unit", "cycles"), edges, counts,

@@ -39,7 +39,7 @@ _POSTGRES = ("postgresql://", "postgres://")
 _RETRY = ("40001", "40P01")
 
 
-def shown(db):
+def masked(db):
     """The store as messages name it: every password form (user:password@, password=VALUE) masked."""
     db = re.sub(r"^(\w+://[^/@:]*):[^/@]*@", r"\1:***@", db)
     return re.sub(r"(?i)\b(password|pass)=('[^']*'|[^&\s]*)", r"\1=***", db)
@@ -70,7 +70,7 @@ class Store:
             raise self._error(e, doing, hint) from None
 
     def _error(self, e, doing, hint):
-        why = shown(_first_line(e))
+        why = masked(_first_line(e))
         if "file is not a database" in why:
             return ResultsError(self.where, "not an SQLite database", "give the store's file, or a new path for a "
                                 "new store")
@@ -409,7 +409,7 @@ def open_store(db=None, create=False):
     if db is not None and db.startswith(_POSTGRES):
         return _postgresql(db)
     if db is not None and re.match(r"^[A-Za-z][\w+.-]*://", db):
-        raise ResultsError(f"--db {shown(db)}", "not a store this command can open",
+        raise ResultsError(f"--db {masked(db)}", "not a store this command can open",
                            f"give an SQLite file's path or a PostgreSQL URL, {URL_FORM}")
     if db == "":
         raise ResultsError("--db", "empty", "give an SQLite file's path or a PostgreSQL URL")
@@ -443,7 +443,7 @@ def _sqlite(path, create, name=None):
 
 
 def _postgresql(url):
-    where = shown(url)
+    where = masked(url)
     try:
         import psycopg2
     except ImportError:
@@ -453,7 +453,7 @@ def _postgresql(url):
     try:
         conn = psycopg2.connect(url, **extra)
     except psycopg2.Error as e:
-        why = shown(_first_line(e).replace(url, where))     # the client may quote the URL, password and all
+        why = masked(_first_line(e).replace(url, where))     # the client may quote the URL, password and all
         if why.startswith(("connection to server", "could not connect", "could not translate", "timeout expired")):
             raise ResultsError(where, f"cannot connect: {why}", "is the server running? check the URL's host, port "
                                "and database") from None
