@@ -261,7 +261,7 @@ void check_filter(const rb_session &s)
 	const rb_filter &filter = s.command.benchmark.filter;
 
 	if (!filter.given().empty() && !s.registry.selected(false))
-		throw rb_error("--benchmark_filter", "'" + filter.shown() + "' matches none of the " +
+		throw rb_error("--benchmark_filter", "'" + filter.quoted() + "' matches none of the " +
 			       std::to_string(s.registry.all().size()) + " benchmarks on target '" + s.target.spec + "'",
 			       "regbench --benchmark_list_tests lists them");
 }
