@@ -23,18 +23,19 @@ static double monotonic_raw_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-/* The TSC read around 50 ms of waiting, with timer t. */
+/* The counter read around 50 ms of waiting, with timer t. */
 static __always_inline uint64_t ticks_over(enum rb_timer t, double n1, double *n2)
 {
-	uint64_t t0 = rb_tsc_start();
+	uint64_t t0 = rb_timer_start();
 
 	do
 		*n2 = monotonic_raw_ns();
 	while (*n2 - n1 < 50e6);
-	return rb_tsc_stop(t) - t0;
+	return rb_timer_stop(t) - t0;
 }
 
-double rb_tsc_hz_calibrated(enum rb_timer t)
+/* The counter's rate measured over 50 ms of CLOCK_MONOTONIC_RAW (best of 5), for what states none. */
+static double hz_calibrated(enum rb_timer t)
 {
 	double best = 0, best_err = 1e300;
 
@@ -43,7 +44,7 @@ double rb_tsc_hz_calibrated(enum rb_timer t)
 		uint64_t ticks = RB_TIMED(t, ticks_over, n1, &n2);
 
 		n3 = monotonic_raw_ns();
-		/* the clock reads bracketing each TSC read bound the error */
+		/* the clock reads bracketing each counter read bound the error */
 		if ((n1 - n0) + (n3 - n2) < best_err) {
 			best_err = (n1 - n0) + (n3 - n2);
 			best = (double)ticks / ((n2 + n3) / 2 - (n0 + n1) / 2) * 1e9;
@@ -64,9 +65,9 @@ static void spin(unsigned int n)
 static __always_inline void timer_empty(enum rb_timer t, uint64_t *out, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		uint64_t t0 = rb_tsc_start();
+		uint64_t t0 = rb_timer_start();
 
-		out[i] = rb_tsc_stop(t) - t0;
+		out[i] = rb_timer_stop(t) - t0;
 	}
 }
 
@@ -79,10 +80,10 @@ void rb_timer_empty(enum rb_timer t, uint64_t *out, size_t n)
 static __always_inline void timer_around_work(enum rb_timer t, uint64_t *out, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		uint64_t t0 = rb_tsc_start();
+		uint64_t t0 = rb_timer_start();
 
 		spin((unsigned int)i % 512);
-		out[i] = rb_tsc_stop(t) - t0;
+		out[i] = rb_timer_stop(t) - t0;
 	}
 }
 
@@ -144,7 +145,7 @@ static void core_counter_open(struct rb_clock *c)
 	c->core_fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 	if (c->core_fd < 0) {
 		snprintf(c->core_cycles_source, sizeof(c->core_cycles_source),
-			 "estimated: TSC cycles / TSC ticks of a dependent add, measured beside each repetition "
+			 "estimated: " RB_TICKS " over the " RB_TICKS " of a dependent add, measured beside each repetition "
 			 "(no hardware counter: %s)",
 			 strerror(errno));
 		return;
@@ -250,7 +251,7 @@ const char *rb_timer_text(enum rb_timer t)
 	static char text[RB_NR_TIMERS][96];
 	char start[40], stop[48];
 
-	asm_line(start, sizeof(start), RB_TSC_START_ASM);
+	asm_line(start, sizeof(start), RB_TIMER_START_ASM);
 	asm_line(stop, sizeof(stop), stops[t]);
 	snprintf(text[t], sizeof(text[t]), "%s .. %s", start, stop);
 	return text[t];
@@ -258,11 +259,19 @@ const char *rb_timer_text(enum rb_timer t)
 
 int rb_clock_init(struct rb_clock *c, char *why, size_t whylen)
 {
+	static char calibrated[200];
+
 	memset(c, 0, sizeof(*c));
 	if (rb_clock_arch_init(c, why, whylen))
 		return -1;
+	if (c->tick_hz <= 0) {
+		snprintf(calibrated, sizeof(calibrated), "calibrated against CLOCK_MONOTONIC_RAW (50 ms, best of 5)%s%s",
+			 c->tick_hz_source ? ": " : "", c->tick_hz_source ? c->tick_hz_source : "");
+		c->tick_hz = hz_calibrated(c->timer);
+		c->tick_hz_source = calibrated;
+	}
 	timer_cost(c);
-	c->core_hz = c->tsc_hz * rb_core_per_tick(c->timer);
+	c->core_hz = c->tick_hz * rb_core_per_tick(c->timer);
 	c->core_hz_source = "estimate: dependent add chain at 1 add per core cycle, timed on the " RB_COUNTER_NAME;
 	core_counter_open(c);
 	return 0;

@@ -12,10 +12,10 @@ extern "C" {
 
 /*
  * The timer: how the counter is read at the start and at the stop of a timed
- * region (rb_tsc_start, rb_tsc_stop), each architecture's in
- * bench/arch/ARCH/timer.h with the reason for its instructions.  The
- * functions keep the "tsc" of x86's counter in their names on every
- * architecture.
+ * region (rb_timer_start, rb_timer_stop), each architecture's in
+ * bench/arch/ARCH/timer.h with the reason for its instructions.  Its
+ * readings are timer ticks: the TSC's on x86-64, the generic counter's on
+ * arm64 (RB_COUNTER_NAME names it, RB_TICKS says what a report calls them).
  */
 #include "timer.h"
 
@@ -33,8 +33,8 @@ const char *rb_timer_text(enum rb_timer t);
 
 struct rb_clock {
 	enum rb_timer timer;		/* the stop sequence, chosen from what the CPU has */
-	double tsc_hz;			/* counter ticks per second */
-	const char *tsc_hz_source;	/* how tsc_hz was obtained */
+	double tick_hz;			/* counter ticks per second */
+	const char *tick_hz_source;	/* how tick_hz was obtained */
 	bool invariant;			/* constant rate in all C/P-states (x86: CPUID 0x80000007 EDX[8]) */
 	double overhead;		/* median ticks of an empty start/stop pair */
 	double resolution;		/* smallest step between distinct serialized readings */
@@ -63,7 +63,7 @@ uint64_t rb_core_user_counter(uint32_t idx);
 const char *rb_core_user_counter_name(uint32_t idx);
 
 /*
- * Core cycles per TSC tick now: the ticks of one dependent add (one core
+ * Core cycles per timer tick now: the ticks of one dependent add (one core
  * cycle), timed at the call.  The core clock moves with turbo and load, so a
  * figure converted long after start-up needs a fresh one.
  */
@@ -72,17 +72,16 @@ double rb_core_per_tick(enum rb_timer t);
 /* Ticks of n empty start/stop pairs into out: the timer's own cost, reading by reading. */
 void rb_timer_empty(enum rb_timer t, uint64_t *out, size_t n);
 
-/* Fill *c; 0, or -1 with a one-line reason in why (no TSC). */
+/* Fill *c; 0, or -1 with a one-line reason in why (x86: no TSC). */
 int rb_clock_init(struct rb_clock *c, char *why, size_t whylen);
 
 /*
  * bench/arch/ARCH/clock.c: the architecture's part of rb_clock_init: timer,
- * invariant, tsc_hz and its source; 0, or -1 with the reason in why.
+ * invariant, tick_hz and its source; 0, or -1 with the reason in why.  Where
+ * nothing states the rate it leaves tick_hz 0 and tick_hz_source why (or
+ * NULL), and rb_clock_init measures it.
  */
 int rb_clock_arch_init(struct rb_clock *c, char *why, size_t whylen);
-
-/* The counter's rate measured over 50 ms of CLOCK_MONOTONIC_RAW (best of 5), for what states none. */
-double rb_tsc_hz_calibrated(enum rb_timer t);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "console.h"
-#include "selfcheck.h"
+#include "published.h"
 #include "session.h"
 
 namespace {
@@ -119,19 +119,19 @@ void rb_console_header(const rb_session &s, const benchmark::BenchmarkReporter::
 		s.env.vm ? s.env.hypervisor : "", s.env.vm ? ")" : "");
 	fprintf(stderr, "  target %s: %s\n", t.spec, t.what);
 	fprintf(stderr, "  timer  %s: " RB_COUNTER_NAME " at %.2f GHz%s, steps of %.0f ticks (%.1f ns), %.0f ticks a reading\n",
-		rb_timer_text(clk.timer), clk.tsc_hz * 1e-9, clk.invariant ? "" : " (not invariant)", clk.resolution,
-		clk.resolution / clk.tsc_hz * 1e9, clk.overhead);
+		rb_timer_text(clk.timer), clk.tick_hz * 1e-9, clk.invariant ? "" : " (not invariant)", clk.resolution,
+		clk.resolution / clk.tick_hz * 1e9, clk.overhead);
 	if (s.library_debug)
 		fprintf(stderr, "regbench: note: Google Benchmark's library is a debug build, which does not touch the "
 			"figures: regbench times each repetition itself (manual time)\n");
 	if (!clk.invariant)
-		fprintf(stderr, "regbench: warning: the TSC is not invariant: cycle counts drift with the clock\n");
+		fprintf(stderr, "regbench: warning: the " RB_COUNTER_NAME " is not invariant: tick counts drift with the clock\n");
 	if (*s.env.warnings)
 		fprintf(stderr, "regbench: note: %s\n", s.env.warnings);
 	// a step of 2 ns or more swallows an access that hits the cache (1-2 ns)
-	if (clk.resolution / clk.tsc_hz >= 2e-9)
+	if (clk.resolution / clk.tick_hz >= 2e-9)
 		fprintf(stderr, "regbench: note: the " RB_COUNTER_NAME " moves in steps of %.1f ns here: %s figures under one step are "
-			"below resolution\n", clk.resolution / clk.tsc_hz * 1e9, sampled_families().c_str());
+			"below resolution\n", clk.resolution / clk.tick_hz * 1e9, sampled_families().c_str());
 }
 
 bool rb_fancy_terminal(int fd)
@@ -370,7 +370,7 @@ void rb_console::flush_skipped()
 
 /*
  * Where the timer's step limited a sampled family, say so once, with what
- * to read instead: on a coarse TSC (steps of 21 ticks on an AMD EPYC VM)
+ * to read instead: on a coarse timer (the TSC steps by 21 ticks on an AMD EPYC VM)
  * every lat/ access to RAM is below it.
  */
 void rb_console::finish()
@@ -381,5 +381,5 @@ void rb_console::finish()
 	for (const Below &b : below_)
 		if (b.below)
 			print(std::string(b.family->name) + "/: " + std::to_string(b.below) + " of " +
-			      std::to_string(b.below + b.measured) + " below one step of the timer: " + b.family->instead);
+			      std::to_string(b.below + b.measured) + " below one step of the timer: " + b.family->below_step);
 }

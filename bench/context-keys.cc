@@ -90,24 +90,30 @@ const rb_context_key rb_context_keys[] = {
 	 "Why the device stopped answering during the run (written only then; the benchmarks after it are not run)."},
 
 	// the clocks
-	{"tsc_hz", "clock.c", kDecimal, RB_ALWAYS, "The TSC's frequency in Hz, decimal text."},
+	{"timer_counter", "clock.c", R"({"enum": ["TSC", "generic counter"]})", RB_ALWAYS,
+	 "The counter the timer reads, whose ticks the cycles counter counts: TSC (x86-64's time-stamp counter) or generic "
+	 "counter (arm64's cntvct_el0, timer ticks in a report); files of regbench versions before it are x86-64's TSC "
+	 "unless arch says aarch64."},
+	{"tsc_hz", "clock.c", kDecimal, RB_ALWAYS,
+	 "The frequency in Hz of the counter the timer reads (timer_counter; the key keeps x86's name), decimal text."},
 	{"tsc_hz_source", "clock.c", kText, RB_ALWAYS,
-	 "How tsc_hz was obtained: the kernel, CPUID 0x15, the hypervisor leaf, or calibration."},
+	 "How tsc_hz was obtained: the kernel, CPUID 0x15, the hypervisor leaf, cntfrq_el0 (arm64), or calibration."},
 	{"invariant_tsc", "clock.c", R"({"enum": ["true", "false"]})", RB_ALWAYS,
-	 "CPUID 0x80000007 EDX[8]: whether the TSC ticks at a fixed rate in every power state."},
+	 "Whether the counter ticks at a fixed rate in every power state (x86-64: CPUID 0x80000007 EDX[8]; arm64's "
+	 "generic counter always does)."},
 	{"core_hz_estimate", "measure.cc", kDecimal, RB_ALWAYS,
 	 "The core clock in Hz, decimal text: the median of the dependent-add control beside the repetitions."},
 	{"core_hz_source", "measure.cc", kText, RB_ALWAYS, "How core_hz_estimate was obtained."},
 	{"core_cycles_source", "clock.c", kText, RB_ALWAYS,
-	 "How the core_cycles counter is obtained: counted by a hardware counter, or estimated from the TSC and the core "
+	 "How the core_cycles counter is obtained: counted by a hardware counter, or estimated from the timer and the core "
 	 "clock; the text starts with counted or estimated."},
 	{"timer", "clock.c", kText, RB_ALWAYS,
-	 "The serialized start and stop sequences of the TSC read, chosen once at start-up from CPUID, as START .. STOP "
-	 "(clock.c owns the text; the docs quote it)."},
+	 "The serialized start and stop sequences of the counter's read, chosen once at start-up (x86-64: from CPUID), as "
+	 "START .. STOP (clock.c owns the text; the docs quote it)."},
 	{"timer_overhead_cycles", "clock.c", kDecimal, RB_ALWAYS,
-	 "The median TSC ticks of an empty start/stop pair, measured at start-up, decimal text."},
+	 "The median timer ticks of an empty start/stop pair, measured at start-up, decimal text."},
 	{"timer_resolution_cycles", "clock.c", kDecimal, RB_ALWAYS,
-	 "The step the timer's readings move in, in TSC ticks, decimal text: a sampled result below one step has no figure "
+	 "The step the timer's readings move in, in timer ticks, decimal text: a sampled result below one step has no figure "
 	 "(state below_resolution)."},
 	{"counters", "measure.cc", kText, RB_ALWAYS, "What each counter of the benchmarks entries holds (the docs quote it)."},
 
@@ -122,9 +128,9 @@ const rb_context_key rb_context_keys[] = {
 	 "The CPU's microcode revision as /proc/cpuinfo gives it (x86 only; absent where the kernel does not say)."},
 	{"cpu", "main.cc (the CPU pinned to)", kDecimal, RB_ALWAYS, "The CPU the run was pinned to, decimal text."},
 	{"cpu_model", "main.cc (/proc/cpuinfo)", kText, RB_ALWAYS, "The CPU's model name (CPUID brand string)."},
-	{"cpu_uarch", "selfcheck.c", kText, RB_ALWAYS,
-	 "The core's microarchitecture from the self-check's table (Zen 5, Ice Lake, ...), empty when the table does not "
-	 "know the CPU."},
+	{"cpu_uarch", "published.c", kText, RB_ALWAYS,
+	 "The core's microarchitecture from the table of published figures (Zen 5, Ice Lake, ...), empty when the table "
+	 "does not know the CPU."},
 	{"kernel", "main.cc (uname)", kText, RB_ALWAYS, "The kernel's name and release (uname)."},
 	{"topology", "env.c", kText, RB_ALWAYS, "Sockets, cores and threads per core."},
 	{"env_governor", "env.c", kText, RB_ALWAYS, "The CPU frequency governor (none where there is no cpufreq)."},

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,7 @@ using Run = benchmark::BenchmarkReporter::Run;
 const char *const kShapes[] = {"unrolled", "sampled", "batch"};
 const char *const kParams[] = {nullptr, "count", "size"};
 const char *const kRows[] = {"accessor", "variant", "reference"};
+const char *const kRoles[] = {nullptr, "serialized", "latency", "issue", "copies", "ordering", "cookie"};
 
 // The local time as Google Benchmark writes it (RFC 3339): 2026-12-03T08:00:00+00:00.
 std::string date()
@@ -132,8 +134,19 @@ json families()
 		json e = {{"what", f.what}, {"unit", f.unit}, {"shape", kShapes[f.shape]},
 			  {"param", kParams[f.param] ? json(kParams[f.param]) : json(nullptr)},
 			  {"sampled", rb_family_sampled(&f)}, {"counters", rb_counters(f)}};
-		if (f.instead)
-			e["instead"] = f.instead;
+		json headline = json::array();
+
+		if (f.below_step)
+			e["below_step"] = f.below_step;
+		for (const char *h = f.headline; h && *h; h += strspn(h, " ")) {
+			size_t n = strcspn(h, " ");
+
+			headline.push_back(std::string(h, n));
+			h += n;
+		}
+		e["role"] = kRoles[f.role] ? json(kRoles[f.role]) : json(nullptr);
+		e["headline"] = headline;
+		e["spread"] = f.spread > 0 ? json(f.spread) : json(nullptr);
 		out[f.name] = e;
 	}
 	return out;

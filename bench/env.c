@@ -37,27 +37,6 @@ static void boost_state(char *out, size_t len)
 	snprintf(out, len, "%s", *v ? (!strcmp(v, "0") ? "on" : "off") : "unknown");
 }
 
-void rb_cpuinfo_field(const char *field, char *out, size_t len)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[256];
-	size_t n = strlen(field);
-
-	out[0] = '\0';
-	while (f && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (strncmp(line, field, n) || !colon || strspn(line + n, " \t") != (size_t)(colon - line - n))
-			continue;
-		colon += strspn(colon + 1, " \t") + 1;
-		colon[strcspn(colon, "\n")] = '\0';
-		snprintf(out, len, "%s", colon);
-		break;
-	}
-	if (f)
-		fclose(f);
-}
-
 /* A whole small file (/proc/stat) as a string, or NULL; the caller frees it. */
 static char *read_text(const char *path)
 {
@@ -262,6 +241,7 @@ void rb_env_read(struct rb_env *e, int cpu)
 		strcpy(e->governor, "none");
 	boost_state(e->boost, sizeof(e->boost));
 	rb_cpu_hypervisor(&e->vm, e->hypervisor, sizeof(e->hypervisor));
+	rb_hypervisor_name(e->hypervisor);	/* here, not in cpu.c: the arch layer calls nothing above it */
 	load(e, cpu);
 	topology(e);
 	rb_env_warn(e);

@@ -96,15 +96,14 @@ void rb_cpu_hypervisor(bool *vm, char *name, size_t len);
  * A hypervisor's 12-byte CPUID signature repeats its name to fill the bytes
  * ("KVMKVMKVM", "bhyve bhyve ", "VMwareVMware"): sig becomes the name once,
  * without the padding ("KVM", "bhyve", "VMware"); any other text stays.
+ * rb_env applies it to what rb_cpu_hypervisor gives (x86's signature as it
+ * is), so that cpu.c calls nothing of env.c.
  */
 void rb_hypervisor_name(char *sig);
 void rb_cpu_model(char *out, size_t len);
 
 /* Why this CPU is known to be an emulator's, whose loads do not miss caches, or NULL (bench/arch/ARCH/cpu.c). */
 const char *rb_cpu_emulated(void);
-
-/* The value of the first line of /proc/cpuinfo that starts with field, or "" (unknown). */
-void rb_cpuinfo_field(const char *field, char *out, size_t len);
 
 #ifdef __cplusplus
 }

@@ -13,24 +13,24 @@ void rb_fastest_add(struct rb_fastest *f, uint64_t ticks, uint64_t core)
 	}
 }
 
-bool rb_fastest_gain(struct rb_fastest *f, uint64_t ticks, uint64_t core)
+bool rb_fastest_lowered(struct rb_fastest *f, uint64_t ticks, uint64_t core)
 {
-	bool gain = !((double)ticks >= f->ticks * (1 - RB_SETTLE_GAIN));
+	bool lowered = !((double)ticks >= f->ticks * (1 - RB_FASTEST_DROP));
 
 	rb_fastest_add(f, ticks, core);
-	return gain;
+	return lowered;
 }
 
-void rb_settling_round(struct rb_settling *s, bool gained)
+void rb_rounds_count(struct rb_rounds *s, bool dropped)
 {
 	s->rounds++;
-	if (gained)
-		s->last = s->rounds;
+	if (dropped)
+		s->last_drop = s->rounds;
 }
 
-bool rb_settled(const struct rb_settling *s, unsigned int min_rounds)
+bool rb_rounds_enough(const struct rb_rounds *s, unsigned int min_rounds)
 {
-	return s->rounds >= min_rounds && s->rounds >= 2 * s->last;
+	return s->rounds >= min_rounds && s->rounds >= 2 * s->last_drop;
 }
 
 /* The control's measures by index, and which way is better: tick_per_add is better smaller. */

@@ -12,7 +12,7 @@ extern "C" {
 #endif
 
 /*
- * The fastest of many calls of one kernel, on both clocks (TSC ticks, and
+ * The fastest of many calls of one kernel, on both clocks (timer ticks, and
  * core cycles where a counter gives them, else 0).  Interference (an
  * interrupt, the host running another guest, a busy SMT sibling) only ever
  * adds time, so the fastest call is the cost of the accesses themselves and
@@ -32,28 +32,29 @@ void rb_fastest_add(struct rb_fastest *f, uint64_t ticks, uint64_t core);
 
 /*
  * When to stop calling: a measurement that keeps the fastest call of each
- * kernel has settled once no kernel's fastest call has dropped by more than
- * RB_SETTLE_GAIN (relative) in the last half of its rounds, and it has made
- * at least `min_rounds`.  The fastest call of a quiet kernel comes early and
+ * kernel has made enough rounds once no kernel's fastest call has dropped by
+ * more than RB_FASTEST_DROP (relative) in the last half of its rounds, and
+ * it has made at least `min_rounds`.  The fastest call of a quiet kernel comes early and
  * stays; a noisy one keeps improving, and runs until its time budget ends.
  */
-#define RB_SETTLE_GAIN 0.001
-struct rb_settling {
+#define RB_FASTEST_DROP 0.001
+struct rb_rounds {
 	unsigned int rounds;	/* rounds made */
-	unsigned int last;	/* the round in which a fastest call last dropped by more than RB_SETTLE_GAIN */
+	unsigned int last_drop;	/* the round in which a fastest call last dropped by more than RB_FASTEST_DROP */
 };
 
-/* Like rb_fastest_add; true when it lowered the fastest by more than RB_SETTLE_GAIN (or it was the first). */
-bool rb_fastest_gain(struct rb_fastest *f, uint64_t ticks, uint64_t core);
+/* Like rb_fastest_add; true when it lowered the fastest by more than RB_FASTEST_DROP (or it was the first). */
+bool rb_fastest_lowered(struct rb_fastest *f, uint64_t ticks, uint64_t core);
 
-/* Count one round; `gained`: a kernel's fastest call dropped in it. */
-void rb_settling_round(struct rb_settling *s, bool gained);
-bool rb_settled(const struct rb_settling *s, unsigned int min_rounds);
+/* Count one round; `dropped`: a kernel's fastest call dropped in it (rb_fastest_lowered). */
+void rb_rounds_count(struct rb_rounds *s, bool dropped);
+/* Whether s has made enough rounds, as above. */
+bool rb_rounds_enough(const struct rb_rounds *s, unsigned int min_rounds);
 
 /*
  * A reading of the control that tells a disturbed machine (primitives.c
  * takes it), each measure against one dependent add chain timed with it:
- * `tick_per_add`, TSC ticks per dependent add, is the core clock; `width`
+ * `tick_per_add`, timer ticks per dependent add, is the core clock; `width`
  * is the adds per cycle of four independent chains (the issue width left to
  * us), `loads` and `stores` the independent L1 loads and stores per cycle.
  * A host that runs another guest on this core's SMT sibling takes issue
@@ -178,7 +179,7 @@ bool rb_hist_span(const uint64_t *counts, size_t *first, size_t *end);
 /*
  * The step a clock's readings move in, from n durations of timed work of
  * varying length: the largest divisor of the most common duration that
- * divides 99% of them (a TSC that ticks in 26s gives 26, one that ticks by
+ * divides 99% of them (a timer that ticks in 26s gives 26, one that ticks by
  * one gives 1, and a few odd readings do not make it 1).  0 when fewer than
  * two distinct durations were given: the step cannot be told.
  */

@@ -26,6 +26,18 @@ enum rb_param { RB_PARAM_NONE, RB_PARAM_COUNT, RB_PARAM_SIZE };
 /* Which of the offsets a target names the family works at (iomap_target). */
 enum rb_where { RB_AT_REG, RB_AT_FIFO, RB_AT_COPY, RB_AT_NOTHING };
 
+/*
+ * The question of a report's first screen a family answers, if one: what
+ * one access costs alone between two timer reads (serialized), a read's
+ * latency when each waits for the last (latency), an access's cost back to
+ * back (issue), which copy is fastest at which size (copies), what an
+ * ordering primitive costs alone (ordering), what ioread32's cookie costs
+ * over a direct access (cookie).  A report finds its benchmarks by it, not
+ * by the family's name.
+ */
+enum rb_role { RB_ROLE_NONE, RB_ROLE_SERIALIZED, RB_ROLE_LATENCY, RB_ROLE_ISSUE, RB_ROLE_COPIES, RB_ROLE_ORDERING,
+	       RB_ROLE_COOKIE };
+
 /* What a family reports beyond cycles, core_cycles, ns and bytes_per_second. */
 #define RB_REPORT_PERCENTILES	1u	/* rb_percentile_counters: min p50 p90 p99 p999 max */
 #define RB_REPORT_OUTLIERS	2u	/* samples beyond the far-out fence */
@@ -48,18 +60,19 @@ struct rb_family {
 	const size_t *sweep, *quick;	/* the values of /N it runs, and under --quick (0-terminated) */
 	enum rb_where where;
 	unsigned int reports;		/* RB_REPORT_* */
-	const char *instead;		/* a sampled family: what to read where an access is below one timer step */
+	const char *below_step;		/* a sampled family: what to read where its results are below one timer step */
+	/* what a report needs to know of it, which the JSON carries (regbench.families[name]): */
+	enum rb_role role;
+	const char *headline;		/* its rows a summary shows first: "read32 read64" of the kernel's readl, "all" */
+	double spread;			/* how far its results move between two runs of one build; 0: not measured */
 };
 
-/* The families' numbers are the ones regbench and its kernel module share (bench/kmod/include/uapi/regbench.h). */
-enum rb_family_id {
-	RB_LAT = REGBENCH_LAT, RB_CHAIN = REGBENCH_CHAIN, RB_THRPT = REGBENCH_THRPT, RB_FLUSH = REGBENCH_FLUSH,
-	RB_REP = REGBENCH_REP, RB_COPY = REGBENCH_COPY, RB_BARRIER = REGBENCH_BARRIER, RB_DISPATCH = REGBENCH_DISPATCH,
-	RB_NR_FAMILIES = REGBENCH_NR_FAMILIES
-};
-
-/* Every family, in the order reports show them. */
-extern const struct rb_family rb_families[RB_NR_FAMILIES];
+/*
+ * Every family, in the order reports show them, at its number: the families
+ * are listed once, as enum regbench_family (REGBENCH_LAT, ...) of the
+ * interface regbench and its kernel module share (kmod/include/uapi/regbench.h).
+ */
+extern const struct rb_family rb_families[REGBENCH_NR_FAMILIES];
 
 /* A sampled family's values move in steps of the timer's resolution. */
 static inline bool rb_family_sampled(const struct rb_family *f)

@@ -28,7 +28,7 @@ std::string rb_filter::set(const std::string &given)
 	return "";
 }
 
-std::string rb_filter::shown() const
+std::string rb_filter::quoted() const
 {
 	return rb_cut(given_);
 }

@@ -27,7 +27,7 @@ public:
 
 	bool selects(const std::string &name) const;
 	const std::string &given() const { return given_; }	// "": none was
-	std::string shown() const;	// as a line quotes it: a long one cut
+	std::string quoted() const;	// as a line quotes it: a long one cut
 
 private:
 	std::string given_;

@@ -256,7 +256,7 @@ size_t invalid_utf8(const std::string &s)
 }
 
 // s as the error line shows it: the bytes that are not UTF-8 as \xNN.
-std::string shown(const std::string &s)
+std::string quoted(const std::string &s)
 {
 	std::string out;
 
@@ -295,7 +295,7 @@ void check_utf8(int argc, char **argv)
 		} else if (a.compare(0, 2, "--") && i > 1 && !strncmp(argv[i - 1], "--", 2) && !strchr(argv[i - 1], '=')) {
 			what = argv[i - 1];
 		}
-		throw rb_error(what, "'" + shown(value) + "': not valid UTF-8 at byte " +
+		throw rb_error(what, "'" + quoted(value) + "': not valid UTF-8 at byte " +
 			       std::to_string(invalid_utf8(value) + 1),
 			       "the results are JSON, which holds UTF-8 text only: give it in UTF-8");
 	}

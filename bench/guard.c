@@ -79,10 +79,10 @@ static void install(void)
 static __always_inline uint64_t timed_call(enum rb_timer t, rb_kernel_fn fn, const struct rb_kernel_arg *a,
 					   uint64_t iters)
 {
-	uint64_t t0 = rb_tsc_start();
+	uint64_t t0 = rb_timer_start();
 
 	fn(a, iters);
-	return rb_tsc_stop(t) - t0;
+	return rb_timer_stop(t) - t0;
 }
 
 int rb_guarded_run(rb_kernel_fn fn, const struct rb_kernel_arg *a, uint64_t iters,

@@ -111,22 +111,36 @@ static void first_line(const char *path, char *out, size_t size)
 		out[n - 1] = '\0';
 }
 
+void rb_cpuinfo_field(const char *field, char *out, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	size_t n = strlen(field);
+
+	out[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, field, n) || !colon || strspn(line + n, " \t") != (size_t)(colon - line - n))
+			continue;
+		colon += strspn(colon + 1, " \t") + 1;
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(out, len, "%s", colon);
+		break;
+	}
+	if (f)
+		fclose(f);
+}
+
 /* The microcode revision /proc/cpuinfo gives ("microcode\t: 0xa0011d1"), "" where it does not. */
 static void microcode(char *out, size_t size)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[256], value[32];
+	char value[32];
 
+	rb_cpuinfo_field("microcode", value, sizeof(value));
 	out[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "microcode", 9) && sscanf(line, "microcode : %31s", value) == 1 &&
-		    !strncmp(value, "0x", 2) && strspn(value + 2, "0123456789abcdef") == strlen(value + 2) && value[2]) {
-			snprintf(out, size, "%s", value);
-			break;
-		}
-	fclose(f);
+	if (!strncmp(value, "0x", 2) && value[2] && strspn(value + 2, "0123456789abcdef") == strlen(value + 2))
+		snprintf(out, size, "%s", value);
 }
 
 void rb_identity_read(struct rb_identity *id)

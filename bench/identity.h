@@ -23,6 +23,9 @@ void rb_identity_read(struct rb_identity *id);
 /* The architecture regbench was built for, as uname -m names it: x86_64 or aarch64. */
 const char *rb_arch_name(void);
 
+/* The value of the first line of /proc/cpuinfo that starts with field, or "" (unknown). */
+void rb_cpuinfo_field(const char *field, char *out, size_t len);
+
 /* SHA-256 of len bytes (FIPS 180-4). */
 void rb_sha256(const void *data, size_t len, uint8_t out[32]);
 

@@ -48,7 +48,7 @@
  * being 0 at run time), so reads cannot overlap: read latency.  Its baseline
  * is the same instructions without the read (chains.c, REGION_CHAIN_BASE;
  * tests/chain-check.sh compares their disassembly).
- * lat: each access timed alone between serializing TSC reads.  flush: a
+ * lat: each access timed alone between serializing timer reads.  flush: a
  * write and the read-back of the same register timed together: the read
  * cannot complete before the write has reached the target.
  */
@@ -143,28 +143,30 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
  * 4-byte ones).
  */
 #define ENTRIES_SINGLE(bits, type, k, reg, wreg, id, access, order, sp, rd, wr, notefn)	\
-	K(RB_LAT, "read", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
+	K(REGBENCH_LAT, "read", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
 	  .space = sp, .fn = lat_##rd##bits##_##id)					\
-	K(RB_LAT, "write", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .writes = true, \
+	K(REGBENCH_LAT, "write", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .writes = true, \
 	  .space = sp, .fn = lat_##wr##bits##_##id)					\
-	K(RB_CHAIN, "read", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
+	K(REGBENCH_CHAIN, "read", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
 	  .space = sp, TWINS(chain_##rd##bits##_##id), .base = chain_##rd##base##bits##_##id,	\
 	  .base_twin = chain_##rd##base##bits##_##id##_2, .note = notefn(access, bits))	\
-	K(RB_THRPT, "read", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
+	K(REGBENCH_THRPT, "read", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
 	  .space = sp, TWINS(thrpt_##rd##bits##_##id))					\
-	K(RB_THRPT, "write", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .writes = true, \
-	  .space = sp, TWINS(thrpt_##wr##bits##_##id))					\
-	K(RB_FLUSH, "write", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
+	K(REGBENCH_THRPT, "write", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits),	\
+	  .writes = true, .space = sp, TWINS(thrpt_##wr##bits##_##id))				\
+	K(REGBENCH_FLUSH, "write", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
 	  .writes = true, .space = sp, .fn = flush_##wr##bits##_##id)
 #define ENTRIES_REP(bits, type, k, reg, wreg, id, sp, rd, wr)			\
-	K(RB_REP, "read", bits, #id, .bytes = bits / 8, .widths = bits / 8, .reads = true, .space = sp, \
+	K(REGBENCH_REP, "read", bits, #id, .bytes = bits / 8, .widths = bits / 8, .reads = true, .space = sp, \
 	  .fn = rep_##rd##bits##_##id)							\
-	K(RB_REP, "write", bits, #id, .bytes = bits / 8, .widths = bits / 8, .writes = true, .space = sp, \
+	K(REGBENCH_REP, "write", bits, #id, .bytes = bits / 8, .widths = bits / 8, .writes = true, .space = sp, \
 	  .fn = rep_##wr##bits##_##id)
 /* a copy strategy's entries, one per direction it has; f is its kernel, NULL for another architecture's */
-#define ENTRY_copy_fromio(id, f, ...) K(RB_COPY, "fromio", 0, #id, .bytes = 1, .reads = true, .fn = f, ##__VA_ARGS__)
-#define ENTRY_copy_toio(id, f, ...) K(RB_COPY, "toio", 0, #id, .bytes = 1, .writes = true, .fn = f, ##__VA_ARGS__)
-#define ENTRY_set_io(id, f, ...) K(RB_COPY, "set", 0, #id, .bytes = 1, .writes = true, .fn = f, ##__VA_ARGS__)
+#define ENTRY_copy_fromio(id, f, ...)							\
+	K(REGBENCH_COPY, "fromio", 0, #id, .bytes = 1, .reads = true, .fn = f, ##__VA_ARGS__)
+#define ENTRY_copy_toio(id, f, ...)							\
+	K(REGBENCH_COPY, "toio", 0, #id, .bytes = 1, .writes = true, .fn = f, ##__VA_ARGS__)
+#define ENTRY_set_io(id, f, ...) K(REGBENCH_COPY, "set", 0, #id, .bytes = 1, .writes = true, .fn = f, ##__VA_ARGS__)
 #define FN_copy_fromio(id) copy_fromio_##id
 #define FN_copy_toio(id) copy_toio_##id
 #define FN_set_io(id) copy_set_##id
@@ -178,18 +180,18 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
 #define PIO IOMAP_SPACE_PIO
 #define REGION IOMAP_SPACE_REGION
 #define E_ABSENT_SINGLE(bits, type, k, reg, wreg, id)				\
-	K(RB_LAT, "read", bits, #id, .bytes = bits / 8, .reads = true)			\
-	K(RB_LAT, "write", bits, #id, .bytes = bits / 8, .writes = true)		\
-	K(RB_CHAIN, "read", bits, #id, .bytes = bits / 8, .reads = true)		\
-	K(RB_THRPT, "read", bits, #id, .bytes = bits / 8, .reads = true)		\
-	K(RB_THRPT, "write", bits, #id, .bytes = bits / 8, .writes = true)		\
-	K(RB_FLUSH, "write", bits, #id, .bytes = bits / 8, .reads = true, .writes = true)
+	K(REGBENCH_LAT, "read", bits, #id, .bytes = bits / 8, .reads = true)			\
+	K(REGBENCH_LAT, "write", bits, #id, .bytes = bits / 8, .writes = true)		\
+	K(REGBENCH_CHAIN, "read", bits, #id, .bytes = bits / 8, .reads = true)		\
+	K(REGBENCH_THRPT, "read", bits, #id, .bytes = bits / 8, .reads = true)		\
+	K(REGBENCH_THRPT, "write", bits, #id, .bytes = bits / 8, .writes = true)		\
+	K(REGBENCH_FLUSH, "write", bits, #id, .bytes = bits / 8, .reads = true, .writes = true)
 #define E_ABSENT_SINGLES(id) IOMAP_WIDTHS(E_ABSENT_SINGLE, id)
 
-#define ENTRY_BARRIER(name, insn) K(RB_BARRIER, #name, 0, "", .row = RB_VARIANT, TWINS(barrier_##name))
-#define ENTRY_NO_BARRIER(name, why) K(RB_BARRIER, #name, 0, "", .row = RB_VARIANT, .lacks = why)
+#define ENTRY_BARRIER(name, insn) K(REGBENCH_BARRIER, #name, 0, "", .row = RB_VARIANT, TWINS(barrier_##name))
+#define ENTRY_NO_BARRIER(name, why) K(REGBENCH_BARRIER, #name, 0, "", .row = RB_VARIANT, .lacks = why)
 #define DISPATCH(name, sp, f, help_, ...)					\
-	K(RB_DISPATCH, "read", 32, name, .row = RB_VARIANT, .help = help_, .bytes = 4, .widths = 4, \
+	K(REGBENCH_DISPATCH, "read", 32, name, .row = RB_VARIANT, .help = help_, .bytes = 4, .widths = 4, \
 	  .reads = true, .space = sp, TWINS(f), __VA_ARGS__)
 
 const struct rb_kernel rb_kernels[] = {

@@ -21,7 +21,7 @@ struct rb_kernel_arg {
 	size_t n;		/* _rep elements or copy bytes per call */
 	uint64_t value;		/* what writes store */
 	uint64_t zero;		/* 0, kept opaque to the compiler: chains depend on it */
-	enum rb_timer timer;	/* how sampled kernels read the TSC (the clock's) */
+	enum rb_timer timer;	/* how sampled kernels read the counter (the clock's) */
 };
 
 /*
@@ -67,7 +67,7 @@ extern const size_t rb_nr_kernels;
 /* The strategy k's benchmark names carry: an accessor row's strategy's name (lo-hi), else the row's own. */
 const char *rb_kernel_strategy(const struct rb_kernel *k);
 
-/* What one kernel call took: TSC ticks (serialized) and core cycles (0 without a counter). */
+/* What one kernel call took: timer ticks (serialized) and core cycles (0 without a counter). */
 struct rb_span {
 	uint64_t ticks;
 	uint64_t core;

@@ -212,8 +212,9 @@ void describe(rb_session &s)
 		c.set("kmod_version", version);
 		c.set("kmod_kernel", built_for);
 	}
-	c.set("tsc_hz", fmt(clk.tsc_hz));
-	c.set("tsc_hz_source", clk.tsc_hz_source);
+	c.set("timer_counter", RB_COUNTER_NAME);
+	c.set("tsc_hz", fmt(clk.tick_hz));
+	c.set("tsc_hz_source", clk.tick_hz_source);
 	c.set("invariant_tsc", clk.invariant ? "true" : "false");
 	c.set("core_cycles_source", clk.core_cycles_source);
 	c.set("cpu", std::to_string(s.cpu));
@@ -260,7 +261,7 @@ void check_filter(const rb_session &s)
 	const rb_filter &filter = s.command.benchmark.filter;
 
 	if (!filter.given().empty() && !s.registry.selected(false))
-		throw rb_error("--benchmark_filter", "'" + filter.shown() + "' matches none of the " +
+		throw rb_error("--benchmark_filter", "'" + filter.quoted() + "' matches none of the " +
 			       std::to_string(s.registry.all().size()) + " benchmarks on target '" + s.target.spec + "'",
 			       "regbench --benchmark_list_tests lists them");
 }
@@ -306,7 +307,7 @@ int run(int argc, char **argv)
 
 	s.cpu = pin(o.cpu);
 	if (rb_clock_init(&s.clock, why, sizeof(why)))
-		throw rb_error("timer", why, "regbench needs an x86-64 CPU with a TSC");
+		throw rb_error("timer", why, "regbench needs a CPU whose " RB_COUNTER_NAME " it can read");
 	if (o.self_check)
 		return rb_selfcheck(stdout, &s.clock);
 	if (iomap_target_open_permit(&s.target, o.target.c_str(), &o.permit, why, sizeof(why)))

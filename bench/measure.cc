@@ -21,8 +21,8 @@ namespace {
 
 constexpr size_t kSamples = 100000;		// lat/flush samples per repetition
 constexpr size_t kSamplesPerCall = 256;
-constexpr uint64_t kMinTicksPerCall = 20000;	// kernels run long enough for the TSC to be exact
-constexpr unsigned int kMinRounds = 12;		// rounds of fastest calls, however soon they settle
+constexpr uint64_t kMinTicksPerCall = 20000;	// kernels run long enough for the timer to be exact
+constexpr unsigned int kMinRounds = 12;		// rounds of fastest calls, however soon they stop dropping
 // rounds even past the budget: the one round a host's steal lands on can leave a twin faster than its kernel
 constexpr unsigned int kFewestRounds = 3;
 constexpr uint64_t kWriteValue = 0x5a5a5a5a5a5a5a5aull;
@@ -40,7 +40,7 @@ struct Counter {
 	const char *what;
 };
 const Counter kCounters[] = {
-	{"cycles", 0, false, "TSC ticks per access, element or copy, timer and loop cost removed"},
+	{"cycles", 0, false, "timer ticks per access, element or copy, timer and loop cost removed"},
 	{"core_cycles", 0, false, "the same in core clock cycles (see core_cycles_source)"},
 	{"ns", 0, false, nullptr},
 	{"bytes_per_second", 0, true, nullptr},
@@ -171,7 +171,7 @@ public:
 	// the repetition's time budget ends budget seconds from now
 	explicit Watch(Bench &b) : b_(b)
 	{
-		end_ = rb_tsc_start() + (uint64_t)(b.m.budget * b.clk.tsc_hz);
+		end_ = rb_timer_start() + (uint64_t)(b.m.budget * b.clk.tick_hz);
 		rb_contention_read(&shared_);
 	}
 
@@ -191,12 +191,13 @@ public:
 		return !rb_control_disturbed(&b_.m.control, &c) && !shared;
 	}
 
-	bool time_left() const { return rb_tsc_start() < end_; }
+	bool time_left() const { return rb_timer_start() < end_; }
 
 	/*
 	 * For a measurement that keeps its fastest calls: series of rounds of
-	 * round(&gain) (false on a fault; gain: a fastest call dropped), each
-	 * until they settle, between readings of the control.  A series the
+	 * round(&dropped) (false on a fault; dropped: a fastest call dropped),
+	 * each until its fastest calls stop dropping (rb_rounds_enough), between
+	 * readings of the control.  A series the
 	 * control read a disturbed machine before or after is followed by
 	 * another while the budget lasts: rounds in a calm moment lower the
 	 * fastest calls to the machine's figure.
@@ -205,14 +206,14 @@ public:
 	bool rounds(Round round)
 	{
 		for (bool calm_before = calm();;) {
-			rb_settling s = {};
+			rb_rounds s = {};
 			do {
-				bool gain;
+				bool dropped;
 
-				if (!round(&gain))
+				if (!round(&dropped))
 					return false;
-				rb_settling_round(&s, gain);
-			} while (s.rounds < kFewestRounds || (!rb_settled(&s, kMinRounds) && time_left()));
+				rb_rounds_count(&s, dropped);
+			} while (s.rounds < kFewestRounds || (!rb_rounds_enough(&s, kMinRounds) && time_left()));
 			bool calm_after = calm();
 			disturbed = !(calm_before && calm_after);
 			if (!disturbed || !time_left())
@@ -252,7 +253,7 @@ Cost cost(const rb_cost &c)
 /*
  * RB_UNROLLED: cost per access from the twin with twice the accesses (minus
  * the chain baseline), between the fastest calls of each, in rounds until
- * they settle (again while the control reads a disturbed machine) or the
+ * they stop dropping (again while the control reads a disturbed machine) or the
  * budget ends.
  */
 Cost run_unrolled(Bench &b, Watch &w)
@@ -261,17 +262,17 @@ Cost run_unrolled(Bench &b, Watch &w)
 	rb_kernel_arg a = {b.io, nullptr, 0, kWriteValue, 0, b.clk.timer};
 	rb_fastest once = rb_fastest_none(), twice = once, base_once = once, base_twice = once;
 	uint64_t iters;
-	auto round = [&](bool *gain) {
+	auto round = [&](bool *dropped) {
 		rb_span s1, s2, b1, b2;
 
 		if (!run(b, k.fn, a, iters, &s1) || !run(b, k.twin, a, iters, &s2))
 			return false;
 		if (k.base && (!run(b, k.base, a, iters, &b1) || !run(b, k.base_twin, a, iters, &b2)))
 			return false;
-		*gain = rb_fastest_gain(&once, s1.ticks, s1.core) | rb_fastest_gain(&twice, s2.ticks, s2.core);
+		*dropped = rb_fastest_lowered(&once, s1.ticks, s1.core) | rb_fastest_lowered(&twice, s2.ticks, s2.core);
 		if (k.base)
-			*gain |= rb_fastest_gain(&base_once, b1.ticks, b1.core) |
-				 rb_fastest_gain(&base_twice, b2.ticks, b2.core);
+			*dropped |= rb_fastest_lowered(&base_once, b1.ticks, b1.core) |
+				 rb_fastest_lowered(&base_twice, b2.ticks, b2.core);
 		return true;
 	};
 
@@ -344,7 +345,7 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 	}
 	r.ticks = pct(0.5);
 	std::nth_element(ratio.begin(), ratio.begin() + ratio.size() / 2, ratio.end());
-	// with a counter, the live core/TSC ratio of these samples converts the TSC figure
+	// with a counter, the live core-cycles-per-tick ratio of these samples converts the timer's figure
 	r.core = ratio.empty() ? 0 : r.ticks * ratio[ratio.size() / 2];
 	if (f.reports & RB_REPORT_OUTLIERS) {
 		st.counters["outliers"] = (double)outliers;
@@ -367,12 +368,12 @@ Cost run_batch(Bench &b, Watch &w)
 	rb_fastest f = rb_fastest_none();
 	uint64_t iters;
 
-	auto round = [&](bool *gain) {
+	auto round = [&](bool *dropped) {
 		rb_span span;
 
 		if (!run(b, k.fn, a, iters, &span))
 			return false;
-		*gain = rb_fastest_gain(&f, span.ticks, span.core);
+		*dropped = rb_fastest_lowered(&f, span.ticks, span.core);
 		return true;
 	};
 
@@ -401,16 +402,16 @@ rb_repetition measure(benchmark::State &st, Bench &b)
 		b.m.core_per_tick.push_back(w.core_per_tick);
 	if (r.below) {
 		// no figure: the time is the bound it lies under
-		st.SetIterationTime(r.bound / b.clk.tsc_hz);
+		st.SetIterationTime(r.bound / b.clk.tick_hz);
 		return {rb_state::below_resolution, r.bound, "", w.disturbed};
 	}
-	double core = b.clk.core_fd >= 0 ? r.core : r.ticks * w.core_per_tick, ns = r.ticks / b.clk.tsc_hz * 1e9;
+	double core = b.clk.core_fd >= 0 ? r.core : r.ticks * w.core_per_tick, ns = r.ticks / b.clk.tick_hz * 1e9;
 
 	st.counters["cycles"] = r.ticks;
 	st.counters["core_cycles"] = core;
 	st.counters["ns"] = ns;
 	if (bytes > 0)
-		st.counters["bytes_per_second"] = bytes * b.clk.tsc_hz / r.ticks;
+		st.counters["bytes_per_second"] = bytes * b.clk.tick_hz / r.ticks;
 	st.SetIterationTime(ns * 1e-9);
 	return {rb_state::measured, 0, "", w.disturbed};
 }
@@ -507,7 +508,7 @@ std::string rb_counters_text()
 		       (c.what ? std::string(": ") + c.what : "") + (c.bytes ? " (where bytes move)" : "");
 	for (const rb_percentile_counter &p : rb_percentile_counters)
 		percentiles += std::string(percentiles.empty() ? "" : " ") + p.counter;
-	return out + "; " + families_with(RB_REPORT_PERCENTILES) + " " + percentiles + ": TSC ticks";
+	return out + "; " + families_with(RB_REPORT_PERCENTILES) + " " + percentiles + ": timer ticks";
 }
 
 void rb_measure_context(rb_session &s)
@@ -520,9 +521,9 @@ void rb_measure_context(rb_session &s)
 		snprintf(source, sizeof(source), "%s, at start-up (no repetition ran)", s.clock.core_hz_source);
 	} else {
 		std::nth_element(v.begin(), v.begin() + (long)(v.size() / 2), v.end());
-		snprintf(hz, sizeof(hz), "%.0f", s.clock.tsc_hz * v[v.size() / 2]);
+		snprintf(hz, sizeof(hz), "%.0f", s.clock.tick_hz * v[v.size() / 2]);
 		snprintf(source, sizeof(source), "median of the %zu repetitions' dependent-add control (1 add per core "
-			 "cycle, timed on the TSC beside each)", v.size());
+			 "cycle, timed on the " RB_COUNTER_NAME " beside each)", v.size());
 	}
 	s.context.set("core_hz_estimate", hz);
 	s.context.set("core_hz_source", source);

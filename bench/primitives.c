@@ -5,7 +5,7 @@
 
 #include "clock.h"
 #include "primitives.h"
-#include "selfcheck.h"
+#include "published.h"
 
 enum { ITERS = 1000, UNITS = 64 };
 
@@ -15,10 +15,10 @@ enum { ITERS = 1000, UNITS = 64 };
  * units: loop and timer cost cancel.
  */
 #define TIMED(count, body, ...) ({						\
-	uint64_t t0 = rb_tsc_start();						\
+	uint64_t t0 = rb_timer_start();						\
 	for (uint64_t i = 0; i < ITERS; i++)					\
 		__asm__ __volatile__(".rept " #count "\n\t" body "\n\t.endr" __VA_ARGS__); \
-	rb_tsc_stop(timer) - t0; })
+	rb_timer_stop(timer) - t0; })
 #define PRIMITIVE(name, setup, body, ...)					\
 static __always_inline uint64_t name##_t(enum rb_timer timer, int twice)	\
 {									\
@@ -57,11 +57,11 @@ enum { CONTROL_ITERS = 200, CONTROL_TRIES = 5, CONTROL_OPS = 128 * CONTROL_ITERS
 static __always_inline uint64_t name##_t(enum rb_timer timer)		\
 {									\
 	setup;								\
-	uint64_t t0 = rb_tsc_start();					\
+	uint64_t t0 = rb_timer_start();					\
 									\
 	for (int i = 0; i < CONTROL_ITERS; i++)				\
 		__asm__ __volatile__(body __VA_ARGS__);			\
-	return rb_tsc_stop(timer) - t0;					\
+	return rb_timer_stop(timer) - t0;					\
 }									\
 static uint64_t name(enum rb_timer timer) { return RB_TIMED(timer, name##_t); }
 

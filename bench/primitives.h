@@ -4,35 +4,17 @@
 
 #include "clock.h"
 #include "estimate.h"
-#include "insns.h"
+#include "published.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /*
- * What every architecture times (dependent add: one core cycle on every x86
- * and Arm core; dependent multiply: latency; a pointer chase in L1:
- * load-to-use latency; independent L1 loads and stores: throughput), then
- * the fences whose cost its self-check knows (insns.h's RB_ARCH_FENCES).
- */
-#define RB_FENCE_ID(id, what, name, insn, ...) id,
-enum rb_primitive {
-	RB_ADD_CHAIN,
-	RB_MUL_CHAIN,
-	RB_L1_LOAD_USE,
-	RB_LOADS_PER_CYCLE,
-	RB_STORES_PER_CYCLE,
-	RB_ARCH_FENCES(RB_FENCE_ID)
-	RB_NR_PRIMITIVES
-};
-#undef RB_FENCE_ID
-
-/*
- * TSC ticks per unit of the primitive (per step, per instruction): 2n
+ * Timer ticks per unit of the primitive (per step, per instruction): 2n
  * versus n unrolled copies, each the fastest of `tries` runs.  For the
  * *_PER_CYCLE primitives the unit is one access, so the rate is
- * core_hz / tsc_hz / result.
+ * core_hz / tick_hz / result.
  */
 double rb_primitive_ticks(enum rb_timer t, enum rb_primitive p, int tries);
 

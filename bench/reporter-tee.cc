@@ -28,7 +28,7 @@ void rb_tee::ReportRuns(const std::vector<Run> &given)
 
 	for (Run &r : runs) {
 		r.run_name.time_type.clear();	// the names regbench registered
-		told(r);
+		carry_text(r);
 	}
 	if (display_) {
 		std::vector<Run> shown;
@@ -67,7 +67,7 @@ void rb_tee::complete(const rb_runs &b)
 }
 
 // The text Google Benchmark's fields carry for a repetition without a figure, from its record.
-void rb_tee::told(Run &run) const
+void rb_tee::carry_text(Run &run) const
 {
 	const rb_result *r = s_.registry.find(run.run_name.str());
 	const rb_repetition *rep = r ? r->repetition(run.repetition_index) : nullptr;

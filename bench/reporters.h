@@ -76,7 +76,7 @@ private:
 	rb_progress progress_;
 
 	void complete(const rb_runs &b);
-	void told(Run &run) const;
+	void carry_text(Run &run) const;
 };
 
 #endif

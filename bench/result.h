@@ -28,7 +28,7 @@ enum class rb_state { measured, below_resolution, skipped, error, not_run };
 // it a min_time of 0), so the n-th call is repetition n.
 struct rb_repetition {
 	rb_state state = rb_state::measured;
-	double bound = 0;		// below_resolution: the timer step its figure lies under, in TSC ticks
+	double bound = 0;		// below_resolution: the timer step its figure lies under, in timer ticks
 	std::string reason;		// skipped, error, not_run: why
 	bool disturbed = false;		// measured while the control read the machine disturbed
 };

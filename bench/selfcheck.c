@@ -6,6 +6,7 @@
 
 #include "clock.h"
 #include "primitives.h"
+#include "published.h"
 #include "selfcheck.h"
 
 static const struct {
@@ -22,25 +23,9 @@ static const struct {
 #undef FENCE_WHAT
 };
 
-const char *rb_cpu_name(void)
-{
-	char id[96];
-	const struct rb_reference *ref = rb_cpu_reference(id, sizeof(id));
-
-	return ref ? ref->name : NULL;
-}
-
-double rb_expected(enum rb_primitive p)
-{
-	char id[96];
-	const struct rb_reference *ref = rb_cpu_reference(id, sizeof(id));
-
-	return ref ? ref->v[p] : NAN;
-}
-
 /*
  * One measurement of a primitive between two readings of the control: its
- * TSC ticks, its figure in core cycles (or a rate) at the clock the control
+ * timer ticks, its figure in core cycles (or a rate) at the clock the control
  * read beside it, and the two readings.
  */
 struct round {
@@ -106,11 +91,11 @@ static struct verdict recheck(enum rb_primitive p, double expected, const struct
 {
 	static struct round rounds[RECHECK_ROUNDS], quiet[RECHECK_ROUNDS];
 	struct verdict v = { first->ticks, first->figure, 0, 0, DISTURBED };
-	uint64_t end = rb_tsc_start() + (uint64_t)(RECHECK_SECONDS * clk->tsc_hz);
+	uint64_t end = rb_timer_start() + (uint64_t)(RECHECK_SECONDS * clk->tick_hz);
 	struct timespec pause = { 0, (long)(1e9 * RECHECK_SECONDS / RECHECK_ROUNDS) };
 	int n = 0, undisturbed = 0;
 
-	while (n < RECHECK_ROUNDS && undisturbed < RECHECK_UNDISTURBED && rb_tsc_start() < end) {
+	while (n < RECHECK_ROUNDS && undisturbed < RECHECK_UNDISTURBED && rb_timer_start() < end) {
 		measure_beside(p, 3, clk, h, &rounds[n]);
 		undisturbed += !disturbed(h, &rounds[n]);
 		n++;
@@ -155,13 +140,13 @@ int rb_selfcheck(FILE *f, const struct rb_clock *clk)
 	}
 
 	fprintf(f, "regbench self-check: %s: %s\n", id, ref ? ref->name : "no reference (this CPU is not in the table)");
-	fprintf(f, RB_COUNTER_NAME " %.4f GHz (%s); core clock %.3f GHz (%s)\n", clk->tsc_hz / 1e9, clk->tsc_hz_source,
+	fprintf(f, RB_COUNTER_NAME " %.4f GHz (%s); core clock %.3f GHz (%s)\n", clk->tick_hz / 1e9, clk->tick_hz_source,
 		clk->core_hz / 1e9, clk->core_hz_source);
 	calm = rb_control_reference(&h);
-	fprintf(f, "control (%u readings): %.3f TSC ticks per dependent add, %.2f independent adds, %.2f loads and\n"
+	fprintf(f, "control (%u readings): %.3f " RB_TICKS " per dependent add, %.2f independent adds, %.2f loads and\n"
 		"%.2f stores per cycle in the best 5%% of its readings; %.0f%% worse on any is a disturbed machine\n",
 		h.n, calm.tick_per_add, calm.width, calm.loads, calm.stores, 100 * RB_DISTURBED);
-	fprintf(f, "%-30s %10s %10s %9s  %s\n", "primitive", "TSC ticks", "core", "expected", "verdict");
+	fprintf(f, "%-30s %10s %10s %9s  %s\n", "primitive", RB_TICKS, "core", "expected", "verdict");
 	for (int p = 0; p < RB_NR_PRIMITIVES; p++) {
 		double expected = ref ? ref->v[p] : NAN, d = 100 * (v[p].figure / expected - 1);
 		char verdict[160], want[16] = "-", again[96] = "";

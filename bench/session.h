@@ -18,7 +18,7 @@
 struct rb_measure_state {
 	double budget = 0;			// seconds one repetition measures at most
 	rb_control_history control{};		// every reading of the disturbance control so far
-	std::vector<double> core_per_tick;	// the core clock beside each repetition (core cycles per TSC tick)
+	std::vector<double> core_per_tick;	// the core clock beside each repetition (core cycles per timer tick)
 	bool markers = false;			// each benchmark is a likwid marker region
 };
 

@@ -45,9 +45,9 @@ static __always_inline uint64_t name##_t(enum rb_timer timer, const struct rb_ke
 	setup;								\
 									\
 	for (uint64_t i = 0; i < iters; i++) {				\
-		uint64_t t0 = rb_tsc_start();				\
+		uint64_t t0 = rb_timer_start();				\
 		body;							\
-		out[i] = rb_tsc_stop(timer) - t0;			\
+		out[i] = rb_timer_stop(timer) - t0;			\
 	}								\
 	return 0;							\
 }									\

@@ -37,7 +37,7 @@ int main(void)
 		const struct rb_kernel *k = &rb_kernels[i];
 
 		/* fn NULL: another architecture's strategy, registered by name only to be skipped */
-		if (k->family != &rb_families[RB_CHAIN] || !k->fn)
+		if (k->family != &rb_families[REGBENCH_CHAIN] || !k->fn)
 			continue;
 		if (!k->base || !k->base_twin || !k->twin) {
 			printf("%s/%s%u/%s-%s missing 0 0 0 0 0 1\n", k->family->name, k->op, k->bits, k->strategy,

@@ -26,7 +26,7 @@ static void check(int ok, const char *what, const char *detail)
 }
 
 /* The kernel of family fam, op and width in the strategy the kernel's readl is, on MMIO. */
-static const struct rb_kernel *kernel(enum rb_family_id fam, const char *op, unsigned int bits)
+static const struct rb_kernel *kernel(enum regbench_family fam, const char *op, unsigned int bits)
 {
 	const char *strategy = iomap_strategy_kernel_single()->id;
 
@@ -114,10 +114,10 @@ static void *vanished_page(size_t page)
 int main(void)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	const struct rb_kernel *rd = kernel(RB_THRPT, "read", 32), *wr = kernel(RB_THRPT, "write", 32);
+	const struct rb_kernel *rd = kernel(REGBENCH_THRPT, "read", 32), *wr = kernel(REGBENCH_THRPT, "write", 32);
 	void *gone = vanished_page(page), *ro, *none, *ram;
 	struct rb_kernel_arg a = { 0 };
-	struct rb_clock clk = { .core_fd = -1 };	/* TSC only: no core-cycle counter */
+	struct rb_clock clk = { .core_fd = -1 };	/* the timer only: no core-cycle counter */
 	struct rb_span span = { 0 };
 	char why[200], want[80];
 	pid_t child;

@@ -136,10 +136,20 @@ def checks(doc, run, console, target):
     yield "console: each benchmark is one line", sorted({n for n in first if first.count(n) > 1})
     yield "console: no ERROR OCCURRED and no SI suffix on a figure", [
         l for l in lines if "ERROR OCCURRED" in l or re.search(r"[0-9][kmMGTun]( |$)", l)]
-    for state, want in ((State.SKIPPED, "skipped: "), (State.BELOW_RESOLUTION, "below timer resolution")):
-        for r in [r for r in res.values() if r.state is state][:3]:
-            n = sum(1 for l in lines if l.split() and l.split()[0] == r.name and want in l)
-            yield f"console: {r.name} says '{want}' once", [] if n == 1 else [f"{r.name}: {n} lines"]
+    for r in [r for r in res.values() if r.state is State.BELOW_RESOLUTION][:3]:
+        n = sum(1 for l in lines if l.split() and l.split()[0] == r.name and "below timer resolution" in l)
+        yield f"console: {r.name} says 'below timer resolution' once", [] if n == 1 else [f"{r.name}: {n} lines"]
+    # skipped benchmarks in a row with one reason are one line, "N skipped, FIRST to LAST: reason" (console.cc);
+    # one alone says "skipped: reason": the lines account for every skipped benchmark, once
+    skipped = sorted(r.name for r in res.values() if r.state is State.SKIPPED)
+    said = []
+    for l in lines:
+        m = re.match(r"(\S+) +(?:(\d+) skipped, \S+ to (\S+):|skipped: )", l)
+        if m and m.group(1) in meta:
+            said += [m.group(1)] if m.group(2) is None else [m.group(1)] + ["?"] * (int(m.group(2)) - 1)
+    yield "console: every skipped benchmark is said once, a row of them with one reason on one line", [] if (
+        len(said) == len(skipped) and set(said) - {"?"} <= set(skipped)) else [
+        f"{len(skipped)} skipped benchmarks, the console accounts for {len(said)}"]
 
     if target == "trap" and arm64:
         yield "arm64 has no I/O instructions: no port window, no benchmark in port space, and the header says so", [

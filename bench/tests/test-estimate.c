@@ -229,37 +229,37 @@ static void test_step(void)
 }
 
 /*
- * Settling: a kernel whose fastest call comes in round 5 and never drops
- * again stops at the minimum rounds; one that keeps improving does not
- * settle; a drop smaller than RB_SETTLE_GAIN does not count as one.
+ * Enough rounds: a kernel whose fastest call comes in round 5 and never
+ * drops again stops at the minimum rounds; one that keeps improving never
+ * has enough; a drop smaller than RB_FASTEST_DROP does not count as one.
  */
-static void test_settling(void)
+static void test_enough_rounds(void)
 {
 	struct rb_fastest f = rb_fastest_none();
-	struct rb_settling s = { 0, 0 };
+	struct rb_rounds s = { 0, 0 };
 	unsigned int rounds = 0;
 
-	for (; rounds < 1000 && !rb_settled(&s, 12); rounds++)
-		rb_settling_round(&s, rb_fastest_gain(&f, rounds == 4 ? 20000 : 21000 + next() % 4000, 0));
-	check(rounds == 12, "settling: a fastest call in round 5 settles at the minimum of 12 rounds");
-	check_near(f.ticks, 20000, 0, "settling: the fastest call is kept");
+	for (; rounds < 1000 && !rb_rounds_enough(&s, 12); rounds++)
+		rb_rounds_count(&s, rb_fastest_lowered(&f, rounds == 4 ? 20000 : 21000 + next() % 4000, 0));
+	check(rounds == 12, "rounds: a fastest call in round 5 stops at the minimum of 12 rounds");
+	check_near(f.ticks, 20000, 0, "rounds: the fastest call is kept");
 
 	f = rb_fastest_none();
-	s = (struct rb_settling){ 0, 0 };
-	for (rounds = 0; rounds < 100 && !rb_settled(&s, 12); rounds++)
-		rb_settling_round(&s, rb_fastest_gain(&f, 100000 - 1000 * rounds, 0));
-	check(rounds == 100, "settling: a kernel that keeps getting faster does not settle");
+	s = (struct rb_rounds){ 0, 0 };
+	for (rounds = 0; rounds < 100 && !rb_rounds_enough(&s, 12); rounds++)
+		rb_rounds_count(&s, rb_fastest_lowered(&f, 100000 - 1000 * rounds, 0));
+	check(rounds == 100, "rounds: a kernel that keeps getting faster never has enough");
 
 	f = rb_fastest_none();
-	s = (struct rb_settling){ 0, 0 };
-	for (rounds = 0; rounds < 100 && !rb_settled(&s, 12); rounds++)
-		rb_settling_round(&s, rb_fastest_gain(&f, 100000 - rounds, 0));
-	check(rounds == 12, "settling: drops below RB_SETTLE_GAIN do not hold it up");
+	s = (struct rb_rounds){ 0, 0 };
+	for (rounds = 0; rounds < 100 && !rb_rounds_enough(&s, 12); rounds++)
+		rb_rounds_count(&s, rb_fastest_lowered(&f, 100000 - rounds, 0));
+	check(rounds == 12, "rounds: drops below RB_FASTEST_DROP do not hold it up");
 
-	s = (struct rb_settling){ 0, 0 };
-	for (rounds = 0; rounds < 100 && !rb_settled(&s, 12); rounds++)
-		rb_settling_round(&s, rounds == 9);
-	check(rounds == 20, "settling: a gain in round 10 runs it to round 20");
+	s = (struct rb_rounds){ 0, 0 };
+	for (rounds = 0; rounds < 100 && !rb_rounds_enough(&s, 12); rounds++)
+		rb_rounds_count(&s, rounds == 9);
+	check(rounds == 20, "rounds: a drop in round 10 runs it to round 20");
 }
 
 /*
@@ -307,7 +307,7 @@ int main(void)
 	test_percentiles();
 	test_histogram();
 	test_step();
-	test_settling();
+	test_enough_rounds();
 	test_control();
 	printf("test-estimate: %d of %d checks %s\n", checks - failures, checks, failures ? "passed, FAILED" : "passed");
 	return failures != 0;

@@ -57,7 +57,7 @@ int main(void)
 	even = add[0][ROUNDS / 4];
 	odd = add[1][ROUNDS / 4];
 
-	printf("add chain: %.4f (even rounds) and %.4f (odd rounds) TSC ticks per add (%+.2f%%)\n",
+	printf("add chain: %.4f (even rounds) and %.4f (odd rounds) " RB_TICKS " per add (%+.2f%%)\n",
 	       even, odd, 100 * (odd / even - 1));
 	if (!isfinite(even) || !isfinite(odd) || fabs(odd / even - 1) > 0.05) {
 		printf("FAIL: the core-clock estimate is not repeatable within 5%%\n");

@@ -25,7 +25,7 @@ static const struct rb_kernel *lat_read32(void)
 	const char *strategy = iomap_strategy_kernel_single()->id;
 
 	for (size_t i = 0; i < rb_nr_kernels; i++)
-		if (rb_kernels[i].family == &rb_families[RB_LAT] && !strcmp(rb_kernels[i].op, "read") &&
+		if (rb_kernels[i].family == &rb_families[REGBENCH_LAT] && !strcmp(rb_kernels[i].op, "read") &&
 		    rb_kernels[i].bits == 32 && !strcmp(rb_kernels[i].strategy, strategy) &&
 		    rb_kernels[i].space == IOMAP_SPACE_MMIO)
 			return &rb_kernels[i];
@@ -44,9 +44,9 @@ static __always_inline uint64_t timed_load(enum rb_timer t, volatile uint64_t *p
 
 	if (flush)
 		rb_flush_line(p);
-	t0 = rb_tsc_start();
+	t0 = rb_timer_start();
 	(void)*p;
-	return rb_tsc_stop(t) - t0;
+	return rb_timer_stop(t) - t0;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -95,7 +95,7 @@ static void check_waits(const struct rb_clock *clk)
 	}
 	for (int t = 0; t < RB_NR_TIMERS; t++) {
 		char line[200];
-		double hit, miss, need = 20e-9 * clk->tsc_hz;	/* 20 ns: far below any DRAM access */
+		double hit, miss, need = 20e-9 * clk->tick_hz;	/* 20 ns: far below any DRAM access */
 
 		if (rb_timer_missing((enum rb_timer)t)) {
 			printf("skip: %s: %s\n", rb_timer_text((enum rb_timer)t), rb_timer_missing((enum rb_timer)t));

@@ -55,7 +55,8 @@ IOMAP_TARGET_KINDS(IOMAP_DECLARE_KIND)
 #undef IOMAP_DECLARE_KIND
 
 /*
- * The spec grammar's pieces (spec.c), for the backends' parsers.  Each
+ * The spec grammar's pieces (spec.c, which calls nothing else of libiomap),
+ * for the backends' parsers.  Each
  * returns 0, or -1 when s is not one.
  *   iomap_parse_number  a whole unsigned number: base 0 is decimal or 0x hex
  *                       (never octal), units allows a k/m/g/t suffix (binary)
@@ -72,8 +73,9 @@ void iomap_format_widths(unsigned int widths, char *out, size_t outlen);
 int iomap_fail(char *why, size_t whylen, int err, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
- * The kind called name, or NULL (target.c); a spec parsed into its kind and
- * a new config (spec.c; free() it): 0, or -1 with errno and the reason.
+ * The kind called name, or NULL; a spec parsed into its kind and a new
+ * config (free() it): 0, or -1 with errno and the reason.  Both are
+ * target.c's, above every backend: spec.c's pieces below know no kind.
  */
 const struct iomap_target_kind *iomap_find_kind(const char *name);
 int iomap_spec_parse(const char *text, const struct iomap_target_kind **kind, void **config, char *why,
@@ -81,7 +83,7 @@ int iomap_spec_parse(const char *text, const struct iomap_target_kind **kind, vo
 
 /*
  * Port I/O permission (target-port.c), shared by the port target and the
- * I/O BARs of pci.c: 0, or -1 with errno and a one-line reason in why.
+ * I/O BARs of the pci kind (pci-check.c, pci-map.c): 0, or -1 with errno and a one-line reason in why.
  * iomap_port_usable() says whether this process can get any at all.
  */
 int iomap_port_request(unsigned int base, unsigned int n, char *why, size_t whylen);
@@ -89,7 +91,7 @@ void iomap_port_release(unsigned int base, unsigned int n);
 int iomap_port_usable(char *why, size_t whylen);
 
 /*
- * What the pci and vfio kinds share (target-pci.c): a spec SELECTOR/BAR
+ * What the kinds that name a PCI BAR share (pci-select.c): a spec SELECTOR/BAR
  * (the selector as lspci takes it, iomap/pci.h) with off=, len= and widths=.
  *   iomap_bar_spec_parse   SELECTOR/BAR and the options: the shared ones
  *                          and the kind's own flag (wc, pread: *set), named
@@ -119,15 +121,19 @@ int iomap_bar_spec_window(const struct iomap_bar_spec *c, const struct iomap_pci
 void iomap_bar_spec_target(const struct iomap_bar_spec *c, const struct iomap_pci_dev *d, uint64_t len,
 			   struct iomap_target *t);
 const char *iomap_pci_chosen(const struct iomap_bar_spec *c, const struct iomap_pci_dev *d, char *buf, size_t len);
-/* "1 MiB", "256 bytes"; "MMIO 64-bit prefetchable", "I/O" (target-pci.c). */
+/* "1 MiB", "256 bytes" (pci-select.c); "MMIO 64-bit prefetchable", "I/O" (pci-discover.c). */
 const char *iomap_human_size(uint64_t n, char *buf, size_t len);
 const char *iomap_pci_bar_kind(const struct iomap_pci_bar *b);
 
 /*
  * Whether the device at slot still decodes I/O (io) or memory, from its
- * command register in sysfs (pci.c): 0, or -1 with the reason.
+ * command register in sysfs (pci-check.c): 0, or -1 with the reason.
  */
 int iomap_pci_decoding(const char *slot, bool io, char *why, size_t whylen);
+
+/* The sysfs file of BAR bar as kind maps it: resourceN, resourceN_wc (pci-check.c). */
+void iomap_pci_resource_path(const struct iomap_pci_dev *dev, int bar, enum iomap_pci_map kind, char *path,
+			     size_t len);
 
 /* The kernel's lockdown mode when one is in force ("integrity", "confidentiality"), else NULL. */
 const char *iomap_lockdown(void);

@@ -1,4 +1,4 @@
-/* spec.c: the target spec: its kind, handed to the kind's own parser, and the grammar pieces the parsers share */
+/* spec.c: what every backend shares below the table of kinds: the one-line reason, and the spec grammar's pieces */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -98,88 +98,4 @@ int iomap_next_option(const char **rest, char *opt, size_t optlen)
 	snprintf(opt, optlen, "%.*s", (int)n, *rest);
 	*rest = (*rest)[n] ? *rest + n + 1 : NULL;
 	return 1;
-}
-
-/*
- * An option given twice: the parsers would keep the last and drop the
- * other, so it is refused, as regbench refuses a flag given twice.  Options
- * are the ','-separated parts of args; what precedes '=' names one (len=4
- * and len=0x1000 are both len).  0, or -1 with the reason.
- */
-static int option_twice(const char *args, char *why, size_t whylen)
-{
-	for (const char *a = *args ? args + 1 : NULL; a; a = a[strcspn(a, ",")] ? a + strcspn(a, ",") + 1 : NULL) {
-		int alen = (int)strcspn(a, ","), key = (int)strcspn(a, ",=");
-
-		for (const char *b = a + alen; *b; b += 1 + strcspn(b + 1, ",")) {
-			int blen = (int)strcspn(b + 1, ",");
-
-			if ((int)strcspn(b + 1, ",=") != key || strncmp(a, b + 1, (size_t)key))
-				continue;
-			if (alen == blen && !strncmp(a, b + 1, (size_t)alen))
-				return iomap_fail(why, whylen, EINVAL, "option '%.*s' given twice (give it once)", alen, a);
-			return iomap_fail(why, whylen, EINVAL, "option '%.*s' given twice: '%.*s' and '%.*s' (give it once)",
-					  key, a, alen, a, blen, b + 1);
-		}
-	}
-	return 0;
-}
-
-/* The kinds' names as a list for people: "ram, trap, pci, port". */
-static void kind_names(char *out, size_t len)
-{
-	size_t n = 0;
-
-	out[0] = '\0';
-	for (size_t i = 0; i < iomap_target_kind_count() && n < len; i++)
-		n += (size_t)snprintf(out + n, len - n, "%s%s", i ? ", " : "", iomap_target_kind_name(i));
-}
-
-int iomap_spec_parse(const char *text, const struct iomap_target_kind **kind, void **config, char *why,
-		     size_t whylen)
-{
-	char name[32], reason[200], kinds[100];
-	size_t kindlen = strcspn(text, ":,");
-	void *cfg;
-
-	*config = NULL;
-	if (strlen(text) >= sizeof(((struct iomap_target *)0)->spec))
-		return iomap_fail(why, whylen, EINVAL, "target spec too long (at most %zu characters)",
-				  sizeof(((struct iomap_target *)0)->spec) - 1);
-	/* every reason quotes the spec: an escape or a line break in it would garble that one line */
-	for (const char *c = text; *c; c++)
-		if (iscntrl((unsigned char)*c))
-			return iomap_fail(why, whylen, EINVAL,
-					  "target spec with a control character (give it on one line)");
-	snprintf(name, sizeof(name), "%.*s", (int)kindlen, text);
-	*kind = kindlen < sizeof(name) ? iomap_find_kind(name) : NULL;
-	if (!*kind) {
-		kind_names(kinds, sizeof(kinds));
-		return iomap_fail(why, whylen, EINVAL, "target '%s': unknown target kind '%s' (the kinds: %s)", text, name,
-				  kinds);
-	}
-	cfg = calloc(1, (*kind)->config_size ? (*kind)->config_size : 1);
-	if (!cfg)
-		return iomap_fail(why, whylen, ENOMEM, "target '%s': out of memory", text);
-	if ((*kind)->parse(cfg, text + kindlen, reason, sizeof(reason)) ||
-	    option_twice(text + kindlen, reason, sizeof(reason))) {
-		int e = errno;
-
-		free(cfg);
-		return iomap_fail(why, whylen, e, "target '%s': %s", text, reason);
-	}
-	*config = cfg;
-	return 0;
-}
-
-int iomap_spec_canonical(const char *text, char *out, size_t outlen, char *why, size_t whylen)
-{
-	const struct iomap_target_kind *kind;
-	void *config;
-
-	if (iomap_spec_parse(text, &kind, &config, why, whylen))
-		return -1;
-	kind->format(config, out, outlen);
-	free(config);
-	return 0;
 }

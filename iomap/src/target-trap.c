@@ -1,4 +1,4 @@
-/* target-trap.c: the trap target: an emulated device whose every access faults, is emulated and logged */
+/* target-trap.c: the trap target: an emulated device whose every access faults, is emulated and logged; its public device side */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -68,11 +68,16 @@ static void pass_on(int signo, siginfo_t *si, void *uc)
 	}
 }
 
+/*
+ * The handler the trap device installs asks its own hook, not every kind's
+ * (iomap_target_fault, which a program's own handler calls): no other kind
+ * emulates faults, and the backend then calls nothing above it.
+ */
 static void on_sigsegv(int signo, siginfo_t *si, void *uc)
 {
 	int saved = errno;
 
-	if (iomap_target_fault(signo, si, uc)) {
+	if (trap_fault(signo, si, uc)) {
 		errno = saved;
 		return;
 	}
@@ -224,6 +229,81 @@ static const char *trap_why_not(const struct iomap_target *t, enum iomap_insn in
 	if (d && insn == IOMAP_INSN_VECTOR)
 		return trap_vector_why_not(&d->xs, bytes);
 	return NULL;
+}
+
+/* The public device side: each checks that t is the open trap target and the range fits. */
+static struct trap_window *window_of(const struct iomap_target *t, enum iomap_space space, size_t off,
+				     size_t n)
+{
+	struct trap_dev *d = trap_dev_of(t);
+
+	if (!d || (space != IOMAP_SPACE_MMIO && space != IOMAP_SPACE_PIO) || off > d->win[space].len ||
+	    n > d->win[space].len - off) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return &d->win[space];
+}
+
+int iomap_trap_set_reg(struct iomap_target *t, enum iomap_space space, size_t off, size_t len,
+		       enum iomap_trap_model model, uint64_t value)
+{
+	struct trap_window *w = window_of(t, space, off, len);
+
+	return w ? trap_reg_add(w, off, len, model, value) : -1;
+}
+
+int iomap_trap_poke(struct iomap_target *t, enum iomap_space space, size_t off, const void *buf, size_t n)
+{
+	struct trap_window *w = window_of(t, space, off, n);
+
+	if (!w)
+		return -1;
+	memcpy(w->store + off, buf, n);
+	return 0;
+}
+
+int iomap_trap_peek(const struct iomap_target *t, enum iomap_space space, size_t off, void *buf, size_t n)
+{
+	struct trap_window *w = window_of(t, space, off, n);
+
+	if (!w)
+		return -1;
+	memcpy(buf, w->store + off, n);
+	return 0;
+}
+
+void iomap_trap_reset(struct iomap_target *t)
+{
+	struct trap_dev *d = trap_dev_of(t);
+
+	if (d)
+		trap_layout_apply(d, d->layout, NULL, 0);
+}
+
+const struct iomap_trap_access *iomap_trap_log(const struct iomap_target *t, size_t *n)
+{
+	struct trap_dev *d = trap_dev_of(t);
+
+	*n = d ? d->log_count : 0;
+	return d ? d->log : NULL;
+}
+
+uint64_t iomap_trap_log_dropped(const struct iomap_target *t)
+{
+	struct trap_dev *d = trap_dev_of(t);
+
+	return d ? d->log_dropped : 0;
+}
+
+void iomap_trap_log_reset(struct iomap_target *t)
+{
+	struct trap_dev *d = trap_dev_of(t);
+
+	if (d) {
+		d->log_count = 0;
+		d->log_dropped = 0;
+	}
 }
 
 const struct iomap_target_kind iomap_target_trap = {

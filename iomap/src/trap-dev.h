@@ -49,6 +49,8 @@ struct trap_dev {
 
 /* trap-model.c: layouts, the register models, the log; trap_access is async-signal-safe. */
 int trap_layout_apply(struct trap_dev *d, const char *name, char *why, size_t whylen);
+/* A register of model at [off, off+len) of w, starting at value: 0, or -1 with errno (EINVAL, ENOSPC). */
+int trap_reg_add(struct trap_window *w, size_t off, size_t len, enum iomap_trap_model model, uint64_t value);
 void trap_access(struct trap_dev *d, enum iomap_space space, size_t off, unsigned int width,
 		 enum iomap_trap_dir dir, void *data);
 
@@ -87,7 +89,10 @@ void __attribute__((noreturn)) trap_line_exit(struct trap_line *l);
  */
 extern void (*trap_unsupported_hook)(const char *line, size_t len);
 
-/* target-trap.c: the open device, or NULL (for the public functions of trap-model.c). */
+/*
+ * target-trap.c: the open device t is, or NULL (a closed target, another
+ * kind's); fuzz-trap.c drives the emulator with it.
+ */
 struct trap_dev *trap_dev_of(const struct iomap_target *t);
 
 #endif

@@ -1,4 +1,4 @@
-/* trap-model.c: the trap device's layouts, register models and access log */
+/* trap-model.c: the trap device's layouts, register models and access log, below the target (target-trap.c) */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,7 +45,7 @@ static void reg_reset(struct trap_window *w, struct trap_reg *r)
 		w->store[r->off + i] = (unsigned char)(r->init >> (8 * (i % 8)));
 }
 
-static int add_reg(struct trap_window *w, size_t off, size_t len, enum iomap_trap_model model, uint64_t value)
+int trap_reg_add(struct trap_window *w, size_t off, size_t len, enum iomap_trap_model model, uint64_t value)
 {
 	struct trap_reg *r;
 
@@ -92,7 +92,7 @@ int trap_layout_apply(struct trap_dev *d, const char *name, char *why, size_t wh
 
 			/* a register that starts inside a window is cut to fit it */
 			if (r->off < w->len)
-				add_reg(w, r->off, r->len < w->len - r->off ? r->len : w->len - r->off,
+				trap_reg_add(w, r->off, r->len < w->len - r->off ? r->len : w->len - r->off,
 					r->model, r->value);
 		}
 	}
@@ -215,79 +215,4 @@ void trap_access(struct trap_dev *d, enum iomap_space space, size_t off, unsigne
 		.value = v, .offset = (uint32_t)off, .width = (uint8_t)width,
 		.dir = (uint8_t)dir, .space = (uint8_t)space,
 	};
-}
-
-/* The public device side: each checks that t is the open trap target and the range fits. */
-static struct trap_window *window_of(const struct iomap_target *t, enum iomap_space space, size_t off,
-				     size_t n)
-{
-	struct trap_dev *d = trap_dev_of(t);
-
-	if (!d || (space != IOMAP_SPACE_MMIO && space != IOMAP_SPACE_PIO) || off > d->win[space].len ||
-	    n > d->win[space].len - off) {
-		errno = EINVAL;
-		return NULL;
-	}
-	return &d->win[space];
-}
-
-int iomap_trap_set_reg(struct iomap_target *t, enum iomap_space space, size_t off, size_t len,
-		       enum iomap_trap_model model, uint64_t value)
-{
-	struct trap_window *w = window_of(t, space, off, len);
-
-	return w ? add_reg(w, off, len, model, value) : -1;
-}
-
-int iomap_trap_poke(struct iomap_target *t, enum iomap_space space, size_t off, const void *buf, size_t n)
-{
-	struct trap_window *w = window_of(t, space, off, n);
-
-	if (!w)
-		return -1;
-	memcpy(w->store + off, buf, n);
-	return 0;
-}
-
-int iomap_trap_peek(const struct iomap_target *t, enum iomap_space space, size_t off, void *buf, size_t n)
-{
-	struct trap_window *w = window_of(t, space, off, n);
-
-	if (!w)
-		return -1;
-	memcpy(buf, w->store + off, n);
-	return 0;
-}
-
-void iomap_trap_reset(struct iomap_target *t)
-{
-	struct trap_dev *d = trap_dev_of(t);
-
-	if (d)
-		trap_layout_apply(d, d->layout, NULL, 0);
-}
-
-const struct iomap_trap_access *iomap_trap_log(const struct iomap_target *t, size_t *n)
-{
-	struct trap_dev *d = trap_dev_of(t);
-
-	*n = d ? d->log_count : 0;
-	return d ? d->log : NULL;
-}
-
-uint64_t iomap_trap_log_dropped(const struct iomap_target *t)
-{
-	struct trap_dev *d = trap_dev_of(t);
-
-	return d ? d->log_dropped : 0;
-}
-
-void iomap_trap_log_reset(struct iomap_target *t)
-{
-	struct trap_dev *d = trap_dev_of(t);
-
-	if (d) {
-		d->log_count = 0;
-		d->log_dropped = 0;
-	}
 }

@@ -7,9 +7,9 @@ folder removed, a transaction rolled back).  Two kinds of moment differ:
 
 - held(): a change that must not be cut in two (moving a finished report
   into place, committing a transaction).  A signal that comes then waits
-  for the end of the change, and is raised after it unless settled() was
+  for the end of the change, and is raised after it unless finished() was
   called meanwhile.
-- settled(): what the command set out to change is changed; what is left
+- finished(): what the command set out to change is changed; what is left
   is saying so.  A signal then has nothing to stop, and the command ends
   by itself a moment later with the status of its work.
 
@@ -125,19 +125,19 @@ def restore():
         _installed = None
 
 
-def settled():
+def finished():
     """From now on a signal has nothing to stop: the command's change is made, or it is stopping."""
     global _done
     _done = True
 
 
-def is_settled():
+def is_finished():
     return _done
 
 
 @contextlib.contextmanager
 def held():
-    """A change that a signal does not cut short: the signal is raised after it (unless settled meanwhile)."""
+    """A change that a signal does not cut short: the signal is raised after it (unless finished() was called meanwhile)."""
     global _hold
     _hold += 1
     try:
@@ -233,7 +233,7 @@ def run(tool, body, errors=(), interrupted="", broken_pipe=1, failure=lambda: 1)
             sys.stdout.flush()
             return status
         finally:
-            settled()
+            finished()
     except UsageError as e:
         return fail(str(e), 2)
     except errors as e:

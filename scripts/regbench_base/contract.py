@@ -161,7 +161,7 @@ def expected(sub):
     return text + (" or null" if "null" in types else "")
 
 
-def shown(v):
+def quoted(v):
     """A value as an error quotes it: short, one line."""
     if isinstance(v, dict):
         return "an object"
@@ -178,7 +178,7 @@ def _message(e):
         sub = _resolve(e.schema).get("properties", {}).get(missing, {})
         return f"{field(path + [missing])}: expected {expected(sub)}, found nothing"
     if e.validator in ("type", "enum", "const", "minimum", "maximum", "pattern"):
-        return f"{field(path)}: expected {expected(e.schema)}, got {shown(e.instance)}"
+        return f"{field(path)}: expected {expected(e.schema)}, got {quoted(e.instance)}"
     if e.validator == "minItems":
         return f"{field(path)}: expected at least {e.validator_value} items, got {len(e.instance)}"
     return f"{field(path)}: {e.message}"

@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Callable
 
-from .command import held, settled
+from .command import finished, held
 
 MANIFEST = ".report-files"
 STAGING = ".report-staging-"
@@ -34,7 +34,7 @@ class Writer:
     writers were told apart it takes as its own (every command then wrote "scripts/report" in the manifest's head:
     a table, a site and history charts are each recognized by the files they are made of)."""
     name: str
-    said: str                                      # how a message names it: the report, the site, ...
+    called: str                                    # how a message names it: the report, the site, ...
     legacy: Callable = lambda names: True
 
     @property
@@ -117,7 +117,7 @@ def check(out_dir, force=False, sources=(), writer=REPORT):
         whose = (f", {found[0]}'s among them" if found and found[0] != writer.name and not owned(out_dir, writer)
                  and found[1] else "")
         listed = ", ".join(others[:4]) + (f" and {len(others) - 4} more" if len(others) > 4 else "")
-        raise FolderError(f"{out_dir}: holds {len(others)} file{'s' if len(others) > 1 else ''} {writer.said} did not "
+        raise FolderError(f"{out_dir}: holds {len(others)} file{'s' if len(others) > 1 else ''} {writer.called} did not "
                           f"write ({listed}{whose}) (give a new or empty folder, or --force to write beside them: "
                           "same-named ones are overwritten, the rest kept)")
 
@@ -190,7 +190,7 @@ class Staging:
 
         All or nothing: each entry it replaces or removes is first moved aside (a rename), and a
         failure on the way moves everything back.  A signal waits for the end, after which it has
-        nothing left to stop (settled).
+        nothing left to stop (command.finished).
         """
         with held():
             aside = tempfile.mkdtemp(prefix=STAGING, dir=self.out_dir)
@@ -207,7 +207,7 @@ class Staging:
             except BaseException:
                 self._roll_back(done, aside)
                 raise
-            settled()
+            finished()
             shutil.rmtree(aside, ignore_errors=True)
             shutil.rmtree(self.path, ignore_errors=True)
             self.path = None

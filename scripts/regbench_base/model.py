@@ -22,7 +22,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from . import contract
+from . import contract, names, text
 from .state import Gap, State
 from .text import printable
 
@@ -52,13 +52,22 @@ class Key(NamedTuple):
 
 @dataclass
 class Family:
-    """regbench.families[name]: what a family measures, its unit, whether its values move in timer steps."""
+    """regbench.families[name]: what a family measures, its unit, whether its values move in timer steps, and what a
+    report needs to know of it: the question it answers (role), its headline rows, its run-to-run spread."""
     name: str
     what: str
     unit: str                    # what one unit of `cycles` is: access, read, element, copy, ...
     param: Optional[str]         # None, "count" or "size"
     sampled: bool
-    instead: str = ""            # a sampled family: what to read where an access is below one timer step
+    below_step: str = ""         # a sampled family: what to read where an access is below one timer step
+    role: Optional[str] = None   # serialized, latency, issue, copies, ordering, cookie (the schema says each)
+    headline: Tuple[str, ...] = ()   # op and width ("read32") of readl's rows a summary shows first, or "all"
+    spread: Optional[float] = None   # how far its results move between two runs of one build; None: not measured
+
+    def in_headline(self, key, readl):
+        """Whether benchmark key (of this family) is one of its headline rows, readl being the kernel's readl."""
+        return "all" in self.headline or (key.strategy == readl and bool(key.width)
+                                          and names.opw(key.op, key.width) in self.headline)
 
 
 @dataclass
@@ -92,6 +101,11 @@ class Meta:
     def sampled(self, family):
         f = self.families.get(family)
         return bool(f and f.sampled)
+
+    def family_of(self, role):
+        """The family (its name) that answers role (Family.role), the first in display order; None when no family
+        of the runs does."""
+        return next((f for f in sorted(self.families, key=self.family_key) if self.families[f].role == role), None)
 
     @staticmethod
     def union(metas):
@@ -179,7 +193,7 @@ class Result:
     def measure(self, counter="cycles"):
         """The Measure of one counter (absent when this benchmark has no such counter)."""
         if not self.state.figure:
-            # the bound is in TSC cycles: it says nothing about ns or bytes/s
+            # the bound is in timer ticks: it says nothing about ns or bytes/s
             bound = self.bound if counter in ("cycles", "p50") else None
             return Measure(self.state, bound=bound, reason=self.reason)
         v = self.counters.get(counter)
@@ -211,6 +225,10 @@ class Run:
         """A context value as text, or the label of that name (--benchmark_context), default when absent or empty."""
         v = self.context.get(key, (self.context.get("labels") or {}).get(key))
         return default if v is None or v == "" else v
+
+    def timer_counter(self):
+        """The counter the run's timer read: "TSC" or "generic counter" (text.timer_counter)."""
+        return text.timer_counter(self.ctx("timer_counter"), self.ctx("arch"))
 
     def ctx_float(self, key):
         """A numeric context value, or None."""
@@ -353,7 +371,7 @@ def as_data(path, v):
 def _ref(path, where, value, known, what):
     """value when it names one of known; else the one line `where: expected what, got value`."""
     if value not in known:
-        raise ReportError(path, f"{where}: expected {what}, got {contract.shown(value)}", _DAMAGED)
+        raise ReportError(path, f"{where}: expected {what}, got {contract.quoted(value)}", _DAMAGED)
     return value
 
 
@@ -361,9 +379,25 @@ def _ref(path, where, value, known, what):
 _RELAXED = "relaxed"
 
 
+# What regbench's families were to a report before its files said so (role, headline and spread in
+# regbench.families): the rows family.c had when the fields came, for files that predate them.  No reader
+# looks a family up by its name anywhere else; a family of such a file that is not here has no role.
+_EARLIER = {"lat": ("serialized", ("read32", "read64"), 0.30), "chain": ("latency", ("read32", "read64"), 0.02),
+            "thrpt": ("issue", ("read32", "read64", "write32", "write64"), 0.05), "flush": (None, ("write32",), 0.40),
+            "rep": (None, ("read32",), 0.40), "copy": ("copies", (), 0.80), "barrier": ("ordering", ("all",), 0.05),
+            "dispatch": ("cookie", ("all",), 0.40)}
+
+
+def _family(name, f):
+    """A Family from regbench.families[name]; a file written before role, headline and spread takes _EARLIER's."""
+    role, headline, spread = (f.get("role"), tuple(f["headline"]), f.get("spread")) if "headline" in f \
+        else _EARLIER.get(name, (None, (), None))
+    return Family(name, f["what"], f["unit"], f["param"], f["sampled"], f.get("below_step", f.get("instead", "")),
+                  role, headline, spread)
+
+
 def _meta(path, rb):
-    families = {name: Family(name, f["what"], f["unit"], f["param"], f["sampled"], f.get("instead", ""))
-                for name, f in rb["families"].items()}
+    families = {name: _family(name, f) for name, f in rb["families"].items()}
     strategies = rb["strategies"]
     kernel = {k: rb["kernel_strategies"][k] for k in ("single", "relaxed", "copy") if k in rb["kernel_strategies"]}
     for k, v in kernel.items():
@@ -405,7 +439,7 @@ def _histograms(path, obj):
             raise ReportError(path, f"{where}.edges: expected one more edge than counts, got {len(edges)} edges for "
                               f"{len(counts)} counts", _DAMAGED)
         if any(b <= a for a, b in zip(edges, edges[1:])):
-            raise ReportError(path, f"{where}.edges: expected ascending bin edges, got {contract.shown(h['edges'])}",
+            raise ReportError(path, f"{where}.edges: expected ascending bin edges, got {contract.quoted(h['edges'])}",
                               _DAMAGED)
         grid = h.get("grid")
         out[name] = Histogram(h.get("unit", "cycles"), edges, counts,

@@ -29,19 +29,20 @@ class Meaning:
     failed: bool = False     # a repetition failed
     cell: str = ""           # a table cell's text where there is no figure
     heading: str = ""        # the heading over a list of such benchmarks
-    said: str = ""           # the words of a sentence; {reason} and {bound} (as text.bound_text writes it) filled in
+    sentence: str = ""       # the words of a sentence; {reason}, {bound} (as text.bound_text writes it) and {ticks}
+                             # (text.tick_words) filled in
 
 
 # One row per contract state, and for a Measure's own gaps, in the order a report lists the benchmarks
 # without a figure; a new state of the contract is a row here.
 _MEANINGS = {
     "measured": Meaning(figure=True, ran=True),
-    "error": Meaning(ran=True, failed=True, cell="error", heading="Failed", said="failed ({reason})"),
+    "error": Meaning(ran=True, failed=True, cell="error", heading="Failed", sentence="failed ({reason})"),
     "not_run": Meaning(cell="not run", heading="Not run (the run stopped before them)",
-                       said="not run (the run stopped before it)"),
-    "skipped": Meaning(cell="skipped", heading="Skipped", said="skipped ({reason})"),
+                       sentence="not run (the run stopped before it)"),
+    "skipped": Meaning(cell="skipped", heading="Skipped", sentence="skipped ({reason})"),
     "below_resolution": Meaning(bound=True, ran=True, cell="below res.", heading="Below the timer's resolution",
-                                said="below the timer's resolution ({bound} TSC cycles)"),
+                                sentence="below the timer's resolution ({bound} {ticks})"),
     "nan": Meaning(ran=True, cell="NaN"),
     "absent": Meaning(cell="—"),
 }
@@ -59,7 +60,7 @@ class _Kind(enum.Enum):
     failed = property(lambda self: self._meaning().failed)
     cell = property(lambda self: self._meaning().cell)
     heading = property(lambda self: self._meaning().heading)
-    said = property(lambda self: self._meaning().said)
+    sentence = property(lambda self: self._meaning().sentence)
 
     @property
     def timed(self):

@@ -15,8 +15,8 @@ Two kinds of noise move a result:
   the run-to-run spread measured on back-to-back runs of one build.
 
 Slower or faster: the test separates the sides and the medians differ by
-at least the floor (MIN_EFFECT for its unit, CALM_EFFECT for one run a side
-undisturbed, one timer step for results that move in steps).  Same is not
+at least the floor (MIN_EFFECT for its unit, its family's spread for one
+run a side undisturbed, one timer step for results that move in steps).  Same is not
 the absence of that: it is an equivalence test (two one-sided tests at
 ALPHA / 2 each), the 90% interval of the ratio, widened by the run-to-run
 spread the values cannot show, lies within ±MARGIN (at least one timer
@@ -49,19 +49,16 @@ MIN_EFFECT = {"run": 0.05, "repetition": 1.0}
 
 # Where neither side was measured on a disturbed machine (regbench's control
 # and the scheduler, benchmarks' "disturbed"), one run a side holds tighter,
-# by how far each family moves between back-to-back runs of one build, at
-# the 98th percentile of the results undisturbed in both runs of a pair
-# (core-clock changes taken out, tables.compare_in), the larger of two
-# machines: the Ice Lake VM (six runs, 15 pairs) and the AMD EPYC Zen 5 VM
-# (six runs, 15 pairs): chain/ 1.9% (Zen 5: a rare run puts an ordered read
-# 28% apart), thrpt/ 3.3%, barrier/ 1%, rep/ 38% and copy/ 78% (Zen 5: _rep
-# loops and copies switch between speeds from one run to the next, up to
-# 2.5x for copies), lat/ 0 (whole timer steps), flush/ 14%, dispatch/ 35%
-# (Ice Lake: the indirect calls).  A family not here, or a result disturbed
-# on either side, keeps MIN_EFFECT["repetition"].  Several runs a side (the
-# run as the unit) absorb those switches: give 3 of each build to see 5%.
-CALM_EFFECT = {"chain": 0.02, "thrpt": 0.05, "barrier": 0.05, "rep": 0.40, "lat": 0.30,
-               "copy": 0.80, "flush": 0.40, "dispatch": 0.40}
+# by how far each family moves between back-to-back runs of one build: the
+# family's spread, which regbench writes in its row (bench/family.c says how
+# it was measured; model.Family.spread).  A family without one, or a result
+# disturbed on either side, keeps MIN_EFFECT["repetition"] (family_floor).
+# Several runs a side (the run as the unit) absorb those switches: give 3 of
+# each build to see 5%.
+def family_floor(spread):
+    """The floor of a family whose run-to-run spread is spread (None: not measured)."""
+    return MIN_EFFECT["repetition"] if spread is None else spread
+
 
 # The margin a "same" names: the 90% interval of the ratio lies within ±MARGIN.  It is the smallest
 # difference several runs a side can show (MIN_EFFECT["run"]), so with 3 runs of each build the verdicts
@@ -72,7 +69,7 @@ MARGIN = 0.05
 # The normal quantile of the 90% interval (two-sided, ALPHA), for large samples and the runs estimate.
 Z = statistics.NormalDist().inv_cdf(1 - ALPHA / 2)
 
-# CALM_EFFECT and MIN_EFFECT are the 98th percentile of how far two runs of one build land apart: that is
+# A family's spread and MIN_EFFECT are the 98th percentile of how far two runs of one build land apart: that is
 # SPREAD_Z standard deviations of the difference of two runs, each run's own deviation that over sqrt(2).
 SPREAD_Z = statistics.NormalDist().inv_cdf(0.99)
 
@@ -272,8 +269,8 @@ def _pooled_sigma(xa, xb):
 
 
 def compare(a: Sequence[float], b: Sequence[float], *, a_runs: Sequence[float] = (), b_runs: Sequence[float] = (),
-            higher_is_better=False, quantum=0.0, floor=None, calm_family=None, negligible=0.0, spread=None,
-            shaken_family=None):
+            higher_is_better=False, quantum=0.0, floor=None, calm_spread=None, negligible=0.0, spread=None,
+            shaken_spread=None):
     """The Comparison of side b against side a for one counter.
 
     a and b are the values of every repetition (empty: no number on that
@@ -281,11 +278,11 @@ def compare(a: Sequence[float], b: Sequence[float], *, a_runs: Sequence[float] =
     runs (when both do, they are the test's unit).  quantum is the step the
     values move in (the timer's resolution for sampled results), 0 if none:
     a difference under one step is not called, and a same names at least
-    one step.  floor replaces MIN_EFFECT of the unit; calm_family, the
-    family of a result undisturbed on both sides, gives CALM_EFFECT's floor
-    to a test over repetitions; shaken_family, the family of a result
-    disturbed on a side, holds a test over runs to CALM_EFFECT's floor
-    where that is wider than MIN_EFFECT["run"].  Medians both under negligible
+    one step.  floor replaces MIN_EFFECT of the unit; calm_spread, for a
+    result undisturbed on both sides, is its family's floor (family_floor)
+    and holds a test over repetitions; shaken_spread, for a result disturbed
+    on a side, holds a test over runs to its family's floor where that is
+    wider than MIN_EFFECT["run"].  Medians both under negligible
     (NEGLIGIBLE_CYCLES for a cost in cycles) are the same.  spread is given
     for two benchmarks of one run (how far one moves against the other that
     the repetitions cannot show); None means two runs, whose run-to-run
@@ -301,15 +298,15 @@ def compare(a: Sequence[float], b: Sequence[float], *, a_runs: Sequence[float] =
         return Comparison(None, Verdict.NA, why="a median of 0: no ratio", unit=unit)
     ratio, between = mb / ma, spread is None
     if floor is None:
-        floor = CALM_EFFECT.get(calm_family, MIN_EFFECT[unit]) if unit == "repetition" else MIN_EFFECT[unit]
-        if unit == "run" and shaken_family:
+        floor = calm_spread if unit == "repetition" and calm_spread is not None else MIN_EFFECT[unit]
+        if unit == "run" and shaken_spread is not None:
             # A busy host moves consecutive runs together (copies between two speeds for minutes on the AMD
             # EPYC VM), so a group of runs measured disturbed can move as far as one run does.
-            floor = max(floor, CALM_EFFECT.get(shaken_family, MIN_EFFECT["repetition"]))
+            floor = max(floor, shaken_spread)
     if between:
-        spread = 0.0 if unit == "run" else CALM_EFFECT.get(calm_family, MIN_EFFECT["repetition"])
+        spread = 0.0 if unit == "run" else family_floor(calm_spread)
     margin = max(MARGIN, quantum / min(ma, mb))
-    seen = dict(floor=floor, unit=unit, n=(len(xa), len(xb)), calm=calm_family is not None, margin=margin)
+    seen = dict(floor=floor, unit=unit, n=(len(xa), len(xb)), calm=calm_spread is not None, margin=margin)
     if max(ma, mb) < negligible:
         return Comparison(ratio, Verdict.SAME, why=f"both under {negligible:g}: no cost to speak of", **seen)
     p = mann_whitney_p(xa, xb) if smallest_p(len(xa), len(xb)) <= ALPHA else None
@@ -354,8 +351,8 @@ def compare(a: Sequence[float], b: Sequence[float], *, a_runs: Sequence[float] =
 # A latest run is compared with the machine's own earlier runs: where it has at least OWN_RUNS of them with the
 # result, their spread from run to run decides how far the latest may land before it is slower (a one-sided
 # prediction bound at OWN_LEVEL: one more run of an unchanged machine lands beyond it once in 1 / (1 - OWN_LEVEL)),
-# instead of the family-wide CALM_EFFECT, which the steadiest machine cannot tighten and the noisiest cannot widen.
-# OWN_FLOOR is the least it names however steady the runs.  Measured in docs/METHOD.md ("Alerts").
+# instead of the family's run-to-run spread (family_floor), which the steadiest machine cannot tighten and the
+# noisiest cannot widen.  OWN_FLOOR is the least it names however steady the runs.  Measured in docs/METHOD.md ("Alerts").
 OWN_RUNS = 4
 OWN_LEVEL = 0.999
 OWN_FLOOR = 0.05
@@ -398,18 +395,18 @@ def own_floor(runs):
     return max(OWN_FLOOR, math.expm1(bound))
 
 
-def against_history(runs, b, *, family=None, disturbed=False, shaken=False, negligible=0.0):
+def against_history(runs, b, *, spread=None, disturbed=False, shaken=False, negligible=0.0):
     """The Comparison of a latest run's values b against a machine's earlier runs of the same result (a list of
     value lists, oldest first): slower only beyond what those runs' own spread allows (own_floor), where there
     are enough of them and the latest was not measured on a disturbed machine (disturbed; the earlier runs'
-    disturbance, shaken, is in their spread); else as compare() with the family's floor, which either's
-    disturbance widens."""
+    disturbance, shaken, is in their spread); else as compare() with the family's floor (spread, its run-to-run
+    spread: family_floor), which either's disturbance widens."""
     pooled = [x for r in runs for x in r]
     medians = [statistics.median(r) for r in runs if r]
     floor = None if disturbed else own_floor(runs)
     if floor is None:
         return compare(pooled, b, a_runs=medians if len(medians) > 1 else (),
-                       calm_family=None if disturbed or shaken else family, negligible=negligible)
+                       calm_spread=None if disturbed or shaken else family_floor(spread), negligible=negligible)
     v = compare(pooled, b, floor=floor, spread=floor, negligible=negligible)
     v.why = (v.why + "; " if v.why else "") + f"the floor is this machine's own: {len(medians)} earlier runs"
     return v

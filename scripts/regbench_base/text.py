@@ -14,6 +14,19 @@ import re
 DISTURBED = "†"
 
 
+def timer_counter(counter, arch):
+    """The counter a run's timer read, from its context: timer_counter ("TSC", "generic counter"), or for a file
+    written before that key its architecture's (arm64's generic counter, x86-64's TSC)."""
+    return counter or ("generic counter" if arch == "aarch64" else "TSC")
+
+
+def tick_words(counters):
+    """What a report calls the `cycles` counter's unit for runs whose timers read these counters (timer_counter):
+    TSC cycles where every one is a time-stamp counter, timer ticks otherwise (arm64's generic counter is none)."""
+    counters = list(counters)
+    return "TSC cycles" if counters and all(c == "TSC" for c in counters) else "timer ticks"
+
+
 def number(v, up=False):
     """A value with as many digits as a reader needs: 1234, 123, 12.3, 1.23, 0.123, 0.000076; up: rounded up at
     the last digit shown, never down (a bound: bound_text)."""

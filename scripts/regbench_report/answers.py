@@ -7,9 +7,11 @@ direct readl?  What does each ordering add to an access?  Which memcpy_toio
 line; every figure in it is read from the run, in the clock its family's
 table shows first (tables.first_counter), and every "the same", "saves" or
 "+N" is the verdict of the report's own statistics between two benchmarks
-of the run (tables.compare_results).  A benchmark the run has without a
-figure is said to be so (skipped, below the timer's resolution, failed); an
-answer whose families the run did not run at all is left out.
+of the run (tables.compare_results).  Each question's benchmarks are those
+of the family whose row says it answers it (model.Family.role), never a
+family's name.  A benchmark the run has without a figure is said to be so
+(skipped, below the timer's resolution, failed); an answer whose families
+the run did not run at all is left out.
 """
 from regbench_base import names
 from regbench_base.model import Key
@@ -28,14 +30,19 @@ class _Answers:
         self.run = run
         self.disturbed = False          # a figure quoted was measured (partly) on a disturbed machine
 
-    def has(self, *families):
+    def of(self, role):
+        """The family that answers role in this run (model.Meta.family_of), or None."""
+        return self.run.meta.family_of(role)
+
+    def has(self, *roles):
+        families = {self.of(role) for role in roles} - {None}
         return any(res.family in families for res in self.run.results.values())
 
     def counter(self, key):
         return tables.first_counter([self.run], key.family)
 
     def unit(self, family):
-        return tables.CLOCKS[tables.first_counter([self.run], family)]
+        return tables.clock_name([self.run], tables.first_counter([self.run], family))
 
     def value(self, key):
         """The figure of a benchmark in its first clock, or None."""
@@ -51,12 +58,14 @@ class _Answers:
         return ""
 
     def why_not(self, key):
-        """Why a benchmark has no figure: 'below the timer's resolution (< 21 TSC cycles)', 'skipped (...)', ..."""
+        """Why a benchmark has no figure: 'below the timer's resolution (< 21 TSC cycles)' (in tables.ticks),
+        'skipped (...)', ..."""
         res = self.run.results.get(key)
         if res is None:
             return "not in this run"
         if not res.state.figure:
-            return res.state.said.format(reason=res.reason, bound=tables.bound_text(res.bound))
+            return res.state.sentence.format(reason=res.reason, bound=tables.bound_text(res.bound),
+                                             ticks=tables.ticks([self.run]))
         return "without a figure in the file"
 
     def num(self, key):
@@ -89,35 +98,35 @@ class _Answers:
 
 
 def _readl(r, readl):
-    if not r.has("chain", "thrpt", "lat"):
+    if not r.has("latency", "issue", "serialized"):
         return None
-    chain, thrpt, lat = (Key(f, "read", 32, readl) for f in ("chain", "thrpt", "lat"))
-    # only the ways this run measured it: a port target's run has lat/ alone; a sentence per clock
+    chain, thrpt, lat = (Key(r.of(role), "read", 32, readl) for role in ("latency", "issue", "serialized"))
+    # only the ways this run measured it: a port target's run has the serialized family alone; a sentence per clock
     bulk = {}
     for k, how in ((chain, "when each read waits for the last"), (thrpt, "back to back")):
         if k in r.run.results:
             bulk.setdefault(r.unit(k.family), []).append(f"{r.figure(k, unit=False)} {how} (`{names.label(k)}`)")
-    said = [f"in {unit}, " + ", and ".join(ways) for unit, ways in bulk.items()]
+    sentences = [f"in {unit}, " + ", and ".join(ways) for unit, ways in bulk.items()]
     res, p50 = r.run.results.get(lat), r.run.measure(lat, "p50")
-    alone = f"alone between two timer reads (`{names.label(lat)}`), in TSC cycles,"
+    alone = f"alone between two timer reads (`{names.label(lat)}`), in {tables.ticks([r.run])},"
     if res and res.state.bound:
-        said.append(f"{alone} it is below the timer's step ({tables.bound_text(res.bound)})"
-                    + (", which is why those two measure it in bulk" if sum(map(len, bulk.values())) == 2 else ""))
+        sentences.append(f"{alone} it is below the timer's step ({tables.bound_text(res.bound)})"
+                         + (", which is why those two measure it in bulk" if sum(map(len, bulk.values())) == 2 else ""))
     elif p50.state.figure:
-        said.append(f"{alone} it takes p50 {tables.number(p50.value)}, p99 "
-                    f"{tables.cell_text(r.run.measure(lat, 'p99'))}{r.mark(lat)}")
+        sentences.append(f"{alone} it takes p50 {tables.number(p50.value)}, p99 "
+                         f"{tables.cell_text(r.run.measure(lat, 'p99'))}{r.mark(lat)}")
     elif res:
-        said.append(f"alone between two timer reads (`{names.label(lat)}`) it is {r.why_not(lat)}")
-    if not said:
+        sentences.append(f"alone between two timer reads (`{names.label(lat)}`) it is {r.why_not(lat)}")
+    if not sentences:
         return None
-    first, rest = said[0], said[1:]
+    first, rest = sentences[0], sentences[1:]
     return (f"**One `readl`** (`{readl}`, the kernel's) costs, {first}." if bulk else
             f"**One `readl`** (`{readl}`, the kernel's), {first}.") + "".join(
         f" {w[0].upper()}{w[1:]}." for w in rest)
 
 
 def _relaxed(r, readl, relaxed):
-    if not r.has("chain", "thrpt"):
+    if not r.has("latency", "issue"):
         return None
     if not relaxed or relaxed == readl:
         # model._meta: a file written before kernel_strategies.relaxed names it only where readl was another
@@ -128,7 +137,7 @@ def _relaxed(r, readl, relaxed):
         return ("**`readl_relaxed`**: this file does not say which strategy is `readl_relaxed` (a regbench older "
                 "than `kernel_strategies.relaxed`); the tables below have every strategy.")
     parts, same, differs = [], True, False
-    for family, how in (("chain", "dependent"), ("thrpt", "back to back")):
+    for family, how in ((r.of("latency"), "dependent"), (r.of("issue"), "back to back")):
         base, other = Key(family, "read", 32, readl), Key(family, "read", 32, relaxed)
         if base not in r.run.results and other not in r.run.results:
             continue
@@ -168,9 +177,10 @@ def _relaxed(r, readl, relaxed):
 def _arm64_relaxed(r, readl, relaxed):
     """What readl_relaxed saves on arm64: the barrier readl puts after its load, measured alone where the run has it."""
     help_ = r.run.meta.help
-    barrier = next((k for k in r.run.results if k.family == "barrier" and k.op == "dmb_oshld"), None)
+    alone = Key(r.of("ordering"), "dmb_oshld")
+    barrier = alone if alone in r.run.results else None
     cost = (f"alone (`{names.label(barrier)}`) it measured {r.figure(barrier)}" if barrier
-            else "this run did not measure it alone (`barrier/dmb_oshld`)")
+            else f"this run did not measure it alone (`{names.label(alone)}`)")
     emulated = (" These figures come from an emulator: its barriers cost what it makes of them, not what a core's "
                 "do, so measure on a board before choosing." if r.run.ctx("accelerator") in ("tcg", "qemu-user") else "")
     return (f"On arm64 the two differ by instructions (`{readl}` is \"{help_.get(readl, '?')}\", `{relaxed}` "
@@ -179,13 +189,13 @@ def _arm64_relaxed(r, readl, relaxed):
 
 
 def _cookie(r):
-    if not r.has("dispatch"):
+    if not r.has("cookie"):
         return None
-    direct = Key("dispatch", "read", 32, "direct")
+    direct = Key(r.of("cookie"), "read", 32, "direct")
     if direct not in r.run.results:
         return f"**`ioread32`'s cookie**: this run has no direct `readl` (`{names.label(direct)}`) to set it against."
     same, parts = [], []
-    for k in sorted((k for k in r.run.results if k.family == "dispatch" and k != direct),
+    for k in sorted((k for k in r.run.results if k.family == direct.family and k != direct),
                     key=lambda k: r.run.meta.strategy_key(k.strategy)):
         d = r.against(direct, k)
         text = f"`{k.strategy}` ({r.run.meta.help.get(k.strategy, '')}) {r.num(k)}"
@@ -199,22 +209,22 @@ def _cookie(r):
     # the ones the same as a direct readl are said first, plainly
     if same:
         parts.insert(0, f"the same within ±{stats.pct(stats.MARGIN)}: " + ", ".join(same))
-    return (f"**`ioread32`'s cookie**, in {r.unit('dispatch')} per read back to back, against a direct `readl`, "
+    return (f"**`ioread32`'s cookie**, in {r.unit(direct.family)} per read back to back, against a direct `readl`, "
             f"`{names.label(direct)}`, at {r.figure(direct)}: " + "; ".join(parts) + ".")
 
 
 def _ordering(r, relaxed):
-    if not r.has("thrpt") or not relaxed:
+    if not r.has("issue") or not relaxed:
         return None
-    parts = []
+    parts, fam = [], r.of("issue")
     for op in ("read", "write"):
-        base = Key("thrpt", op, 32, relaxed)
+        base = Key(fam, op, 32, relaxed)
         if r.value(base) is None:
             if base in r.run.results:
                 parts.append(f"per {op}, `{names.label(base)}` is {r.why_not(base)}: nothing to set the others against")
             continue
         same, adds = [], []
-        for k in sorted((k for k in r.run.results if k.family == "thrpt" and k.op == op and k.width == 32
+        for k in sorted((k for k in r.run.results if k.family == fam and k.op == op and k.width == 32
                          and k.strategy != relaxed and r.run.meta.kinds.get(k.strategy) == "accessor"
                          and r.value(k) is not None), key=lambda k: r.run.meta.strategy_key(k.strategy)):
             d = r.against(base, k)
@@ -225,30 +235,31 @@ def _ordering(r, relaxed):
                                               f"−{d[1]}{r.mark(k)}" if d[0].differs else
                                               f"{d[1]} apart, unclear ({d[2]})" if d[0].undecided else
                                               f"{d[1]} apart ({d[2]})"))
-        said = ([f"the same within ±{stats.pct(stats.MARGIN)}: " + ", ".join(same)] if same else []) + \
+        sentences = ([f"the same within ±{stats.pct(stats.MARGIN)}: " + ", ".join(same)] if same else []) + \
             ([", ".join(adds)] if adds else [])
-        parts.append(f"per {op}, against `{relaxed}` at {r.num(base)}: " + "; ".join(said))
+        parts.append(f"per {op}, against `{relaxed}` at {r.num(base)}: " + "; ".join(sentences))
     if not parts:
         return None
-    return (f"**What each ordering adds** to a 32-bit access back to back (`thrpt/`, {r.unit('thrpt')}; "
+    return (f"**What each ordering adds** to a 32-bit access back to back (`{fam}/`, {r.unit(fam)}; "
             "`regbench --help` says what each strategy issues): " + "; ".join(parts) + ".")
 
 
 def _copies(r, direction):
     what = headlines.COPY_OPS[direction]
     places = headlines.copy_places(r.run, direction)
+    fam = headlines.copies(r.run)
     if not places:
-        if any(res.family == "copy" and res.op == direction for res in r.run.results.values()):
+        if any(res.family == fam and res.op == direction for res in r.run.results.values()):
             return f"**`{what}`**: no strategy has a figure in this run (see *Not measured*)."
         return None
     kernel = r.run.meta.kernel.get("copy")
     parts = []
     for p in places:
         text = (f"{names.size_text(p.size)} `{p.fastest}` {tables.number(p.gbs / 1e9)} GB/s"
-                + r.mark(Key("copy", direction, None, p.fastest, p.size)))
+                + r.mark(Key(fam, direction, None, p.fastest, p.size)))
         if p.tied:
             text += " (as fast: " + ", ".join(f"`{s}`" for s in p.tied) + ")"
-        k = Key("copy", direction, None, kernel, p.size)
+        k = Key(fam, direction, None, kernel, p.size)
         if kernel and kernel != p.fastest and kernel not in p.tied and k in r.run.results:
             m = r.run.measure(k, "bytes_per_second")
             text += f", the kernel's `{kernel}` " + (f"{tables.number(m.value / 1e9)} GB/s" if m.state.figure

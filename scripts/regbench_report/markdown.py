@@ -77,7 +77,7 @@ def _governor(run):
 
 def machine_rows(run):
     """(field, text) rows describing where a run was measured; fields the JSON lacks are left out."""
-    tsc, core = run.ctx_float("tsc_hz"), run.ctx_float("core_hz_estimate")
+    tsc, core, counter = run.ctx_float("tsc_hz"), run.ctx_float("core_hz_estimate"), run.timer_counter()
     rows = [("host", run.ctx("host_name")),
             ("CPU", run.ctx("cpu_model") and run.ctx("cpu_model") + (f" ({run.ctx('cpu_uarch')} cores)"
                                                                      if run.ctx("cpu_uarch") else "")),
@@ -85,13 +85,13 @@ def machine_rows(run):
                                            f"pinned to CPU {run.ctx('cpu')}" if run.ctx("cpu") else "") if x) or None),
             ("topology", run.ctx("topology")),
             ("caches", _caches(run)),
-            ("TSC", _ghz(tsc) and f"{_ghz(tsc)}, {'invariant' if run.ctx('invariant_tsc') == 'true' else 'NOT invariant'}"
+            (counter, _ghz(tsc) and f"{_ghz(tsc)}, {'invariant' if run.ctx('invariant_tsc') == 'true' else 'NOT invariant'}"
              f" — {run.ctx('tsc_hz_source', 'source not recorded')}"),
-            ("core clock", _ghz(core) and f"{_ghz(core)}" + (f" ({core / tsc:.2f} × TSC)" if tsc else "")
+            ("core clock", _ghz(core) and f"{_ghz(core)}" + (f" ({core / tsc:.2f} × {counter})" if tsc else "")
              + f" — {run.ctx('core_hz_source', 'source not recorded')}"),
             ("core cycles", run.ctx("core_cycles_source")),
             ("timer", run.ctx("timer") and f"{run.ctx('timer')}: overhead {run.ctx('timer_overhead_cycles', '?')}, "
-             f"resolution {run.ctx('timer_resolution_cycles', '?')} TSC cycles"),
+             f"resolution {run.ctx('timer_resolution_cycles', '?')} {tables.ticks([run])}"),
             ("kernel", run.ctx("kernel")),
             ("virtual machine", _vm(run)),
             ("governor", _governor(run)),
@@ -149,15 +149,17 @@ def warnings(run):
 
 
 def tsc_rates_differ(runs, labels):
-    """A warning when the runs' TSCs tick at different rates (runs on different machines): their TSC-cycle ratios
-    then compare two clocks, not two costs; "" when they agree within 1% or a rate is unknown."""
+    """A warning when the runs' timers tick at different rates (runs on different machines): their ratios of timer
+    ticks then compare two clocks, not two costs; "" when they agree within 1% or a rate is unknown."""
     rates = [r.ctx_float("tsc_hz") for r in runs]
     if len(runs) < 2 or None in rates or max(rates) <= min(rates) * 1.01:
         return ""
     each = ", ".join(f"{l} {_ghz(hz)}" for l, hz in zip(labels, rates))
-    return (f"**The TSCs tick at different rates** ({each}): a ratio of TSC cycles compares two clocks as well as "
-            "two costs. Compare the core-cycle tables (each core's own cycles, folded under each table: *The same "
-            "in core cycles*) or ns (wall time) instead.")
+    counters = {r.timer_counter() for r in runs}
+    clocks = "The TSCs" if counters == {"TSC"} else "The timers' counters"
+    return (f"**{clocks} tick at different rates** ({each}): a ratio of {tables.ticks(runs)} compares two clocks as "
+            "well as two costs. Compare the core-cycle tables (each core's own cycles, folded under each table: *The "
+            "same in core cycles*) or ns (wall time) instead.")
 
 
 def command(run, override=None):
@@ -224,8 +226,9 @@ def coarse_timer(run, family, results, tag=""):
         return []
     ns = f" ({step / hz * 1e9:.1f} ns)" if hz else ""
     counted = sum(res.state.timed for res in results)
-    return [f"{tag}TSC steps of {tables.number(step)} ticks{ns}: {below} of {counted} `{family}/` results here are "
-            f"below one step" + (f"; {f.instead}" if f.instead else "")]
+    counter = run.timer_counter()
+    return [f"{tag}{counter[0].upper()}{counter[1:]} steps of {tables.number(step)} ticks{ns}: {below} of {counted} "
+            f"`{family}/` results here are below one step" + (f"; {f.below_step}" if f.below_step else "")]
 
 
 def _cells(t, runs, labels):
@@ -294,7 +297,7 @@ def verdict_rule(runs):
                 f"value: a ratio in **bold** is a difference the data shows, the runs of the two sides separate (an exact "
                 f"two-sided Mann-Whitney U test, p ≤ {alpha}) and the medians differ by at least {eff['run']:.0%} "
                 f"({step}); with fewer than {n} runs of each, only none. {same}; {unclear}.")
-    calm = ", ".join(f"{f}/ {e:.0%}" for f, e in sorted(stats.CALM_EFFECT.items(), key=lambda x: x[1]))
+    calm = ", ".join(f"{f}/ {e:.0%}" for f, e in sorted(verdicts.spreads(runs).items(), key=lambda x: x[1]))
     return (f"With one run a side, a ratio in **bold** needs the repetitions of the two runs to separate (an exact "
             f"two-sided Mann-Whitney U test, p ≤ {alpha}) and the medians to differ by at least the run-to-run "
             f"spread of the result's family, measured on back-to-back runs of one build on two development VMs (Ice Lake, AMD Zen 5): "
@@ -401,17 +404,17 @@ def headline(runs, labels):
     thrpt, chain = run.measure(h.thrpt, first(h.thrpt)), run.measure(h.chain, first(h.chain))
     lat = run.measure(h.latency, "p50")
     if lat.state.figure:
-        bits.append(f"readl p50 {tables.number(lat.value)} TSC cycles, p99 "
+        bits.append(f"readl p50 {tables.number(lat.value)} {tables.ticks(runs)}, p99 "
                     f"{tables.cell_text(run.measure(h.latency, 'p99'))}")
     elif chain.state.figure:
-        bits.append(f"readl {tables.number(chain.value)} {tables.CLOCKS[first(h.chain)]} dependent"
+        bits.append(f"readl {tables.number(chain.value)} {tables.clock_name(runs, first(h.chain))} dependent"
                     + (f", {tables.number(thrpt.value)} back-to-back" if thrpt.state.figure else ""))
     mf = run.measure(h.barrier, first(h.barrier))
     if mf.state.figure:
-        bits.append(f"mfence {tables.number(mf.value)} {tables.CLOCKS[first(h.barrier)]}")
+        bits.append(f"mfence {tables.number(mf.value)} {tables.clock_name(runs, first(h.barrier))}")
     toio = h.copies.get("toio")
     if toio and toio.fastest:
-        gbs = lambda s: run.measure(Key("copy", "toio", None, s, toio.size), "bytes_per_second")
+        gbs = lambda s: run.measure(Key(headlines.copies(run), "toio", None, s, toio.size), "bytes_per_second")
         best = toio.fastest.strategy
         text = f"{names.size_text(toio.size)} memcpy_toio fastest with {best} ({tables.number(gbs(best).value / 1e9)} GB/s"
         v = tables.compare_results(run, toio.reference, toio.fastest, "bytes_per_second", higher_is_better=True) \
@@ -458,7 +461,7 @@ def not_measured(run):
     groups = {}
     for key, res in run.results.items():
         if not res.state.figure:
-            reason = f"{tables.bound_text(res.bound)} TSC cycles" if res.state.bound and res.bound is not None \
+            reason = f"{tables.bound_text(res.bound)} {tables.ticks([run])}" if res.state.bound and res.bound is not None \
                 else res.reason
             groups.setdefault((res.state, reason), []).append(key)
     if not groups:
@@ -473,8 +476,10 @@ def not_measured(run):
             out.append(f"- {reason} — {len(keys)}: " + ", ".join(f"`{p}`" for p in names.compact(keys)))
         out.append("")
     if any(s.bound for s, _ in groups):
+        bulk = [f"`{f}/`" for f in map(run.meta.family_of, ("latency", "issue")) if f]
         out.append("A result below the timer's resolution is not a number to quote: the access is cheaper than "
-                   "one step of the serialized TSC read. `chain/` and `thrpt/` measure such accesses in bulk.")
+                   f"one step of the serialized {run.timer_counter()} read."
+                   + (f" {' and '.join(bulk)} measure such accesses in bulk." if bulk else ""))
     return out
 
 

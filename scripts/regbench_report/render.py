@@ -12,13 +12,10 @@ from regbench_base.text import md_safe
 
 from . import answers, charts, markdown, tables, verdicts
 
-# Where charts sit: after the tables of their group.
-_GROUP_OF_TABLE = {"read": "read", "write": "write", "latency": "latency", "rep": "rep", "copy": "copy",
-                   "barrier": "barrier", "dispatch": "dispatch"}
-
-
 def _group(table):
-    return _GROUP_OF_TABLE.get(table.key.split("-")[0], table.key)
+    """Where charts sit: after the tables of their group, the first part of the table's key (an op, a family, or
+    latency: tables.py), which each chart names (charts.Chart.group)."""
+    return table.key.split("-")[0]
 
 
 def _copy_json(runs, out_dir, staging):
@@ -127,9 +124,13 @@ def _render(runs, out_dir, staging, labels, title, command):
                                   for per in fams)] for f in fam_names]
             md += [markdown.md_table(["family", *(f"{l} / {labels[0]}" for l in labels[1:])], rows), ""]
         md += ["### Verdicts", ""] + markdown.verdict_section(runs, labels)
-    md += ["Cells: a number is the median; `< N` is below the timer's resolution of N TSC cycles; `skipped` and "
+    ticks, counters = tables.ticks(runs), {r.timer_counter() for r in runs}
+    fixed = ("the fixed-rate time-stamp counter" if counters == {"TSC"} else
+             f"the fixed-rate {counters.pop()} the timer reads" if len(counters) == 1 else
+             "the fixed-rate counter each run's timer reads (the TSC on x86-64, the generic counter on arm64)")
+    md += [f"Cells: a number is the median; `< N` is below the timer's resolution of N {ticks}; `skipped` and "
            "`error` are explained under *Not measured*; — means the run has no such benchmark. Each table's heading "
-           "names its clock: TSC cycles are ticks of the fixed-rate time-stamp counter, core cycles the core's own "
+           f"names its clock: {ticks} are ticks of {fixed}, core cycles the core's own "
            "(see the core clock above); the same table in the other clock is folded under it (*The same in ...*).",
            ""]
     placed = set()

@@ -16,7 +16,7 @@ from regbench_base import command, contract, model
 from regbench_base.args import Parser as BaseParser, UsageError
 from regbench_base.state import State
 
-from . import headlines
+from . import headlines, tables
 
 NOISY = 0.05
 USAGE = "scripts/summary [-h] [--kept | --cv] [--] RESULT.json"
@@ -98,9 +98,9 @@ def lines(run):
     c = run.ctx
     core_source = str(c("core_cycles_source", "?")).split(":")[0]
     out = [f"target {c('target', '?')} ({c('target_what', '?')}), {c('cpu_model', '?')}, "
-           f"TSC {_ghz(run.ctx_float('tsc_hz'), 3)} GHz, core ~{_ghz(run.ctx_float('core_hz_estimate'), 2)} GHz "
-           f"({core_source})", "",
-           _row(["benchmark", "TSC cycles", "core cyc.", "ns", "GB/s", "CV", "note"])]
+           f"{run.timer_counter()} {_ghz(run.ctx_float('tsc_hz'), 3)} GHz, "
+           f"core ~{_ghz(run.ctx_float('core_hz_estimate'), 2)} GHz ({core_source})", "",
+           _row(["benchmark", tables.ticks([run]), "core cyc.", "ns", "GB/s", "CV", "note"])]
     skipped = []         # skipped rows in a row with one reason (another architecture's barriers): one line
 
     def fold():

@@ -8,7 +8,8 @@ built from the union of benchmarks (model.Key: what the file's metadata
 says each is) in all runs: targets and machines that ran different sets
 still line up, and an absent cell says so.  Which families get which
 table, in which order, and how they are described comes from the
-metadata too (model.Meta).
+metadata too (model.Meta): a family's param, its role, its words; no
+table names a family.
 """
 import dataclasses
 import math
@@ -19,7 +20,7 @@ from regbench_base import model, names
 from regbench_base.model import Key
 from regbench_base.state import Gap
 from regbench_base.verdict import Verdict
-from regbench_base.text import bound_text, number, ratio_text
+from regbench_base.text import bound_text, number, ratio_text, tick_words
 
 from regbench_base import stats
 
@@ -99,19 +100,31 @@ def access_families(runs, op):
     return sorted(fams, key=m.family_key)
 
 
-CLOCKS = {"cycles": "TSC cycles", "core_cycles": "core cycles"}
+# The two clocks a table can show a family in: the timer's ticks and the core's cycles.
+CLOCKS = ("cycles", "core_cycles")
+
+
+def ticks(runs):
+    """What the runs' `cycles` are called: TSC cycles, or timer ticks where a run's timer read another counter."""
+    return tick_words(r.timer_counter() for r in runs)
+
+
+def clock_name(runs, counter):
+    """A clock's words: the runs' ticks (ticks()) for cycles, core cycles for core_cycles."""
+    return ticks(runs) if counter == "cycles" else "core cycles"
 
 
 def first_counter(runs, family):
     """The clock a family's table and charts show first; the other is on demand (the table's `other`).
 
     Core cycles, the core's own clock (what a CPU's manuals and instruction
-    tables count, whatever the TSC's rate), for a family measured in bulk in
-    a single run where every result of the family with a TSC figure has
-    them.  TSC cycles for a family sampled between timer reads (its values
-    and its resolution bound move in TSC steps) and in a comparison, whose
-    verdicts are decided in TSC cycles with the core clock's change taken
-    out (compare_in): the ratios then match the figures.
+    tables count, whatever the timer's rate), for a family measured in bulk
+    in a single run where every result of the family with a figure in timer
+    ticks has them.  Timer ticks (TSC cycles on x86-64) for a family sampled
+    between timer reads (its values and its resolution bound move in timer
+    steps) and in a comparison, whose verdicts are decided in timer ticks
+    with the core clock's change taken out (compare_in): the ratios then
+    match the figures.
     """
     measured = [res for r in runs for res in r.results.values() if res.family == family and res.state.figure
                 and math.isfinite(res.counters.get("cycles", math.nan))]
@@ -123,8 +136,8 @@ def first_counter(runs, family):
 
 def _in_clocks(runs, family, make):
     """make(counter, clock words) for each clock the runs have, as one Table: the first clock's, the other its
-    `other`; comparisons count TSC cycles (main), never core cycles.  None when neither has numbers."""
-    made = {c: make(c, CLOCKS[c]) for c in CLOCKS if c == "cycles" or _counter_present(runs, family, c)}
+    `other`; comparisons count timer ticks (main), never core cycles.  None when neither has numbers."""
+    made = {c: make(c, clock_name(runs, c)) for c in CLOCKS if c == "cycles" or _counter_present(runs, family, c)}
     made = {c: t for c, t in made.items() if t}
     if not made:
         return None
@@ -153,17 +166,19 @@ def access_tables(runs, op):
 
 
 def latency_table(runs):
-    """lat/ percentiles for every lat/ benchmark some run measured (below-resolution ones are listed apart)."""
+    """The serialized family's (lat/'s) percentiles for every benchmark of it some run measured (below-resolution
+    ones are listed apart)."""
     m = model.meta(runs)
-    lat = [k for k in union(runs) if k.family == "lat" and any(r.measure(k, "p50").state.figure for r in runs)]
+    fam = m.family_of("serialized")
+    lat = [k for k in union(runs) if k.family == fam and any(r.measure(k, "p50").state.figure for r in runs)]
     if not lat:
         return None
     cells = {(k, p): (k, p) for k in lat for p in PERCENTILES}
     order = lambda k: (k.op, k.width or 0, m.strategy_key(k.strategy))
-    lat_family = m.families["lat"]
+    lat_family = m.families[fam]
     # main=None: min and max are single samples, not results to compare
-    return _grid("latency", "lat", f"Latency percentiles, lat/: TSC cycles per {lat_family.unit}",
-                 lat_family.what + "; outliers is a count, not cycles", "TSC cycles",
+    return _grid("latency", fam, f"Latency percentiles, {fam}/: {ticks(runs)} per {lat_family.unit}",
+                 lat_family.what + "; outliers is a count, not cycles", ticks(runs),
                  "benchmark", "percentile", cells, runs, main=None, row_key=order, col_key=PERCENTILES.index,
                  row_text=names.label)
 
@@ -215,19 +230,21 @@ def copy_tables(runs):
 
 
 def _per_counter(runs, family, key, title, row_head, row_key):
-    """A table of one family's benchmarks (rows) by counter (columns): barriers, dispatch."""
+    """A table of one family's benchmarks (rows) by counter (columns): barriers, dispatch, a family no other table
+    shows."""
     m = model.meta(runs)
     f = m.families[family]
     counters = [c for c in ("cycles", "core_cycles", "ns") if _counter_present(runs, family, c)] or ["cycles"]
     cells = {(k.strategy or k.op, c): (k, c) for k in union(runs) if k.family == family for c in counters}
-    head = {"cycles": f"TSC cycles per {f.unit}", "core_cycles": f"core cycles per {f.unit}", "ns": f"ns per {f.unit}"}
+    head = {"cycles": f"{ticks(runs)} per {f.unit}", "core_cycles": f"core cycles per {f.unit}", "ns": f"ns per {f.unit}"}
     return _grid(key, family, title, f.what, "", row_head, "counter", cells, runs, row_key=row_key,
                  col_key=counters.index, col_text=lambda c: head[c])
 
 
 def barrier_table(runs):
-    """Barrier costs, cheapest first (by the first run that measured each)."""
-    by_row = {k.strategy or k.op: k for k in union(runs) if k.family == "barrier"}
+    """Barrier costs (the ordering family's), cheapest first (by the first run that measured each)."""
+    fam = model.meta(runs).family_of("ordering")
+    by_row = {k.strategy or k.op: k for k in union(runs) if k.family == fam}
     if not by_row:
         return None
 
@@ -237,22 +254,42 @@ def barrier_table(runs):
             if m.state.timed:
                 return m.value if m.state.figure else 0.0
         return math.inf
-    return _per_counter(runs, "barrier", "barrier", "Barrier costs", "barrier", cost)
+    return _per_counter(runs, fam, fam, f"{fam.capitalize()} costs", fam, cost)
 
 
 def dispatch_table(runs):
-    if not any(k.family == "dispatch" for k in union(runs)):
+    """The cookie family's rows (dispatch/: ioread32 through a cookie against readl), in strategy order."""
+    fam = model.meta(runs).family_of("cookie")
+    if not any(k.family == fam for k in union(runs)):
         return None
-    return _per_counter(runs, "dispatch", "dispatch", "Dispatch: ioread32 through a cookie versus readl",
+    return _per_counter(runs, fam, fam, f"{fam.capitalize()}: ioread32 through a cookie versus readl",
                         "read32 through", model.meta(runs).strategy_key)
 
 
+def access_ops(runs):
+    """The ops of single accesses of accessor strategies the runs hold: read and write first, then any other."""
+    m = model.meta(runs)
+    ops = {k.op for k in union(runs) if k.width and k.param is None and m.kinds.get(k.strategy) == "accessor"}
+    return [op for op in ("read", "write") if op in ops] + sorted(ops - {"read", "write"})
+
+
 def headline_tables(runs):
-    """Every headline table the runs have numbers for, in reading order."""
-    out = access_tables(runs, "read") + access_tables(runs, "write")
+    """Every headline table the runs have numbers for, in reading order: a family no other table shows gets one of
+    its rows by counter, after the others."""
+    out = [t for op in access_ops(runs) for t in access_tables(runs, op)]
     out += [t for t in [latency_table(runs)] + rep_tables(runs) if t]
     out += copy_tables(runs)
     out += [t for t in (barrier_table(runs), dispatch_table(runs)) if t]
+    m, shown = model.meta(runs), {k.family for t in out for k, _ in t.cells.values()}
+    for fam in sorted({k.family for k in union(runs)} - shown, key=m.family_key):
+        f = m.families[fam]
+        counters = [c for c in ("cycles", "core_cycles", "ns") if _counter_present(runs, fam, c)] or ["cycles"]
+        cells = {(k, c): (k, c) for k in union(runs) if k.family == fam for c in counters}
+        head = {c: f"{clock_name(runs, c) if c in CLOCKS else c} per {f.unit}" for c in counters}
+        t = _grid(fam, fam, f"{fam}/: {f.what}", f.what, "", "benchmark", "counter", cells, runs, row_key=m.display_key,
+                  col_key=counters.index, row_text=names.label, col_text=head.get)
+        if t:
+            out.append(t)
     return out
 
 
@@ -267,8 +304,8 @@ def cell_text(m, scale=1.0):
     return m.state.cell
 
 
-def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_family=None, negligible=0.0, spread=None,
-            shaken_family=None):
+def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_spread=None, negligible=0.0, spread=None,
+            shaken_spread=None):
     """stats.Comparison of Measure b against Measure a, over their repetitions or runs (n/a when either has no number).
 
     quantum is the step the values move in (the timer resolution for sampled
@@ -276,8 +313,8 @@ def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_family=N
     """
     reps = lambda m: list(m.reps or (m.value,)) if m.state.figure else []
     return stats.compare(reps(a), reps(b), a_runs=a.runs, b_runs=b.runs, higher_is_better=higher_is_better,
-                         quantum=quantum, floor=floor, calm_family=calm_family, negligible=negligible, spread=spread,
-                         shaken_family=shaken_family)
+                         quantum=quantum, floor=floor, calm_spread=calm_spread, negligible=negligible, spread=spread,
+                         shaken_spread=shaken_spread)
 
 
 def compare_within(a, b, higher_is_better=False, disturbed=False):
@@ -322,24 +359,26 @@ def compare_in(a, b, key, counter, higher_is_better=False):
     floor of its family where neither run measured it on a disturbed machine (and where either did, for several
     runs a side).
 
-    TSC figures (cycles, ns, bytes/s) move with the core clock, which a host changes between runs by several
+    Timer figures (cycles, ns, bytes/s) move with the core clock, which a host changes between runs by several
     percent: a difference is called only when core cycles, with the clock's change taken out, say the same.
-    A change of the clock alone moves one of the two (a CPU-bound cost in TSC ticks, a device-bound one in
+    A change of the clock alone moves one of the two (a CPU-bound cost in timer ticks, a device-bound one in
     core cycles), a real change both.
     """
     results = [r.results.get(key) for r in (a, b)]
     calm = all(res is not None and not res.disturbed for res in results)
-    family, shaken = (key.family, None) if calm else (None, key.family)
+    f = a.meta.families.get(key.family) or b.meta.families.get(key.family)   # the first run's words, as meta()
+    floor = stats.family_floor(f.spread if f else None)
+    family, shaken = (floor, None) if calm else (None, floor)
     v = compare(a.measure(key, counter), b.measure(key, counter), max(quantum(r, key, counter) for r in (a, b)),
-                higher_is_better, calm_family=family, shaken_family=shaken,
+                higher_is_better, calm_spread=family, shaken_spread=shaken,
                 negligible=stats.NEGLIGIBLE_CYCLES if counter in ("cycles", "core_cycles") else 0.0)
     if not v.verdict.differs or counter == "core_cycles" or not all(_clock_free(r) for r in (a, b)):
         return v
-    core = compare(a.measure(key, "core_cycles"), b.measure(key, "core_cycles"), calm_family=family,
-                   shaken_family=shaken, negligible=stats.NEGLIGIBLE_CYCLES)
+    core = compare(a.measure(key, "core_cycles"), b.measure(key, "core_cycles"), calm_spread=family,
+                   shaken_spread=shaken, negligible=stats.NEGLIGIBLE_CYCLES)
     if core.ratio is None or core.verdict == v.verdict:
         return v
-    # The TSC figure moved and core cycles did not, or the other way: the clock's change, not the code's. What
+    # The timer's figure moved and core cycles did not, or the other way: the clock's change, not the code's. What
     # core cycles show of the code decides: the same within their interval, or nothing to tell.
     return dataclasses.replace(v, verdict=Verdict.SAME if core.verdict.same else Verdict.UNCLEAR, interval=core.interval,
                                margin=core.margin, margin_needed=core.margin_needed, runs_needed=core.runs_needed,

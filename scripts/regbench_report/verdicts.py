@@ -8,7 +8,7 @@ value), so a script can act on a comparison without reading Markdown.
 """
 import json
 
-from regbench_base import names
+from regbench_base import model, names
 from regbench_base.state import Gap
 
 from regbench_base import stats
@@ -35,6 +35,13 @@ def results(runs):
     return out
 
 
+def spreads(runs):
+    """{family: its run-to-run spread} of the families of runs that have one measured, in display order: the floor
+    of a result undisturbed in both runs of a comparison of one run a side."""
+    m = model.meta(runs)
+    return {f: m.families[f].spread for f in sorted(m.families, key=m.family_key) if m.families[f].spread is not None}
+
+
 def _values(run, key, counter, runs=False):
     m = run.measure(key, counter)
     return list(m.runs if runs else m.reps) if m.state.figure else []
@@ -55,7 +62,7 @@ def document(runs, labels, files):
                                      "widened by the calm_effect or min_effect.repetition spread where one run a "
                                      "side leaves the run-to-run spread out, lies within ±margin",
                       "margin": stats.MARGIN,
-                      "min_effect": stats.MIN_EFFECT, "calm_effect": stats.CALM_EFFECT,
+                      "min_effect": stats.MIN_EFFECT, "calm_effect": spreads(runs),
                       "negligible_cycles": stats.NEGLIGIBLE_CYCLES, "values_needed": stats.values_needed(),
                       "timer_step": f"a sampled result ({tables.sampled_families(runs)}) must also move by one "
                                     "timer step"},

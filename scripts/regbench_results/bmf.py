@@ -1,8 +1,9 @@
 """Bencher Metric Format: `{benchmark: {measure: {value, lower_value, upper_value}}}` of one run (one testbed).
 
 Three measures per measured benchmark, each the median over the repetitions
-with the lowest and highest repetition as the bounds: `cycles`, TSC cycles
-per unit (the run's own TSC, `tsc_hz` in its context); Bencher's own
+with the lowest and highest repetition as the bounds: `cycles`, timer ticks
+per unit (the run's own timer: its TSC or generic counter, `tsc_hz` in its
+context); Bencher's own
 `latency`, the same in ns; and Bencher's own `throughput`, units (accesses,
 elements, copies) per second.  Only measured benchmarks are exported: one
 below the timer's resolution has a bound, not a value, and a skipped or

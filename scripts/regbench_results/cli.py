@@ -19,7 +19,7 @@ import zlib
 from regbench_base import command, folder, model, stats
 from regbench_base.args import Parser, UsageError
 from regbench_base.state import State
-from regbench_base.text import number, ratio_text
+from regbench_base.text import number, ratio_text, tick_words
 
 from . import history, jsontext, passwords, query, runfile, store
 from .errors import NothingChosen, ResultsError
@@ -76,7 +76,7 @@ def parser():
     query.add_arguments(lst, benchmarks=False)
     table = command("table", "Renders the cross-machine reference table of every run in the store into DIR: "
                              "README.md and an SVG per table. Cells are nanoseconds (wall time: one clock on every "
-                             "machine, where TSC cycles are each machine's own). The folder keeps a manifest of the "
+                             "machine, where timer ticks are each machine's own). The folder keeps a manifest of the "
                              "files written and is replaced all or nothing.")
     site = command("site", "Writes a static site into DIR (index.html, runs.html, history.html, data.js and their "
                            "script and stylesheet): the reference table to filter, sort and link to, each cell's "
@@ -91,7 +91,8 @@ def parser():
         query.add_arguments(cmd)
     lat = command("latency", "Adds up the lat/ histograms of every run of one machine and target (same host, CPU "
                              "and target, same timer step: regbench bins on a grid of that step alone) and gives "
-                             "percentiles of the whole, in TSC cycles: each is the bucket its sample lies in, one "
+                             "percentiles of the whole, in timer ticks (each machine's own: its TSC on x86-64, its "
+                             "generic counter on arm64): each is the bucket its sample lies in, one "
                              "timer step wide below 64 steps, at most 1/32 of its lower edge above. Runs of a "
                              "regbench older than the grid are listed as left out.")
     query.add_arguments(lat)
@@ -265,9 +266,9 @@ def _latency(args):
         return 0
     out = []
     for g in lat.groups:
-        ghz = f", TSC {g.tsc_hz / 1e9:.3f} GHz" if g.tsc_hz else ""
+        ghz = f", {g.counter} {g.tsc_hz / 1e9:.3f} GHz" if g.tsc_hz else ""
         machine = f" (machine {g.machine[:12]})" if g.machine != g.host else ""
-        out += [f"{g.host}{machine} · {g.cpu} · {g.target} (timer step {g.step:g} TSC cycles{ghz}): "
+        out += [f"{g.host}{machine} · {g.cpu} · {g.target} (timer step {g.step:g} {tick_words([g.counter])}{ghz}): "
                 f"{_runs(len(g.runs))} merged"]
         rows = [[r.name, r.runs, r.samples, *(latency.bucket_text(r.percentiles[p], g.step)
                                               for p, _ in latency.PERCENTILES)] for r in g.rows]
@@ -278,7 +279,8 @@ def _latency(args):
     if not lat.groups and not lat.left_out:
         out.append(f"{where}: no lat/ histograms in the runs asked for")
     else:
-        out.append(f"{where}: TSC cycles; a percentile is the bucket its sample lies in (< N: under one timer step)")
+        out.append(f"{where}: {tick_words(g.counter for g in lat.groups)}; a percentile is the bucket its sample lies "
+                   "in (< N: under one timer step)")
     _say(*out)
     return 0
 

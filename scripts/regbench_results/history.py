@@ -5,8 +5,8 @@ machine_id where the runs carry one, else its host; the target as the
 reference table names it), its points the runs in time order: when, which
 run, the kernel, firmware and labels it ran with, the median in ns with the
 repetitions' range, and the verdict against the point before.  Verdicts are
-the report's (regbench_base.stats.compare) on each run's repetitions in TSC
-cycles, with the family's run-to-run floor where neither side was disturbed.
+the report's (regbench_base.stats.compare) on each run's repetitions in timer
+ticks, with the family's run-to-run floor where neither side was disturbed.
 An alert is a costlier verdict (slower) of a machine's latest run against its own
 baseline (its earlier runs labelled baseline=yes, else its last N runs): where
 the baseline has stats.OWN_RUNS runs or more, their own spread from run to
@@ -21,7 +21,7 @@ from regbench_base import stats
 from . import query, reference, runfile, sql
 
 # The columns of `results` a point is made of: a reference table cell's (reference.cell makes one run's figure of
-# a point), and the TSC cycles and repetitions its verdict is drawn from.
+# a point), and the timer ticks and repetitions its verdict is drawn from.
 FIELDS = reference.FIELDS + ("cycles", "reps")
 # How many earlier runs an alert compares with when none is labelled a baseline.
 BASELINE_RUNS = 5
@@ -48,9 +48,22 @@ class Series:
     points: List[Point] = field(default_factory=list)
 
 
-def compare(before, after, family, disturbed):
-    """The report's Comparison of after's repetitions against before's (lists of TSC cycles)."""
-    return stats.compare(before, after, calm_family=None if disturbed else family,
+def spreads(store):
+    """spread(run, family): the family's run-to-run spread as the run's own metadata has it (None: not measured),
+    each run's metadata read once."""
+    metas = {}
+
+    def spread(run, family):
+        if run["meta"] not in metas:
+            metas[run["meta"]] = store.meta(run["meta"])[0]
+        f = metas[run["meta"]].families.get(family)
+        return f.spread if f else None
+    return spread
+
+
+def compare(before, after, spread, disturbed):
+    """The report's Comparison of after's repetitions against before's (lists of timer ticks), spread the family's."""
+    return stats.compare(before, after, calm_spread=None if disturbed else stats.family_floor(spread),
                          negligible=stats.NEGLIGIBLE_CYCLES)
 
 
@@ -65,11 +78,12 @@ def series(store, selection):
         if s is None:
             s = out[(m, target, row["name"])] = Series(m, run["host"], run["cpu"], target, row["name"])
         s.points.append(Point(run, row))
+    spread = spreads(store)
     for s in out.values():
         reps = [runfile.reps_of(p.result["reps"]) for p in s.points]
         for before, after, a, b in zip(s.points, s.points[1:], reps, reps[1:]):
             if a and b:
-                after.verdict = compare(a, b, after.result["family"],
+                after.verdict = compare(a, b, spread(after.run, after.result["family"]),
                                         before.result["disturbed"] or after.result["disturbed"])
     return sorted(out.values(), key=lambda s: (s.machine, s.target, s.name))
 
@@ -127,7 +141,7 @@ def alerts(store, selection, baseline_runs=None):
     by_run = {}
     for row in query.results(store, query.Selection(chosen, selection.patterns), FIELDS, sql.FIGURED):
         by_run.setdefault(row["run_id"], {})[row["name"]] = row
-    out, compared = [], 0
+    out, compared, spread = [], 0, spreads(store)
     for (m, target), latest, base in pairs:
         for name, row in sorted(by_run.get(latest["key"], {}).items()):
             before = [by_run.get(r["key"], {}).get(name) for r in base]
@@ -136,7 +150,7 @@ def alerts(store, selection, baseline_runs=None):
                 continue
             compared += 1
             reps = [runfile.reps_of(b["reps"]) for b in before]
-            v = stats.against_history(reps, runfile.reps_of(row["reps"]), family=row["family"],
+            v = stats.against_history(reps, runfile.reps_of(row["reps"]), spread=spread(latest, row["family"]),
                                       disturbed=bool(row["disturbed"]), shaken=any(b["disturbed"] for b in before),
                                       negligible=stats.NEGLIGIBLE_CYCLES)
             if v.verdict.costlier:

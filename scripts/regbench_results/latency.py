@@ -42,8 +42,9 @@ class Group:
     host: str
     cpu: str
     target: str
-    grid: Tuple[float, int]             # (timer step in TSC ticks, buckets per power of two)
+    grid: Tuple[float, int]             # (timer step in timer ticks, buckets per power of two)
     tsc_hz: Optional[float]
+    counter: str = "TSC"                # the counter its timer read (text.timer_counter): TSC, generic counter
     machine: str = ""                   # runfile.machine: two machines sharing a host name are two groups
     runs: List = field(default_factory=list)           # run ids (their rows while build() groups them)
     rows: List[Row] = field(default_factory=list)
@@ -115,7 +116,8 @@ def build(store, selection):
             if row["lat_histograms"]:
                 gridless.append(row)
             continue
-        g = groups.setdefault(gk, Group(*gk[1:4], grid=gk[4:], tsc_hz=row["tsc_hz"], machine=gk[0]))
+        g = groups.setdefault(gk, Group(*gk[1:4], grid=gk[4:], tsc_hz=row["tsc_hz"], machine=gk[0],
+                                        counter=text.timer_counter(None, row["arch"])))
         g.runs.append(row)
     # runs whose histograms have no grid are left out, and said so where the benchmarks asked for are among them
     names = {}
@@ -176,7 +178,7 @@ def bucket_text(bucket, step):
 
 def document(lat):
     """The merged distributions for programs: a list of groups, each with its benchmarks' edges, counts and the
-    bucket [lo, hi) of each percentile, in TSC ticks."""
+    bucket [lo, hi) of each percentile, in timer ticks."""
     return {"groups": [{"host": g.host, "machine": g.machine, "cpu": g.cpu, "target": g.target,
                         "grid": {"step": g.grid[0], "sub_buckets": g.grid[1]}, "tsc_hz": g.tsc_hz, "runs": g.runs,
                         "benchmarks": {r.name: {"runs": r.runs, "samples": r.samples,

@@ -3,7 +3,8 @@
 No layout here (render writes it): which columns there are and what they are,
 which benchmarks fill which section, and each cell's figure.  Cells are
 nanoseconds, the one clock every machine shares: `cycles` are ticks of each
-machine's own TSC (2.79 GHz on one, 2.10 GHz on another), and core cycles
+machine's own timer (its TSC on x86-64, 2.79 GHz on one, 2.10 GHz on
+another; its generic counter on arm64), and core cycles
 are an estimate where a machine has no counters.  A column holding several
 runs takes the median of their medians, and its spread is then the range of
 those medians; a column of one run has its repetitions' range.

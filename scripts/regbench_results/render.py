@@ -11,7 +11,7 @@ import os
 import textwrap
 
 from regbench_base import folder, names, plot
-from regbench_base.text import DISTURBED, bound_text, md_safe, md_table, number
+from regbench_base.text import DISTURBED, bound_text, md_safe, md_table, number, timer_counter
 
 from .reference import EMULATION
 
@@ -70,7 +70,8 @@ def headline(ref):
             f"{len(rows)} benchmarks, in ns")
     readl = ref.meta.kernel.get("single")
     for s in ref.sections:
-        key = next((k for k in s.rows if (k.family, k.op, k.width, k.strategy) == ("chain", "read", 32, readl)), None)
+        dependent = (ref.meta.family_of("latency"), "read", 32, readl)
+        key = next((k for k in s.rows if (k.family, k.op, k.width, k.strategy) == dependent), None)
         cells = [(s.cells[(key, c)].value, ref.columns[c]) for c in s.columns
                  if key and (key, c) in s.cells and s.cells[(key, c)].state.figure]
         parts = []
@@ -92,11 +93,12 @@ def _intro(ref):
         "**nanoseconds** per unit (access, read, element, copy: the family's unit), the median over the run's "
         "repetitions, or the median of the runs' medians where a column holds several runs; ±N% is how far the "
         "furthest repetition (or run) lay from it. Nanoseconds because wall time is the one clock machines share: "
-        f"`cycles` are ticks of each machine's own TSC{clocks}, and core cycles are an estimate where a machine has "
+        f"`cycles` are ticks of each machine's own timer (its TSC on x86-64, its generic counter on arm64){clocks}, "
+        "and core cycles are an estimate where a machine has "
         "no counters.",
         "",
         f"{DISTURBED}: some repetition ran while the machine was disturbed (the host stole time, or other work "
-        "shared the core). `< N`: below the timer's resolution, one step of the TSC (N ns). `skipped`, `error`: the "
+        "shared the core). `< N`: below the timer's resolution, one step of its counter (N ns). `skipped`, `error`: the "
         "run could not measure it (its own report says why). —: no run of that column has it. "
         + " ".join(f"**{k}**: {v}." for k, v in EMULATION.items() if any(c.emulation == k for c in ref.columns)),
     ]
@@ -106,12 +108,12 @@ def _columns_table(ref):
     rows = []
     for c in ref.columns:
         first = c.runs[0]
-        tsc = sorted({f"{r['tsc_hz'] / 1e9:.2f} GHz" for r in c.runs if r["tsc_hz"]})
+        tsc = sorted({f"{timer_counter(None, r['arch'])} {r['tsc_hz'] / 1e9:.2f} GHz" for r in c.runs if r["tsc_hz"]})
         dates = sorted(str(r["date"] or "")[:10] for r in c.runs)
         rows.append([column_head(c, " · "), c.host, c.cpu, ", ".join(tsc) or "?", f"`{first['target']}`",
                      first["target_what"] or "", c.emulation or "no",
                      len(c.runs), dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}"])
-    return md_table(["column", "host", "CPU", "TSC", "target", "what", "emulated", "runs", "dates"], rows)
+    return md_table(["column", "host", "CPU", "timer", "target", "what", "emulated", "runs", "dates"], rows)
 
 
 def images(ref):

@@ -293,7 +293,7 @@ def unpack(data):
 
 
 def pack_reps(reps):
-    """A benchmark's repetitions (TSC cycles, six significant digits) as big-endian 32-bit floats, which hold six
+    """A benchmark's repetitions (timer ticks, six significant digits) as big-endian 32-bit floats, which hold six
     digits exactly: 4 bytes each, where their JSON took 9."""
     return struct.pack(f">{len(reps)}f", *reps)
 
@@ -340,7 +340,7 @@ def result_rows(run, run_key):
         row["reps"] = pack_reps([float(f"{x:.6g}") for x in reps]) if reps else None
         tsc = run.ctx_float("tsc_hz")
         if row["ns"] is None and row["cycles"] is not None and tsc:
-            # a file without the ns counter: regbench's ns is exactly cycles at the run's TSC rate
+            # a file without the ns counter: regbench's ns is exactly cycles at the run's timer rate
             for end in ("", "_lo", "_hi"):
                 row["ns" + end] = row["cycles" + end] / tsc * 1e9
         rows.append(row)

@@ -55,7 +55,7 @@ RUNS = (
     Column("tsc_hz", "DOUBLE PRECISION", 1, NUMBER),            # the clock of every `cycles` of this run
     Column("core_hz_estimate", "DOUBLE PRECISION", 1, NUMBER),
     Column("lat_histograms", "INTEGER NOT NULL DEFAULT 0", 3),  # how many lat/ histograms it has
-    Column("grid_step", "DOUBLE PRECISION", 3),   # their grid: the timer step in TSC ticks (NULL: none, or no grid)
+    Column("grid_step", "DOUBLE PRECISION", 3),   # their grid: the timer step in timer ticks (NULL: none, or no grid)
     Column("grid_sub_buckets", "INTEGER", 3),
     Column("target", "TEXT NOT NULL", 1, shown=(EXPORT, SITE)),  # the spec as given (ram, pci:1b36:0005/1, ...)
     Column("target_kind", "TEXT", 1, CONTEXT),                  # mmio, pio, region
@@ -111,9 +111,9 @@ RESULTS = (
     Column("unit", "TEXT NOT NULL", 1, shown=X),          # what one `cycles` is per: access, read, element, copy, ...
     Column("state", "TEXT NOT NULL", 1, shown=X),         # measured, below_resolution, skipped, error, not_run
     Column("reason", "TEXT NOT NULL", 1, shown=X),
-    Column("bound", "DOUBLE PRECISION", 1, shown=X),      # below_resolution: the timer step it is under, TSC cycles
+    Column("bound", "DOUBLE PRECISION", 1, shown=X),      # below_resolution: the timer step it is under, timer ticks
     Column("repetitions", "INTEGER", 1, shown=X),
-    Column("cycles", "DOUBLE PRECISION", 1, shown=X),     # TSC cycles per unit (the run's own TSC: see runs.tsc_hz)
+    Column("cycles", "DOUBLE PRECISION", 1, shown=X),     # timer ticks per unit (the run's own timer: see runs.tsc_hz)
     Column("cycles_lo", "DOUBLE PRECISION", 1, shown=X),
     Column("cycles_hi", "DOUBLE PRECISION", 1, shown=X),
     Column("core_cycles", "DOUBLE PRECISION", 1, shown=X),
@@ -131,7 +131,7 @@ RESULTS = (
 HISTOGRAMS = (
     Column("run_id", "BIGINT NOT NULL REFERENCES runs (key) ON DELETE CASCADE"),
     Column("name", "TEXT NOT NULL"),
-    Column("step", "DOUBLE PRECISION"),           # the grid: the timer step in TSC ticks (NULL: no grid, older run)
+    Column("step", "DOUBLE PRECISION"),           # the grid: the timer step in timer ticks (NULL: no grid, older run)
     Column("sub_buckets", "INTEGER"),
     Column("buckets", "{binary} NOT NULL"),       # its edges and counts: runfile.pack
 )

@@ -132,12 +132,12 @@ class Store:
         except BaseException:
             self._rollback()
             raise
-        # a signal waits for the commit's end: the change is then in, and what is left is saying so (settled), or
+        # a signal waits for the commit's end: the change is then in, and what is left is saying so (command.finished), or
         # (a failed commit) it is not, and the signal stops the command with the store as it was
         with command.held():
             self._commit()
             if final:
-                command.settled()
+                command.finished()
 
     def _commit(self):
         if self.engine == "sqlite":

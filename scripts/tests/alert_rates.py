@@ -7,7 +7,7 @@ is the latest, the --baseline runs before it its baseline, and every result
 with repetitions on both sides is compared as `alerts` compares it
 (stats.against_history: the machine's own spread where the baseline has
 stats.OWN_RUNS runs or more) and, for the record, as it did before (the
-family's run-to-run floor, CALM_EFFECT).  It prints, by family and in all:
+family's run-to-run floor, its row's spread).  It prints, by family and in all:
 - false alerts: results called slower when nothing changed;
 - missed: the latest made --slower times slower in every repetition and
   not called slower.
@@ -27,39 +27,43 @@ from regbench_base import model, stats  # noqa: E402
 
 
 def results_of(path):
-    """{name: (family, [cycles of each repetition], disturbed)} of a result file's measured benchmarks."""
+    """{name: (family, [cycles of each repetition], disturbed, the family's spread)} of a result file's measured
+    benchmarks."""
     run = model.load(path)
     out = {}
     for key, res in run.results.items():
         m = run.measure(key, "cycles")
+        f = run.meta.families.get(key.family)
         if m.state.figure and m.reps:
-            out[res.name] = (key.family, list(m.reps), bool(res.disturbed))
+            out[res.name] = (key.family, list(m.reps), bool(res.disturbed), f.spread if f else None)
     return out
 
 
-def old_rule(runs, b, family, disturbed):
+def old_rule(runs, b, spread, disturbed):
     """alerts before its machines' own spread: the family's floor over the pooled repetitions."""
     pooled = [x for r in runs for x in r]
     medians = [sorted(r)[len(r) // 2] for r in runs]
     return stats.compare(pooled, b, a_runs=medians if len(medians) > 1 else (),
-                         calm_family=None if disturbed else family, negligible=stats.NEGLIGIBLE_CYCLES)
+                         calm_spread=None if disturbed else stats.family_floor(spread),
+                         negligible=stats.NEGLIGIBLE_CYCLES)
 
 
 def walk(history, baseline, slower):
-    """{(rule, family): [compared, false alerts, missed]} over a history ([{name: (family, reps, disturbed)}])."""
+    """{(rule, family): [compared, false alerts, missed]} over a history ([{name: (family, reps, disturbed,
+    spread)}])."""
     tally = {}
     for i in range(baseline, len(history)):
         latest, before = history[i], history[i - baseline:i]
-        for name, (family, reps, disturbed) in latest.items():
+        for name, (family, reps, disturbed, spread) in latest.items():
             runs = [b[name][1] for b in before if name in b]
             if len(runs) < baseline:
                 continue
             shaken = any(b[name][2] for b in before)
             scaled = [x * slower for x in reps]
-            for rule, decide in (("own", lambda r: stats.against_history(runs, r, family=family, disturbed=disturbed,
+            for rule, decide in (("own", lambda r: stats.against_history(runs, r, spread=spread, disturbed=disturbed,
                                                                           shaken=shaken,
                                                                           negligible=stats.NEGLIGIBLE_CYCLES)),
-                                 ("family", lambda r: old_rule(runs, r, family, disturbed or shaken))):
+                                 ("family", lambda r: old_rule(runs, r, spread, disturbed or shaken))):
                 t = tally.setdefault((rule, family), [0, 0, 0])
                 t[0] += 1
                 t[1] += decide(reps).verdict.costlier
@@ -67,15 +71,16 @@ def walk(history, baseline, slower):
     return tally
 
 
-def synthetic(runs, spread, seed, families=("chain", "thrpt", "copy", "barrier")):
-    """A made-up history: each family's one result, its run medians within ±spread, 5 repetitions 0.2% apart."""
+def synthetic(runs, spread, seed, families=(("chain", 0.02), ("thrpt", 0.05), ("copy", 0.80), ("barrier", 0.05))):
+    """A made-up history: each family's one result, its run medians within ±spread, 5 repetitions 0.2% apart
+    (families: names and their rows' spreads, as bench/family.c has them)."""
     rng = random.Random(seed)
     out = []
     for _ in range(runs):
         run = {}
-        for f in families:
+        for f, floor in families:
             m = 100 * (1 + rng.uniform(-spread, spread))
-            run[f"{f}/x"] = (f, [m * (1 + rng.uniform(-0.002, 0.002)) for _ in range(5)], False)
+            run[f"{f}/x"] = (f, [m * (1 + rng.uniform(-0.002, 0.002)) for _ in range(5)], False, floor)
         out.append(run)
     return out
 

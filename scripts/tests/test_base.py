@@ -43,7 +43,7 @@ class States(unittest.TestCase):
         self.assertEqual([s for s in State if s.failed], [State.ERROR])
         self.assertEqual(unmeasured(), [State.ERROR, State.NOT_RUN, State.SKIPPED, State.BELOW_RESOLUTION])
         for s in unmeasured():
-            self.assertTrue(s.cell and s.heading and s.said, s)
+            self.assertTrue(s.cell and s.heading and s.sentence, s)
         self.assertEqual((Gap.NAN.cell, Gap.ABSENT.cell, Gap.NAN.figure, Gap.NAN.ran, Gap.ABSENT.ran),
                          ("NaN", "—", False, True, False))
 
@@ -136,6 +136,52 @@ class NoStateWords(unittest.TestCase):
         for path, text in (("a.js", "console.error(e.message);"), ("a.css", "td.timed { color: var(--error); }"),
                            ("a.js", 'td.classList.contains("timed")')):
             self.assertFalse(_classes_named_by_words(path, text), text)
+
+
+def family_names_in(path, families):
+    """[(line, text)] of each string in a Python file that is a family's name or a benchmark name of one ("chain",
+    "lat/"), leaving out docstrings, the keys of kernel_strategies (its "copy" is the kernel's memcpy_toio, not a
+    family: a statement that says kernel) and model._EARLIER (what files of regbench versions before role, headline
+    and spread meant)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    tree = ast.parse(text)
+    lines = text.splitlines()
+    skip = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            skip.add(id(body[0].value))                                 # a docstring
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_EARLIER" for t in node.targets):
+            skip |= {id(n) for n in ast.walk(node)}
+        if isinstance(node, ast.stmt) and not hasattr(node, "body") and \
+                "kernel" in "\n".join(lines[node.lineno - 1:node.end_lineno]):
+            skip |= {id(n) for n in ast.walk(node) if isinstance(n, ast.Constant) and n.value == "copy"}
+    named = lambda v: v in families or (" " not in v and v.split("/")[0] in families and "/" in v)
+    return sorted((n.lineno, n.value) for n in ast.walk(tree)
+                  if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in skip and named(n.value))
+
+
+class NoFamilyNames(unittest.TestCase):
+    """What a report needs to know of a family is in the family's row (role, headline, spread: bench/family.c),
+    which the JSON carries: no Python file of the packages looks a family up by its name."""
+
+    def test_no_package_names_a_family(self):
+        families = set(model._EARLIER)
+        # publish.py's catalogue holds regbench command lines and report names, as a user writes them
+        found = [f"{os.path.relpath(p, fixture.SCRIPTS)}:{n}: {v!r}"
+                 for p in sources("regbench_base", "regbench_report", "regbench_results")
+                 if os.path.basename(p) != "publish.py" for n, v in family_names_in(p, families)]
+        self.assertEqual(found, [], "ask the family's row (model.Meta.family_of, Family.in_headline, Family.spread)")
+
+    def test_the_check_catches_what_it_looks_for(self):
+        d = fixture.tmpdir()
+        path = os.path.join(d, "example.py")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write('"""chain/ in a docstring is prose."""\nif key.family == "chain":\n    x = f"lat/{opw}"\n'
+                    'k = run.meta.kernel["copy"]\ny = ("barrier", 1)\n')
+        self.assertEqual(family_names_in(path, {"chain", "lat", "copy", "barrier"}),
+                         [(2, "chain"), (3, "lat/"), (5, "barrier")])
 
 
 class NoJq(unittest.TestCase):

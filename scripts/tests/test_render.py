@@ -104,7 +104,7 @@ class AnswersFirst(unittest.TestCase):
         one = got["One `readl`"]
         for family in ("chain", "thrpt"):
             key = Key(family, "read", 32, readl)
-            self.assertIn(f"in {tables.CLOCKS[first(key)]}, ", one)
+            self.assertIn(f"in {tables.clock_name([run], first(key))}, ", one)
             self.assertIn(fig(key), one)
             self.assertIn(f"`{key.family}/read32/{readl}`", one)
         rel = got["`readl_relaxed`"]

@@ -199,7 +199,8 @@ class Table(Check):
         self.assertEqual(below[1:3], ["< 10.4", "< 13"])
 
     def test_the_tsc_rates_and_emulation_are_said(self):
-        self.assertIn("TSC (here 2.00, 2.50 GHz)", self.readme)
+        self.assertIn("own timer (its TSC on x86-64, its generic counter on arm64) (here 2.00, 2.50 GHz)", self.readme)
+        self.assertIn("| TSC 2.00 GHz |", self.readme)         # each column's clock, named
         self.assertIn("**TCG**: QEMU's TCG", self.readme)
         self.assertIn("| QEMU Virtual CPU · 1b36:0005 BAR1 port · (TCG emulation) | guest |", self.readme)
 

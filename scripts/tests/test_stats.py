@@ -1,4 +1,5 @@
 """The comparison's statistic on synthetic repetitions: exact p values, the false-positive rate it holds, verdicts."""
+import functools
 import itertools
 import json
 import math
@@ -95,16 +96,16 @@ class Compare(unittest.TestCase):
 
     def test_the_same_only_when_the_interval_lies_inside_the_margin(self):
         a = [100.0, 100.1, 100.2]
-        v = stats.compare(a, [x * 1.005 for x in a], calm_family="chain")
+        v = stats.compare(a, [x * 1.005 for x in a], calm_spread=0.02)
         self.assertEqual((v.verdict, v.margin), (Verdict.SAME, stats.MARGIN))
         lo, hi = v.interval
-        # the repetitions' own interval (0.3% wide) widened by chain's run-to-run spread on each side
+        # the repetitions' own interval (0.3% wide) widened by the family's run-to-run spread (2%) on each side
         self.assertAlmostEqual(lo, min(a[j] * 1.005 / a[i] for i in range(3) for j in range(3)) / 1.02)
         self.assertAlmostEqual(hi, max(a[j] * 1.005 / a[i] for i in range(3) for j in range(3)) * 1.02)
         self.assertLessEqual(v.margin_needed, stats.MARGIN)
         self.assertIn("within ±5%", v.why)
         # 3.5% apart: not called (under nothing but the floor) and not the same: its interval passes 5%
-        u = stats.compare(a, [x * 1.035 for x in a], calm_family="chain", floor=0.5)
+        u = stats.compare(a, [x * 1.035 for x in a], calm_spread=0.02, floor=0.5)
         self.assertEqual(u.verdict, Verdict.UNCLEAR)
         self.assertGreater(u.margin_needed, stats.MARGIN)
         self.assertIn("cannot tell within ±5%", u.why)
@@ -112,30 +113,30 @@ class Compare(unittest.TestCase):
     def test_a_ten_percent_difference_is_never_the_same(self):
         # the issue's case: a result 10% slower in every repetition, below a family's run-to-run floor
         a = [100.0, 100.1, 100.2]
-        for family in list(stats.CALM_EFFECT) + [None]:
-            v = stats.compare(a, [x * 1.10 for x in a], calm_family=family)
-            self.assertIn(v.verdict, (Verdict.SLOWER, Verdict.UNCLEAR), family)
-            self.assertEqual(v.verdict is Verdict.SLOWER, stats.CALM_EFFECT.get(family, 1.0) < 0.10, family)
+        for spread in (0.02, 0.05, 0.30, 0.40, 0.80, None):
+            v = stats.compare(a, [x * 1.10 for x in a], calm_spread=stats.family_floor(spread))
+            self.assertIn(v.verdict, (Verdict.SLOWER, Verdict.UNCLEAR), spread)
+            self.assertEqual(v.verdict is Verdict.SLOWER, stats.family_floor(spread) < 0.10, spread)
 
     def test_an_undisturbed_result_has_its_family_s_floor(self):
         a = [100.0, 100.1, 100.2]
-        v = stats.compare(a, [x * 1.10 for x in a], calm_family="chain")
-        self.assertEqual((v.verdict, v.floor), (Verdict.SLOWER, stats.CALM_EFFECT["chain"]))
-        v = stats.compare(a, [x * 1.10 for x in a], calm_family="dispatch")
-        self.assertEqual((v.verdict, v.floor), (Verdict.UNCLEAR, stats.CALM_EFFECT["dispatch"]))
+        v = stats.compare(a, [x * 1.10 for x in a], calm_spread=0.02)
+        self.assertEqual((v.verdict, v.floor, v.calm), (Verdict.SLOWER, 0.02, True))
+        v = stats.compare(a, [x * 1.10 for x in a], calm_spread=0.40)
+        self.assertEqual((v.verdict, v.floor), (Verdict.UNCLEAR, 0.40))
         # a family without a measured spread keeps the disturbed floor
-        self.assertEqual(stats.compare(a, [x * 1.10 for x in a], calm_family="new").floor,
+        self.assertEqual(stats.compare(a, [x * 1.10 for x in a], calm_spread=stats.family_floor(None)).floor,
                          stats.MIN_EFFECT["repetition"])
 
     def test_unclear_says_how_many_runs_a_side_would_tell(self):
         a = [100.0, 100.1, 100.2]
-        v = stats.compare(a, [x * 1.01 for x in a], calm_family="thrpt")     # 5% spread: 1% apart cannot be inside 5%
+        v = stats.compare(a, [x * 1.01 for x in a], calm_spread=0.05)     # 5% spread: 1% apart cannot be inside 5%
         self.assertEqual(v.verdict, Verdict.UNCLEAR)
-        sigma = math.log1p(stats.CALM_EFFECT["thrpt"]) / (stats.SPREAD_Z * math.sqrt(2))
+        sigma = math.log1p(0.05) / (stats.SPREAD_Z * math.sqrt(2))
         self.assertEqual(v.runs_needed, stats.runs_for(math.log(1.01), sigma, stats.MARGIN))
         self.assertIn(f"about {v.runs_needed} runs a side would tell", v.why)
         # medians as far apart as the margin: no count of runs makes that the same
-        w = stats.compare(a, [x * 1.06 for x in a], calm_family="dispatch")
+        w = stats.compare(a, [x * 1.06 for x in a], calm_spread=0.40)
         self.assertEqual((w.verdict, w.runs_needed), (Verdict.UNCLEAR, None))
         self.assertIn("about the margin", w.why)
 
@@ -248,9 +249,9 @@ class CompareRuns(unittest.TestCase):
 
     def test_a_disturbed_group_holds_its_family_s_spread(self):
         a, b = [100.0, 101.0, 99.0], [120.0, 121.0, 119.0]
-        v = stats.compare(a * 3, b * 3, a_runs=a, b_runs=b, shaken_family="copy")
-        self.assertEqual((v.verdict, v.floor), (Verdict.UNCLEAR, stats.CALM_EFFECT["copy"]))
-        v = stats.compare(a * 3, b * 3, a_runs=a, b_runs=b, shaken_family="chain")
+        v = stats.compare(a * 3, b * 3, a_runs=a, b_runs=b, shaken_spread=0.80)
+        self.assertEqual((v.verdict, v.floor), (Verdict.UNCLEAR, 0.80))
+        v = stats.compare(a * 3, b * 3, a_runs=a, b_runs=b, shaken_spread=0.02)
         self.assertEqual((v.verdict, v.floor), (Verdict.SLOWER, stats.MIN_EFFECT["run"]))
 
     def test_one_side_with_one_run_tests_repetitions(self):
@@ -279,6 +280,17 @@ def side(*docs):
     return model.group([model.from_document(f"run{i}.json", d) for i, d in enumerate(docs)])
 
 
+@functools.lru_cache(maxsize=None)
+def _families():
+    return side(synthetic(0, reps=1)).meta.families
+
+
+def spread_of(key):
+    """The floor of key's family in the fixture's runs: its row's spread, or the disturbed floor without one."""
+    f = _families().get(key.family)
+    return stats.family_floor(f.spread if f else None)
+
+
 class OnRuns(unittest.TestCase):
     """Verdicts over whole runs made from a fixture: repeated alike, and every repetition 10% slower."""
 
@@ -290,7 +302,7 @@ class OnRuns(unittest.TestCase):
         self.assertGreater(len(got), 10)
         for key, name, v in got:
             # one run a side: the family's run-to-run spread is added to the interval; under 5% it can be inside
-            inside = stats.CALM_EFFECT.get(key.family, 1.0) < stats.MARGIN or v.margin > stats.MARGIN
+            inside = spread_of(key) < stats.MARGIN or v.margin > stats.MARGIN
             self.assertEqual(v.verdict, Verdict.SAME if inside else Verdict.UNCLEAR, name)
             self.assertTrue(v.verdict is Verdict.SAME or v.margin_needed > v.margin, name)
         got = self.verdicts(side(*(synthetic(i) for i in (1, 2, 3))), side(*(synthetic(i) for i in (4, 5, 6))))
@@ -317,7 +329,7 @@ class OnRuns(unittest.TestCase):
         ten = self.verdicts(a, side(verdict_rates.scaled(synthetic(2), 1.10)))
         # undisturbed on both sides: 10% shows in the families whose measured spread is under it
         for key, name, v in ten:
-            floor = stats.CALM_EFFECT.get(key.family, 1)
+            floor = spread_of(key)
             if floor != 0.10:   # at the floor itself the repetitions' own scatter decides
                 self.assertEqual(v.verdict, Verdict.SLOWER if floor < 0.10 else Verdict.UNCLEAR, name)
         self.assertIn(Verdict.SLOWER, {v.verdict for _, _, v in ten})
@@ -338,7 +350,7 @@ class OnRuns(unittest.TestCase):
         a = side(*(shaken(synthetic(i)) for i in (1, 2, 3)))
         b = side(*(shaken(verdict_rates.scaled(synthetic(i), 1.10)) for i in (4, 5, 6)))
         for key, name, v in self.verdicts(a, b):
-            spread = stats.CALM_EFFECT[key.family]
+            spread = spread_of(key)
             self.assertEqual(v.floor, max(spread, stats.MIN_EFFECT["run"]), name)
             if spread < 0.10 and not a.meta.sampled(key.family):
                 self.assertEqual(v.verdict, Verdict.SLOWER, name)
@@ -430,10 +442,6 @@ class CompareJson(unittest.TestCase):
         self.assertEqual((Verdict(gone["verdict"]), gone["ratio"], gone["margin"], gone["interval"]), (Verdict.NA, None, None, None))
         self.assertIn("no number in the later run", gone["why"])
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class History(unittest.TestCase):
     """alerts: a machine's own runs decide how far its latest may land (stats.against_history)."""
 
@@ -444,15 +452,19 @@ class History(unittest.TestCase):
     def test_a_steady_machine_shows_what_its_family_cannot(self):
         runs = [[100 * f * (1 + 0.001 * i) for i in range(3)] for f in (1.0, 1.004, 0.997, 1.009, 0.995, 1.002, 0.999)]
         latest = [150.0, 150.1, 150.2]
-        self.assertEqual(stats.against_history(runs, latest, family="copy").verdict, Verdict.SLOWER)
+        self.assertEqual(stats.against_history(runs, latest, spread=0.80).verdict, Verdict.SLOWER)
         # with too few runs of its own, or measured disturbed, the family's floor (copy/ 80%) stands
         self.assertIsNone(stats.own_floor(runs[:stats.OWN_RUNS - 1]))
-        self.assertNotEqual(stats.against_history(runs[:3], latest, family="copy").verdict, Verdict.SLOWER)
-        self.assertNotEqual(stats.against_history(runs, latest, family="copy", disturbed=True).verdict,
+        self.assertNotEqual(stats.against_history(runs[:3], latest, spread=0.80).verdict, Verdict.SLOWER)
+        self.assertNotEqual(stats.against_history(runs, latest, spread=0.80, disturbed=True).verdict,
                             Verdict.SLOWER)
         self.assertEqual(stats.own_floor(runs), stats.OWN_FLOOR)      # 1% apart: the least floor
 
     def test_a_machine_that_moves_by_half_is_held_to_that(self):
         runs = [[100 * f] * 3 for f in (1.0, 1.5, 0.8, 1.4, 1.0, 1.6, 0.9)]
         self.assertGreater(stats.own_floor(runs), 1.0)
-        self.assertNotEqual(stats.against_history(runs, [150.0] * 3, family="chain").verdict, Verdict.SLOWER)
+        self.assertNotEqual(stats.against_history(runs, [150.0] * 3, spread=0.02).verdict, Verdict.SLOWER)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -204,3 +204,80 @@ class ComparisonTables(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# Every family of the fixture renamed, each row saying what regbench's rows say of it (role, headline, spread).
+_RENAMED = {"lat": "alone", "chain": "dependent", "thrpt": "stream", "flush": "landed", "rep": "fifo", "copy": "bytes",
+            "barrier": "fence", "dispatch": "indirect"}
+
+
+def renamed(doc, names=_RENAMED):
+    """doc with its families renamed, each carrying the role, headline and spread of the family it was."""
+    rb = doc["regbench"]
+    for old, new in names.items():
+        role, headline, spread = model._EARLIER[old]
+        rb["families"][new] = dict(rb["families"].pop(old), role=role, headline=list(headline), spread=spread)
+    rb["order"]["families"] = [names.get(f, f) for f in rb["order"]["families"]]
+    for e in rb["benchmarks"].values():
+        e["family"] = names.get(e["family"], e["family"])
+    return doc
+
+
+class FamiliesByTheirRows(unittest.TestCase):
+    """A report finds each family by what its row says (role, headline, spread), never by its name."""
+
+    def setUp(self):
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            self.doc = json.load(f)
+        self.runs = load("single.json")
+
+    def test_renamed_families_give_the_same_headline_tables_and_verdict_floors(self):
+        from regbench_report import headlines, verdicts
+        other = [model.from_document("renamed.json", renamed(json.loads(json.dumps(self.doc))))]
+        back = {new: old for old, new in _RENAMED.items()}
+        undo = lambda k: k._replace(family=back.get(k.family, k.family))
+        self.assertEqual([undo(k) for k in headlines.choose(other[0]).rows], headlines.choose(self.runs[0]).rows)
+        mine, theirs = tables.headline_tables(self.runs), tables.headline_tables(other)
+        self.assertEqual([[(undo(k), c) for k, c in t.cells.values()] for t in theirs],
+                         [list(t.cells.values()) for t in mine])
+        self.assertEqual({back[f]: s for f, s in verdicts.spreads(other).items()}, verdicts.spreads(self.runs))
+
+    def test_a_family_without_a_role_still_has_its_table(self):
+        # a new family: read-modify-write of one register, an op of its own, no role, its spread not measured
+        doc = self.doc
+        e = next(b for b in doc["benchmarks"] if b["name"] == "thrpt/read32/relaxed")
+        doc["benchmarks"].append(dict(e, name="rmw/update32/relaxed", run_name="rmw/update32/relaxed"))
+        rb = doc["regbench"]
+        rb["families"]["rmw"] = dict(rb["families"]["thrpt"], what="a read, an OR and the write back", role=None,
+                                     headline=[], spread=None)
+        rb["order"]["families"].append("rmw")
+        rb["benchmarks"]["rmw/update32/relaxed"] = dict(rb["benchmarks"]["thrpt/read32/relaxed"], family="rmw",
+                                                        op="update")
+        run = model.from_document("rmw.json", doc)
+        t = by_key([run])["update-rmw-cycles"]
+        self.assertEqual((t.title, t.cell("relaxed", 32)), ("Updates, rmw/: TSC cycles per access",
+                                                           (Key("rmw", "update", 32, "relaxed"), "cycles")))
+        self.assertIsNone(run.meta.families["rmw"].spread)
+
+
+class ClockWords(unittest.TestCase):
+    """`cycles` are TSC cycles only where the timer read a TSC: arm64's generic counter gives timer ticks."""
+
+    def run_with(self, **context):
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["context"].update(context)
+        return model.from_document("clock.json", doc)
+
+    def test_the_context_names_the_clock(self):
+        from regbench_report import markdown
+        for context, words, row in (({}, "TSC cycles", "TSC"), ({"timer_counter": "TSC"}, "TSC cycles", "TSC"),
+                                    ({"timer_counter": "generic counter"}, "timer ticks", "generic counter"),
+                                    ({"arch": "aarch64"}, "timer ticks", "generic counter")):
+            run = self.run_with(**context)
+            t = by_key([run])["write-flush-cycles"]
+            self.assertEqual(t.title, f"Writes, flush/: {words} per write+read", context)
+            self.assertIn(row, dict(markdown.machine_rows(run)), context)
+        # a comparison of an x86-64 run and an arm64 one counts neither's ticks as TSC cycles
+        both = [self.run_with(), self.run_with(arch="aarch64")]
+        self.assertEqual(tables.ticks(both), "timer ticks")

@@ -90,9 +90,18 @@ def line(what, counts, absent, wanted):
             + ", ".join(f"{k} {v}" for k, v in counts.items()) + f"; {absent} without a number on a side")
 
 
+# Whether the families' own spreads (their rows' spread, the floor of a result undisturbed on both sides) apply;
+# --floor sets one floor for every result instead.
+FAMILY_SPREADS = True
+
+
 def side(files, docs, factor=None):
     """The files of one side as the report takes them (one run, or a group of runs), optionally made slower."""
-    return model.group([model.from_document(f, scaled(d, factor) if factor else d) for f, d in zip(files, docs)])
+    run = model.group([model.from_document(f, scaled(d, factor) if factor else d) for f, d in zip(files, docs)])
+    if not FAMILY_SPREADS:
+        for family in run.meta.families.values():
+            family.spread = None
+    return run
 
 
 def main():
@@ -105,8 +114,9 @@ def main():
                    "repetitions and runs alike (default: the report's)")
     args = p.parse_args()
     if args.floor is not None:
+        global FAMILY_SPREADS
         stats.MIN_EFFECT = {unit: args.floor for unit in stats.MIN_EFFECT}
-        stats.CALM_EFFECT = {}
+        FAMILY_SPREADS = False
     k = args.runs
     if len(args.files) < 2 * k:
         p.error(f"give at least {2 * k} result files of one build for --runs {k}")

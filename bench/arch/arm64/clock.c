@@ -32,12 +32,10 @@ int rb_clock_arch_init(struct rb_clock *c, char *why, size_t whylen)
 	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r" (frq));
 	c->timer = RB_TIMER_CNTVCT;
 	c->invariant = true;
-	c->tsc_hz = (double)(frq & 0xffffffff);
-	c->tsc_hz_source = "cntfrq_el0 (the generic counter's frequency, as firmware set it)";
-	if (c->tsc_hz <= 0) {
-		c->tsc_hz = rb_tsc_hz_calibrated(c->timer);
-		c->tsc_hz_source = "calibrated against CLOCK_MONOTONIC_RAW (50 ms, best of 5): cntfrq_el0 reads 0";
-	}
+	c->tick_hz = (double)(frq & 0xffffffff);
+	c->tick_hz_source = "cntfrq_el0 (the generic counter's frequency, as firmware set it)";
+	if (c->tick_hz <= 0)
+		c->tick_hz_source = "cntfrq_el0 reads 0";
 	return 0;
 }
 

@@ -5,7 +5,7 @@
 #include <sys/auxv.h>
 
 #include "env.h"
-#include "selfcheck.h"
+#include "published.h"
 
 #ifndef HWCAP_CPUID
 #define HWCAP_CPUID (1 << 11)

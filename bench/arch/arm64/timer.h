@@ -9,8 +9,8 @@
  * count of the generic timer, cntvct_el0, at the fixed rate cntfrq_el0
  * states (the Arm ARM requires the system counter's frequency to be
  * constant; boards tick at 19.2 to 62.5 MHz, QEMU at 62.5 MHz, Armv8.6 and
- * later at 1 GHz).  regbench calls its count "TSC ticks" on every
- * architecture; on arm64 a tick is one count of cntvct_el0.
+ * later at 1 GHz).  It is not a TSC: regbench calls one count of
+ * cntvct_el0 a timer tick (RB_TICKS), and x86's a TSC tick.
  *
  * Start: isb; mrs, as Linux v6.1 reads it (__arch_counter_get_cntvct in
  * arch/arm64/include/asm/arch_timer.h).  The Arm ARM says reads of the
@@ -33,26 +33,27 @@
 enum rb_timer { RB_TIMER_CNTVCT, RB_NR_TIMERS };
 
 #define RB_COUNTER_NAME "generic counter"
-#define RB_TSC_START_ASM "isb\n\tmrs %[cnt], cntvct_el0"
-#define RB_TSC_STOP_CNTVCT_ASM "dsb ld\n\tisb\n\tmrs %[cnt], cntvct_el0"
-#define RB_TIMER_STOPS { [RB_TIMER_CNTVCT] = RB_TSC_STOP_CNTVCT_ASM }
+#define RB_TICKS "timer ticks"
+#define RB_TIMER_START_ASM "isb\n\tmrs %[cnt], cntvct_el0"
+#define RB_TIMER_STOP_CNTVCT_ASM "dsb ld\n\tisb\n\tmrs %[cnt], cntvct_el0"
+#define RB_TIMER_STOPS { [RB_TIMER_CNTVCT] = RB_TIMER_STOP_CNTVCT_ASM }
 
 #define RB_TIMED(t, f, ...) ((void)(t), f(RB_TIMER_CNTVCT, ##__VA_ARGS__))
 
-static inline __attribute__((always_inline)) uint64_t rb_tsc_start(void)
+static inline __attribute__((always_inline)) uint64_t rb_timer_start(void)
 {
 	uint64_t cnt;
 
-	__asm__ __volatile__(RB_TSC_START_ASM : [cnt] "=r" (cnt) : : "memory");
+	__asm__ __volatile__(RB_TIMER_START_ASM : [cnt] "=r" (cnt) : : "memory");
 	return cnt;
 }
 
-static inline __attribute__((always_inline)) uint64_t rb_tsc_stop(enum rb_timer t)
+static inline __attribute__((always_inline)) uint64_t rb_timer_stop(enum rb_timer t)
 {
 	uint64_t cnt;
 
 	(void)t;
-	__asm__ __volatile__(RB_TSC_STOP_CNTVCT_ASM : [cnt] "=r" (cnt) : : "memory");
+	__asm__ __volatile__(RB_TIMER_STOP_CNTVCT_ASM : [cnt] "=r" (cnt) : : "memory");
 	return cnt;
 }
 

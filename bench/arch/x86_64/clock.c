@@ -98,14 +98,12 @@ int rb_clock_arch_init(struct rb_clock *c, char *why, size_t whylen)
 	}
 	c->timer = rb_timer_choose();
 	c->invariant = cpuid_bit(0x80000007, 3, 8);
-	c->tsc_hz = tsc_hz_from_kernel();
-	c->tsc_hz_source = "kernel tsc_khz (perf_event user page time_mult/time_shift)";
-	if (c->tsc_hz <= 0)
-		c->tsc_hz = tsc_hz_from_cpuid(&c->tsc_hz_source);
-	if (c->tsc_hz <= 0) {
-		c->tsc_hz = rb_tsc_hz_calibrated(c->timer);
-		c->tsc_hz_source = "calibrated against CLOCK_MONOTONIC_RAW (50 ms, best of 5)";
-	}
+	c->tick_hz = tsc_hz_from_kernel();
+	c->tick_hz_source = "kernel tsc_khz (perf_event user page time_mult/time_shift)";
+	if (c->tick_hz <= 0)
+		c->tick_hz = tsc_hz_from_cpuid(&c->tick_hz_source);
+	if (c->tick_hz <= 0)
+		c->tick_hz_source = NULL;
 	return 0;
 }
 

@@ -29,32 +29,33 @@
 enum rb_timer { RB_TIMER_LFENCE, RB_TIMER_RDTSCP, RB_NR_TIMERS };
 
 #define RB_COUNTER_NAME "TSC"
-#define RB_TSC_START_ASM "lfence\n\trdtsc"
-#define RB_TSC_STOP_LFENCE_ASM "lfence\n\trdtsc\n\tlfence"
-#define RB_TSC_STOP_RDTSCP_ASM "rdtscp\n\tlfence"
+#define RB_TICKS "TSC ticks"
+#define RB_TIMER_START_ASM "lfence\n\trdtsc"
+#define RB_TIMER_STOP_LFENCE_ASM "lfence\n\trdtsc\n\tlfence"
+#define RB_TIMER_STOP_RDTSCP_ASM "rdtscp\n\tlfence"
 /* Each timer's stop sequence, by timer: what rb_timer_text says. */
-#define RB_TIMER_STOPS { [RB_TIMER_LFENCE] = RB_TSC_STOP_LFENCE_ASM, [RB_TIMER_RDTSCP] = RB_TSC_STOP_RDTSCP_ASM }
+#define RB_TIMER_STOPS { [RB_TIMER_LFENCE] = RB_TIMER_STOP_LFENCE_ASM, [RB_TIMER_RDTSCP] = RB_TIMER_STOP_RDTSCP_ASM }
 
 #define RB_TIMED(t, f, ...)							\
 	((t) == RB_TIMER_RDTSCP ? f(RB_TIMER_RDTSCP, ##__VA_ARGS__) : f(RB_TIMER_LFENCE, ##__VA_ARGS__))
 
-static inline __attribute__((always_inline)) uint64_t rb_tsc_start(void)
+static inline __attribute__((always_inline)) uint64_t rb_timer_start(void)
 {
 	uint32_t lo, hi;
 
-	__asm__ __volatile__(RB_TSC_START_ASM : "=a" (lo), "=d" (hi) : : "memory");
+	__asm__ __volatile__(RB_TIMER_START_ASM : "=a" (lo), "=d" (hi) : : "memory");
 	return ((uint64_t)hi << 32) | lo;
 }
 
 /* rdtscp also writes its aux value to ecx: both forms clobber it, so both compile alike around it. */
-static inline __attribute__((always_inline)) uint64_t rb_tsc_stop(enum rb_timer t)
+static inline __attribute__((always_inline)) uint64_t rb_timer_stop(enum rb_timer t)
 {
 	uint32_t lo, hi;
 
 	if (t == RB_TIMER_RDTSCP)
-		__asm__ __volatile__(RB_TSC_STOP_RDTSCP_ASM : "=a" (lo), "=d" (hi) : : "rcx", "memory");
+		__asm__ __volatile__(RB_TIMER_STOP_RDTSCP_ASM : "=a" (lo), "=d" (hi) : : "rcx", "memory");
 	else
-		__asm__ __volatile__(RB_TSC_STOP_LFENCE_ASM : "=a" (lo), "=d" (hi) : : "rcx", "memory");
+		__asm__ __volatile__(RB_TIMER_STOP_LFENCE_ASM : "=a" (lo), "=d" (hi) : : "rcx", "memory");
 	return ((uint64_t)hi << 32) | lo;
 }
 

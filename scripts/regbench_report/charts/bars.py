@@ -6,7 +6,7 @@ from matplotlib.patches import Patch
 from regbench_base import model, names
 
 from .. import tables
-from .common import (HATCHES, PALETTE, TSC, Chart, axis_ticks, clock_words, finish, mark_caption, mark_legend)
+from .common import (HATCHES, PALETTE, Chart, axis_ticks, clock_words, finish, mark_caption, mark_legend)
 
 
 def _hbars(ax, rows, runs, key_of, counter):
@@ -39,21 +39,22 @@ def _hbars(ax, rows, runs, key_of, counter):
 
 def barrier_chart(runs, labels, out_dir):
     """What each ordering primitive costs alone, in the family's first clock (linear: costs add up)."""
-    by_row = {res.strategy or res.op: res.key for r in runs for res in r.results.values() if res.family == "barrier"}
-    counter = tables.first_counter(runs, "barrier")     # the clock drawn is the clock sorted by
+    fam = model.meta(runs).family_of("ordering")
+    by_row = {res.strategy or res.op: res.key for r in runs for res in r.results.values() if res.family == fam}
+    counter = tables.first_counter(runs, fam)     # the clock drawn is the clock sorted by
     rows = sorted(by_row, key=lambda b: min((r.measure(by_row[b], counter).value or 0 for r in runs)))
     if not any(r.measure(by_row[b], counter).state.figure for r in runs for b in rows):
         return None
     fig, ax = plt.subplots(figsize=(8, 0.45 * len(rows) * len(runs) + 1.6))
     marked = _hbars(ax, rows, runs, by_row.get, counter)
-    ax.set_xlabel(f"{clock_words(runs, 'barrier')} per {model.meta(runs).families['barrier'].unit}")
+    ax.set_xlabel(f"{clock_words(runs, fam)} per {model.meta(runs).families[fam].unit}")
     ax.margins(x=0.15)
     if len(runs) > 1:
         ax.legend(handles=[Patch(color=PALETTE[i % 10], hatch=HATCHES[i % 4], label=l) for i, l in enumerate(labels)]
                   + (mark_legend(labels) if marked else []), title="run", loc="upper right")
     finish(fig, out_dir, "barriers.svg", "Ordering primitives alone: cost per barrier", runs, labels)
-    return Chart("barriers.svg", f"The cost of each barrier by itself ({clock_words(runs, 'barrier')}, linear)."
-                 + mark_caption(runs, labels, marked).replace("Above each bar", "Beside each bar"), "barrier")
+    return Chart("barriers.svg", f"The cost of each barrier by itself ({clock_words(runs, fam)}, linear)."
+                 + mark_caption(runs, labels, marked).replace("Above each bar", "Beside each bar"), fam)
 
 
 def _port_counter(runs, family):
@@ -118,7 +119,7 @@ def port_panel_title(runs, family):
     """What a port-vs-MMIO panel shows, from the family's own description and unit."""
     f = model.meta(runs).families[family]
     p50 = "p50, " if _port_counter(runs, family) == "p50" else ""
-    return f"{family}/: {f.what}; {p50}TSC cycles per {f.unit}"
+    return f"{family}/: {f.what}; {p50}{tables.ticks(runs)} per {f.unit}"
 
 
 def port_mmio_chart(runs, labels, out_dir):
@@ -168,4 +169,4 @@ def port_mmio_chart(runs, labels, out_dir):
     axes[0][0].legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="series")
     finish(fig, out_dir, "port-vs-mmio.svg", "Port I/O against MMIO for the same operation", runs, labels)
     return Chart("port-vs-mmio.svg", f"Port I/O (orange dots) and MMIO (blue outlines) for the same operation, a row "
-                 f"each; the grey bar spans the gap ({TSC}).", "port")
+                 f"each; the grey bar spans the gap ({tables.ticks(runs)}).", "port")

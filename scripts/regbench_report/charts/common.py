@@ -22,7 +22,6 @@ PALETTE = plt.get_cmap("tab10").colors + plt.get_cmap("tab20").colors[1::2]
 LINESTYLES = ["-", "--", ":", "-."]
 HATCHES = ["", "///", "...", "xxx"]
 MARKERS = ["o", "s", "^", "D"]
-TSC = "TSC cycles"
 
 
 @dataclass
@@ -163,7 +162,7 @@ def mark_caption(runs, labels, marked):
 
 def clock_words(runs, family):
     """The words of the clock a family's chart is in (its first counter)."""
-    return tables.CLOCKS[tables.first_counter(runs, family)]
+    return tables.clock_name(runs, tables.first_counter(runs, family))
 
 
 # --- axes -------------------------------------------------------------------------------

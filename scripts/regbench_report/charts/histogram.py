@@ -1,14 +1,14 @@
-"""lat/ histograms: where one access's samples fall, a panel per width, the tail above p99.9 apart."""
+"""Sample histograms (lat/'s): where one access's samples fall, a panel per width, the tail above p99.9 apart."""
 import matplotlib.pyplot as plt
 
 from regbench_base import distribution, model, names
 
 from .. import tables
-from .common import TSC, Chart, axis_ticks, finish, strategy_colors
+from .common import Chart, axis_ticks, finish, strategy_colors
 
 
 def histogram_charts(runs, labels, out_dir):
-    """One chart per op+width: the lat/ sample histograms of every strategy, a panel per run, on log scales.
+    """One chart per family, op and width with histograms (lat/'s): every strategy's, a panel per run, on log scales.
 
     Buckets are of unequal width (a timer step each at first, then 32 per
     power of two), so the height is samples per timer step: a bucket one step
@@ -23,9 +23,9 @@ def histogram_charts(runs, labels, out_dir):
     for ri, r in enumerate(runs):
         for res in r.results.values():
             if res.histogram and distribution.total(res.histogram) > 0:
-                by_opw.setdefault((res.op, res.width or 0), []).append((ri, res.strategy, res.histogram))
+                by_opw.setdefault((res.family, res.op, res.width or 0), []).append((ri, res.strategy, res.histogram))
     out = []
-    for (op, width), items in sorted(by_opw.items()):
+    for (family, op, width), items in sorted(by_opw.items(), key=lambda kv: (meta.family_key(kv[0][0]), kv[0][1:])):
         opw = names.opw(op, width)
         panels = sorted({ri for ri, _, _ in items})
         fig, axes = plt.subplots(1, len(panels), figsize=(4.2 + 4.2 * len(panels), 4.4), sharey=True, squeeze=False)
@@ -60,7 +60,8 @@ def histogram_charts(runs, labels, out_dir):
             ax.set_xlim(lo, hi)
             axis_ticks(ax.xaxis, lo, hi, log)
             unit = mine[0][2]
-            ax.set_xlabel(f"latency ({TSC if unit == 'cycles' else unit}{', log scale' if log else ''})")
+            ax.set_xlabel(f"latency ({tables.ticks([runs[ri]]) if unit == 'cycles' else unit}"
+                          f"{', log scale' if log else ''})")
             if len(panels) > 1:
                 ax.set_title(labels[ri])
             ax.legend(title="strategy (▸ tail above p99.9)", loc="upper right", fontsize=8, title_fontsize=8)
@@ -69,15 +70,15 @@ def histogram_charts(runs, labels, out_dir):
         # headroom above to keep the legend clear of the steps
         axes[0][0].set_ylim(min(0.6, min(lows) / 2), max(max(tops), 1) * 100)
         file = names.file_name(f"histogram-{opw}", ".svg")
-        finish(fig, out_dir, file, f"lat/{opw}: distribution of single-access latency", runs, labels)
-        out.append(Chart(file, f"Every lat/{opw} sample, binned up to p99.9 (samples per timer step: the buckets "
+        finish(fig, out_dir, file, f"{family}/{opw}: distribution of single-access latency", runs, labels)
+        out.append(Chart(file, f"Every {family}/{opw} sample, binned up to p99.9 (samples per timer step: the buckets "
                          "widen with the latency); ▸ at the right edge marks the tail above p99.9, counted in the "
                          "legend: the shape the percentiles summarise.", "latency"))
     return out
 
 
 def _hist_step(run, hists):
-    """The width the histograms' heights are per: the grid's timer step, else the run's, else one TSC cycle."""
+    """The width the histograms' heights are per: the grid's timer step, else the run's, else one timer tick."""
     steps = {h.grid[0] for h in hists if h.grid}
     if len(steps) == 1:
         return steps.pop()

@@ -13,26 +13,30 @@ from .common import (HATCHES, Chart, clock_words, drawn_strategies, finish, log_
 def latency_panels(runs, op):
     """[(family, {(run index, strategy, width): (height, p99 or None, State)})]: a panel per way of measuring latency.
 
-    Heights are in the family's first clock (tables.first_counter): lat/ in
-    TSC cycles, chain/ in core cycles for a single run that has them.
+    Heights are in the family's first clock (tables.first_counter): the
+    serialized family (lat/) in timer ticks, the latency family (chain/) in
+    core cycles for a single run that has them.
 
-    lat/ (one serialized access: p50 with a whisker to p99, or the
-    resolution bound drawn dashed when below it) and, for reads, chain/
-    (dependent reads, in bulk) are different methods with different
-    resolutions, so they never share an axis: a chain/ figure beside a lat/
-    p50 that moves in timer steps would read as a width or strategy effect.
+    The serialized family (one access alone: p50 with a whisker to p99, or
+    the resolution bound drawn dashed when below it) and, for reads, the
+    latency family (dependent reads, in bulk) are different methods with
+    different resolutions, so they never share an axis: a chain/ figure
+    beside a lat/ p50 that moves in timer steps would read as a width or
+    strategy effect.
     """
+    meta = model.meta(runs)
+    alone = meta.family_of("serialized")
     out = []
-    for family in ("lat", "chain") if op == "read" else ("lat",):
+    for family in (alone, meta.family_of("latency")) if op == "read" else (alone,):
         vals = {}
         for ri, run in enumerate(runs):
             for res in run.results.values():
                 if res.family != family or res.op != op or not res.width or res.param is not None:
                     continue
                 key = (ri, res.strategy, res.width)
-                main = res.measure("p50" if family == "lat" else tables.first_counter(runs, family))
+                main = res.measure("p50" if family == alone else tables.first_counter(runs, family))
                 if main.state.figure:
-                    p99 = res.measure("p99") if family == "lat" else None
+                    p99 = res.measure("p99") if family == alone else None
                     vals[key] = (main.value, p99.value if p99 and p99.state.figure else None, main.state)
                 elif main.state.bound and main.bound:
                     vals[key] = (main.bound, None, main.state)
@@ -86,7 +90,7 @@ def latency_chart(runs, labels, out_dir, op):
         ax.set_xticklabels([names.opw(op, w) for w in widths])
         ax.set_xlabel("access width")
         f = meta.families[family]
-        if family == "lat":
+        if family == meta.family_of("serialized"):
             steps = sorted({r.ctx_float("timer_resolution_cycles") for r in runs} - {None})
             how = "p50, whisker to p99" + (f"; moves in timer steps of {'/'.join(map(tables.number, steps))}"
                                             if steps else "")
@@ -111,42 +115,44 @@ def latency_chart(runs, labels, out_dir, op):
 
 
 def throughput_chart(runs, labels, out_dir):
-    """What ordering costs in a stream: thrpt/ cycles per access by strategy, reads and writes side by side."""
-    ops = [op for op in ("read", "write") if any(res.family == "thrpt" and res.op == op and
+    """What ordering costs in a stream: the issue family's (thrpt/) cycles per access by strategy, reads and writes
+    side by side."""
+    fam = model.meta(runs).family_of("issue")
+    ops = [op for op in ("read", "write") if any(res.family == fam and res.op == op and
                                                   res.state.figure for r in runs for res in r.results.values())]
     if not ops:
         return None
-    widths = sorted({res.width for r in runs for res in r.results.values() if res.family == "thrpt" and res.width})
-    counter = tables.first_counter(runs, "thrpt")
+    widths = sorted({res.width for r in runs for res in r.results.values() if res.family == fam and res.width})
+    counter = tables.first_counter(runs, fam)
     fig, axes = plt.subplots(1, len(ops), figsize=(10, 4.6), sharey=True, squeeze=False)
     shades = plt.get_cmap("viridis")
     marked = False
     for ax, op in zip(axes[0], ops):
-        strategies = drawn_strategies(runs, lambda res: res.family == "thrpt" and res.op == op)
+        strategies = drawn_strategies(runs, lambda res: res.family == fam and res.op == op)
         n = len(widths) * len(runs)
         step = 0.8 / n
         for wi, w in enumerate(widths):
             for ri, run in enumerate(runs):
                 for si, s in enumerate(strategies):
-                    m = run.measure(Key("thrpt", op, w, s), counter)
+                    m = run.measure(Key(fam, op, w, s), counter)
                     if not m.state.figure:
                         continue
                     x = si - 0.4 + step * (wi * len(runs) + ri + 0.5)
                     ax.bar(x, m.value, step * 0.92, color=shades(wi / max(1, len(widths) - 1) * 0.85),
                            hatch=HATCHES[ri % 4] or None, edgecolor="white" if ri == 0 else "0.2", linewidth=0.5)
-                    marked |= mark(ax, runs, ri, Key("thrpt", op, w, s), counter, x, m.value)
+                    marked |= mark(ax, runs, ri, Key(fam, op, w, s), counter, x, m.value)
         ax.set_xticks(range(len(strategies)))
         ax.set_xticklabels(strategies, rotation=20)
         ax.set_title(f"{op}s")
         ax.set_yscale("log")
         log_ticks(ax.yaxis)
-    axes[0][0].set_ylabel(f"{clock_words(runs, 'thrpt')} per access (log scale)")
+    axes[0][0].set_ylabel(f"{clock_words(runs, fam)} per {model.meta(runs).families[fam].unit} (log scale)")
     # both legends outside the last panel: inside, they cover bars (and each other with one panel)
     axes[0][-1].legend(handles=[Patch(color=shades(i / max(1, len(widths) - 1) * 0.85), label=f"{w}-bit")
                                 for i, w in enumerate(widths)], title="width", loc="upper left",
                        bbox_to_anchor=(1.02, 1.0))
     run_legend(axes[0][-1], labels, "bar", loc="lower left", anchor=(1.02, 0.0), marks=marked)
-    finish(fig, out_dir, "throughput.svg", "Back-to-back accesses (thrpt/): what each ordering strategy costs",
+    finish(fig, out_dir, "throughput.svg", f"Back-to-back accesses ({fam}/): what each ordering strategy costs",
             runs, labels)
     return Chart("throughput.svg", f"Cost per access in a stream of independent accesses, by strategy "
-                 f"({clock_words(runs, 'thrpt')}, log scale)." + mark_caption(runs, labels, marked), "write")
+                 f"({clock_words(runs, fam)}, log scale)." + mark_caption(runs, labels, marked), "write")

@@ -31,20 +31,23 @@ def _curves(ax, runs, pick, strategies, colors):
 
 
 def rep_chart(runs, labels, out_dir, op):
-    """Cycles per element against _rep count (log x), one panel per width, a line per strategy."""
-    items = [res for r in runs for res in r.results.values() if res.family == "rep" and res.op == op and res.state.figure]
+    """Cycles per element against _rep count (log x), one panel per width, a line per strategy: the family that
+    sweeps a count."""
+    meta = model.meta(runs)
+    fam = next((f for f in sorted(meta.families, key=meta.family_key) if meta.families[f].param == "count"), None)
+    items = [res for r in runs for res in r.results.values() if res.family == fam and res.op == op and res.state.figure]
     if not items:
         return None
     widths = sorted({res.width for res in items})
     strategies = sorted({res.strategy for res in items}, key=model.meta(runs).strategy_key)
     cols = min(2, len(widths))
     rows = math.ceil(len(widths) / cols)
-    counter, colors = tables.first_counter(runs, "rep"), strategy_colors(runs)
+    counter, colors = tables.first_counter(runs, fam), strategy_colors(runs)
     fig, axes = plt.subplots(rows, cols, figsize=(9, 3.0 * rows + 0.8), sharex=True, sharey=True, squeeze=False)
     for ax, w in zip(axes.flat, widths):
         def pick(run, s, w=w):
             return [(res.param, res.counters[counter]) for res in run.results.values()
-                    if res.family == "rep" and res.op == op and res.width == w and res.strategy == s
+                    if res.family == fam and res.op == op and res.width == w and res.strategy == s
                     and res.state.figure and math.isfinite(res.counters.get(counter, math.nan))]
         xs = _curves(ax, runs, pick, strategies, colors)
         ax.set_title(f"{op}{w}_rep")
@@ -56,28 +59,30 @@ def rep_chart(runs, labels, out_dir, op):
     for ax in axes[-1]:
         ax.set_xlabel("elements per call (log scale)")
     for ax in axes[:, 0]:
-        ax.set_ylabel(f"{clock_words(runs, 'rep')} per element")
+        ax.set_ylabel(f"{clock_words(runs, fam)} per {meta.families[fam].unit}")
     axes[0][-1].legend(title="strategy", loc="upper left", bbox_to_anchor=(1.02, 1.0))
     # on the last panel drawn: with an odd number of widths the grid's last cell is hidden
     run_legend(axes.flat[len(widths) - 1], labels, "line", loc="lower left", anchor=(1.02, 0.0))
-    file = names.file_name(f"rep-{op}", ".svg")
+    file = names.file_name(f"{fam}-{op}", ".svg")
     finish(fig, out_dir, file, f"{op}_rep on one register: cost per element against count", runs, labels)
-    return Chart(file, f"How the per-element cost of {op}_rep falls with the count ({clock_words(runs, 'rep')}, log "
-                 "scales).", "rep")
+    return Chart(file, f"How the per-element cost of {op}_rep falls with the count ({clock_words(runs, fam)}, log "
+                 "scales).", fam)
 
 
 def copy_chart(runs, labels, out_dir, direction):
     """Copy bandwidth against size (log x, log y), a line per strategy, the reference (libc) in black."""
+    fam = model.meta(runs).family_of("copies")
+
     def pick(run, s):
         return [(res.param, res.counters["bytes_per_second"] / 1e9) for res in run.results.values()
-                if res.family == "copy" and res.op == direction and res.strategy == s
+                if res.family == fam and res.op == direction and res.strategy == s
                 and res.state.figure and math.isfinite(res.counters.get("bytes_per_second", math.nan))]
-    strategies = drawn_strategies(runs, lambda res: res.family == "copy" and res.op == direction)
+    strategies = drawn_strategies(runs, lambda res: res.family == fam and res.op == direction)
     if not any(pick(r, s) for r in runs for s in strategies):
         return None
     fig, ax = plt.subplots(figsize=(9, 4.8))
     xs = _curves(ax, runs, pick, strategies, strategy_colors(runs, copies=True))
-    size_axis(ax, xs, tables.param_text(model.meta(runs).families["copy"]))
+    size_axis(ax, xs, tables.param_text(model.meta(runs).families[fam]))
     ax.set_yscale("log")
     log_ticks(ax.yaxis)
     ax.set_xlabel("bytes per call (log scale)")
@@ -85,8 +90,8 @@ def copy_chart(runs, labels, out_dir, direction):
     ax.legend(title="strategy", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     run_legend(ax, labels, "line", loc="lower left", anchor=(1.0, 0.0))
     what = headlines.COPY_OPS.get(direction, direction)
-    file = names.file_name(f"copy-{direction}", ".svg")
+    file = names.file_name(f"{fam}-{direction}", ".svg")
     finish(fig, out_dir, file, f"{what}: bandwidth against size, per strategy", runs, labels)
     meta = model.meta(runs)
     refs = [f"{s} (black) is {meta.help[s]}" for s in strategies if meta.is_reference(s)]
-    return Chart(file, f"{what} bandwidth by size" + "".join(f"; {r}" for r in refs) + ".", "copy")
+    return Chart(file, f"{what} bandwidth by size" + "".join(f"; {r}" for r in refs) + ".", fam)
