@@ -112,6 +112,38 @@ static void timer_cost(struct rb_clock *c)
 	free(s);
 }
 
+static __always_inline uint64_t spin_timed(enum rb_timer t, uint64_t turns)
+{
+	uint64_t t0 = rb_tsc_start();
+
+	rb_dither_spin(turns);
+	return rb_tsc_stop(t) - t0;
+}
+
+/*
+ * A sampled kernel's dither draws 0..range-1 turns of rb_dither_spin twice
+ * (sampled.h).  One draw should span two steps of the timer, so that the
+ * sum, spread over four, leaves the start's phase within a step nearly
+ * uniform: the turns of two steps, from the fastest of a few timed spins
+ * (a slower core later makes the spread wider, never narrower).
+ */
+static void dither_range(struct rb_clock *c)
+{
+	enum { TURNS = 20000 };
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 5; i++) {
+		uint64_t d = RB_TIMED(c->timer, spin_timed, TURNS);
+
+		if (d < best)
+			best = d;
+	}
+	double per_turn = ((double)best - c->overhead) / TURNS;
+	double range = per_turn > 0 ? ceil(2 * c->resolution / per_turn) : 1;
+
+	c->dither_range = range < 1 ? 1 : range > 1e6 ? 1000000 : (uint32_t)range;
+}
+
 /* One add per core cycle on every x86 core of the last 25 years and every Arm core: ticks per add give the core clock. */
 double rb_core_per_tick(enum rb_timer t)
 {
@@ -197,6 +229,7 @@ int rb_clock_init(struct rb_clock *c, char *why, size_t whylen)
 	if (rb_clock_arch_init(c, why, whylen))
 		return -1;
 	timer_cost(c);
+	dither_range(c);
 	c->core_hz = c->tsc_hz * rb_core_per_tick(c->timer);
 	c->core_hz_source = "estimate: dependent add chain at 1 add per core cycle, timed on the " RB_COUNTER_NAME;
 	core_counter_open(c);

@@ -245,3 +245,104 @@ double rb_timer_step(const uint64_t *durations, size_t n)
 	free(s);
 	return step;
 }
+
+struct rb_batch rb_batch_of(const uint64_t *timed, const uint64_t *base, size_t n, double fence)
+{
+	double sum[2] = { 0, 0 }, sq[2] = { 0, 0 }, kept[2] = { 0, 0 };
+	struct rb_batch b;
+
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < 2; k++) {
+			double v = (double)(k ? base : timed)[i];
+
+			if (v <= fence) {
+				sum[k] += v;
+				sq[k] += v * v;
+				kept[k]++;
+			}
+		}
+	if (!kept[0] || !kept[1]) {
+		b.diff = NAN;
+		b.var = NAN;
+		return b;
+	}
+	b.diff = sum[0] / kept[0] - sum[1] / kept[1];
+	b.var = 0;
+	for (int k = 0; k < 2; k++) {
+		double mean = sum[k] / kept[k];
+
+		b.var += kept[k] > 1 ? fmax(sq[k] - kept[k] * mean * mean, 0) / (kept[k] - 1) / kept[k] : 0;
+	}
+	return b;
+}
+
+double rb_student_t95(size_t df)
+{
+	static const double t[] = {
+		1.960, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+	};
+	double z = 1.959964, v = (double)df;
+
+	if (df < sizeof(t) / sizeof(t[0]))
+		return t[df];
+	/* Cornish-Fisher: within 0.001 of the exact value from 30 degrees of freedom on */
+	return z + (z * z * z + z) / (4 * v) + (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * v * v);
+}
+
+struct rb_dithered rb_dithered_mean(const struct rb_batch *b, size_t n)
+{
+	struct rb_dithered d = { NAN, NAN, NAN, 0 };
+	double sum = 0, var = 0, sq = 0, se;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(b[i].diff)) {
+			sum += b[i].diff;
+			var += b[i].var;
+			d.batches++;
+		}
+	if (!d.batches)
+		return d;
+	d.mean = sum / (double)d.batches;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(b[i].diff))
+			sq += (b[i].diff - d.mean) * (b[i].diff - d.mean);
+	/* the batches' own variances: the standard error were every sample independent */
+	se = sqrt(var) / (double)d.batches;
+	if (d.batches > 1)
+		se = fmax(se, sqrt(sq / (double)(d.batches - 1) / (double)d.batches));
+	se *= rb_student_t95(d.batches - 1);
+	d.low = d.mean - se;
+	d.high = d.mean + se;
+	return d;
+}
+
+/* Where x's run of equal values starts in n sorted values (end: false), or ends (end: true). */
+static size_t run_edge(const uint64_t *sorted, size_t n, uint64_t x, bool end)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sorted[mid] < x || (end && sorted[mid] == x))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+double rb_dithered_quantile(const uint64_t *sorted, size_t n, double step, double q)
+{
+	double pos = q * (double)n;
+	size_t i, lo, hi;
+
+	if (!n)
+		return NAN;
+	i = pos < (double)n ? (size_t)pos : n - 1;
+	lo = run_edge(sorted, n, sorted[i], false);
+	hi = run_edge(sorted, n, sorted[i], true);
+	return (double)sorted[i] - step / 2 + step * fmin(fmax((pos - (double)lo) / (double)(hi - lo), 0), 1);
+}

@@ -7,6 +7,7 @@
 #include "clock.h"
 #include "insns.h"
 #include "kernels.h"
+#include "sampled.h"
 
 #define UNROLL 8
 
@@ -35,24 +36,8 @@ static __always_inline uint64_t name##_x(const struct rb_kernel_arg *a, uint64_t
 static uint64_t name(const struct rb_kernel_arg *a, uint64_t n) { return name##_x(a, n, 0); } \
 static uint64_t name##_2(const struct rb_kernel_arg *a, uint64_t n) { return name##_x(a, n, 1); }
 
-/* SAMPLED times each body alone into mem[i], built once per timer (clock.h). */
-#define SAMPLED(name, setup, body)						\
-static __always_inline uint64_t name##_t(enum rb_timer timer, const struct rb_kernel_arg *a, uint64_t iters) \
-{									\
-	uint64_t *out = a->mem;						\
-	setup;								\
-									\
-	for (uint64_t i = 0; i < iters; i++) {				\
-		uint64_t t0 = rb_tsc_start();				\
-		body;							\
-		out[i] = rb_tsc_stop(timer) - t0;			\
-	}								\
-	return 0;							\
-}									\
-static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
-{									\
-	return RB_TIMED(a->timer, name##_t, a, iters);			\
-}
+/* SAMPLED times each body alone into mem[i], its start dithered, built once per timer (sampled.h). */
+#define SAMPLED(name, setup, body) RB_SAMPLED(name, setup, body)
 
 /* BATCH repeats body; the harness times the whole. */
 #define BATCH(name, setup, body)						\
@@ -133,9 +118,11 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
  * being 0 at run time), so reads cannot overlap: read latency.  Its baseline
  * is the same instructions without the read (CHAIN_STANDIN_*;
  * tests/chain-check.sh compares their disassembly).
- * lat: each access timed alone between serializing TSC reads.  flush: a
- * write and the read-back of the same register timed together: the read
- * cannot complete before the write has reached the target.
+ * lat: each access timed alone between serializing TSC reads, at the
+ * offset `at` (0, from the start reading: sampled.h), so that it cannot
+ * begin before the start reading.  flush: a write and the read-back of the
+ * same register timed together: the read cannot complete before the write
+ * has reached the target.  Their baseline is the space's (below).
  */
 #define SINGLE(sp, rd, wr, s, bits, access)					\
 	UNROLLED(thrpt_##rd##bits##_##s, sp##_REG,				\
@@ -146,11 +133,24 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
 		 v = iomap_##rd##bits##_##s(sp##_AT(v & z)), v)			\
 	UNROLLED(chain_##rd##base##bits##_##s, sp##_REG; uint64_t v = 0; uint64_t z = a->zero, \
 		 v = CHAIN_STANDIN_##access(uint##bits##_t, sp##_NUM(v & z)), v)	\
-	SAMPLED(lat_##rd##bits##_##s, sp##_REG, (void)iomap_##rd##bits##_##s(sp##_AT(0))) \
+	SAMPLED(lat_##rd##bits##_##s, sp##_REG, (void)iomap_##rd##bits##_##s(sp##_AT(at))) \
 	SAMPLED(lat_##wr##bits##_##s, sp##_REG; uint##bits##_t v = (uint##bits##_t)a->value, \
-		iomap_##wr##bits##_##s(v, sp##_AT(0)))				\
+		iomap_##wr##bits##_##s(v, sp##_AT(at)))				\
 	SAMPLED(flush_##wr##bits##_##s, sp##_REG; uint##bits##_t v = (uint##bits##_t)a->value, \
-		iomap_##wr##bits##_##s(v, sp##_AT(0)); (void)iomap_##rd##bits##_##s(sp##_AT(0)))
+		iomap_##wr##bits##_##s(v, sp##_AT(at)); (void)iomap_##rd##bits##_##s(sp##_AT(at)))
+
+/*
+ * The baseline of a space's lat/ and flush/ kernels: the same loop, the
+ * register's address (or port) computed from `at` as an access would, no
+ * access.  One per space serves every width and strategy: what an access
+ * adds to its address is the access.
+ */
+#define SAMPLED_BASE(sp) SAMPLED(lat_base_##sp, sp##_REG, __typeof__(sp##_NUM(at)) __x = sp##_NUM(at); OPAQUE(__x))
+SAMPLED_BASE(MMIO)
+#ifdef IOMAP_HAVE_PORT_IO
+SAMPLED_BASE(PIO)
+#endif
+SAMPLED_BASE(REGION)
 
 /* rep: calls of an n-element _rep on the one register. */
 #define REP(sp, rd, wr, s, bits)						\
@@ -244,9 +244,9 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
  */
 #define ENTRIES_SINGLE(sp, rd, wr, id, bits, access, issues)			\
 	K(RB_LAT, "read", bits, #id, .bytes = bits / 8, .widths = issues, .reads = true, .space = sp, \
-	  .fn = lat_##rd##bits##_##id)							\
+	  .fn = lat_##rd##bits##_##id, .base = lat_base_##sp)				\
 	K(RB_LAT, "write", bits, #id, .bytes = bits / 8, .widths = issues, .writes = true, .space = sp, \
-	  .fn = lat_##wr##bits##_##id)							\
+	  .fn = lat_##wr##bits##_##id, .base = lat_base_##sp)				\
 	K(RB_CHAIN, "read", bits, #id, .bytes = bits / 8, .widths = issues, .reads = true, .space = sp, \
 	  TWINS(chain_##rd##bits##_##id), .base = chain_##rd##base##bits##_##id,	\
 	  .base_twin = chain_##rd##base##bits##_##id##_2, .note = CHAIN_NOTE_##access(bits)) \
@@ -255,7 +255,7 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
 	K(RB_THRPT, "write", bits, #id, .bytes = bits / 8, .widths = issues, .writes = true, .space = sp, \
 	  TWINS(thrpt_##wr##bits##_##id))						\
 	K(RB_FLUSH, "write", bits, #id, .bytes = bits / 8, .widths = issues, .reads = true, .writes = true, \
-	  .space = sp, .fn = flush_##wr##bits##_##id)
+	  .space = sp, .fn = flush_##wr##bits##_##id, .base = lat_base_##sp)
 #define ENTRIES_REP(sp, rd, wr, id, bits)					\
 	K(RB_REP, "read", bits, #id, .bytes = bits / 8, .widths = bits / 8, .reads = true, .space = sp, \
 	  .fn = rep_##rd##bits##_##id)							\

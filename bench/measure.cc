@@ -1,5 +1,6 @@
 // measure.cc: runs one benchmark: its kernel timed in its family's shape, the estimators applied, counters reported, how it ended recorded
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -214,7 +215,7 @@ Cost cost(const rb_cost &c)
 Cost run_unrolled(Bench &b, Watch &w)
 {
 	const rb_kernel &k = b.k;
-	rb_kernel_arg a = {b.io, nullptr, 0, kWriteValue, 0, b.clk.timer};
+	rb_kernel_arg a = {b.io, nullptr, 0, kWriteValue, 0, b.clk.timer, 0, 0};
 	rb_fastest once = rb_fastest_none(), twice = once, base_once = once, base_twice = once;
 	uint64_t iters;
 	auto round = [&](bool *gain) {
@@ -237,53 +238,91 @@ Cost run_unrolled(Bench &b, Watch &w)
 				     (double)(iters * k.unroll), b.clk.resolution));
 }
 
+// A seed for a sampled call's dither (never 0): splitmix64 of a count, so that every run draws alike.
+uint64_t dither_seed()
+{
+	static uint64_t n;
+	uint64_t z = (n += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return z ? z : 1;
+}
+
 /*
  * RB_SAMPLED: every access timed alone, kSamples of them (fewer when the
- * budget ends first), the timer's own median cost subtracted: as many empty
- * timings, taken between the calls of this repetition, since the timer's
- * cost moves with the host's load by more than an L1 access costs.  A sample
- * below that cost (the timer alone varies by a step or two) is counted in
- * below_overhead and kept as 0, never as a negative latency.  Samples beyond
- * the far-out fence are interrupts, migrations or host preemption: counted
- * as outliers, kept in the percentiles and the histogram, never dropped.
+ * budget ends first), each call of the kernel followed by a call of its
+ * baseline (the same loop without the access: sampled.h), since the timer's
+ * cost moves with the host's load by more than an L1 access costs.  The
+ * start of every sample is dithered against the timer's tick, so the mean
+ * of the samples minus the baseline's mean is the access's mean cost below
+ * one step of the timer (estimate.h: rb_dithered_mean), with its interval;
+ * a repetition whose interval reaches 0 is below resolution, its bound the
+ * interval's top.  Samples beyond the far-out fence are interrupts,
+ * migrations or host preemption: counted as outliers, left out of both
+ * means, kept in the percentiles and the histogram.  The samples less the
+ * baseline's median are what the histogram bins and min and max are: a
+ * sample below that median (the timer alone varies by a step or two) is
+ * counted in below_overhead and kept as 0, never as a negative latency.
+ * Between min and max, p50 to p999 are those of the durations the
+ * quantized samples stand for (each spread over its step), less the
+ * baseline's mean.
  */
 Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 {
 	const rb_family &f = *b.k.family;
-	std::vector<uint64_t> chunk(kSamplesPerCall), raw, empty;
+	std::vector<uint64_t> chunk(kSamplesPerCall), raw, base;
 	std::vector<double> s, ratio;
-	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0, b.clk.timer};
-	size_t under = 0;
+	std::vector<rb_batch> batches;
+	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0, b.clk.timer, 0, b.clk.dither_range};
 	bool calm = w.calm();
 
 	raw.reserve(kSamples);
-	empty.reserve(kSamples);
+	base.reserve(kSamples);
 	ratio.reserve(kSamples / kSamplesPerCall + 1);
 	do {
 		rb_span span;
 
+		a.dither_seed = dither_seed();
 		if (!run(b, b.k.fn, a, kSamplesPerCall, &span))
 			return {};
 		if (span.ticks)
 			ratio.push_back((double)span.core / (double)span.ticks);
 		raw.insert(raw.end(), chunk.begin(), chunk.end());
-		empty.resize(raw.size());
-		rb_timer_empty(b.clk.timer, &empty[raw.size() - kSamplesPerCall], kSamplesPerCall);
+		a.dither_seed = dither_seed();
+		if (!run(b, b.k.base, a, kSamplesPerCall, &span))
+			return {};
+		base.insert(base.end(), chunk.begin(), chunk.end());
 	} while (raw.size() < kSamples && w.time_left());
 	w.disturbed = !(w.calm() && calm);
-	double overhead = rb_median_u64(empty.data(), empty.size());
+
+	std::vector<uint64_t> sorted(raw), base_sorted(base);
+	double step = b.clk.resolution, overhead = rb_median_u64(base_sorted.data(), base_sorted.size());
+	size_t under = 0;
+
+	std::sort(sorted.begin(), sorted.end());
 	s.reserve(raw.size());
-	for (uint64_t v : raw) {
+	for (uint64_t v : sorted) {
 		double c = (double)v - overhead;
 		under += c < 0;
 		s.push_back(std::max(c, 0.0));
 	}
-	std::sort(s.begin(), s.end());
-	auto pct = [&](double p) { return rb_percentile(s.data(), s.size(), p); };
-	double step = b.clk.resolution;
-	size_t outliers = rb_count_above(s.data(), s.size(), rb_outlier_fence(s.data(), s.size(), step));
+	double fence = rb_outlier_fence(s.data(), s.size(), step);
+	size_t outliers = rb_count_above(s.data(), s.size(), fence);
+	for (size_t i = 0; i < raw.size(); i += kSamplesPerCall)
+		batches.push_back(rb_batch_of(&raw[i], &base[i], kSamplesPerCall, fence + overhead));
+	rb_dithered d = rb_dithered_mean(batches.data(), batches.size());
+	double base_sum = 0, base_kept = 0;
+	for (uint64_t v : base)
+		if ((double)v <= fence + overhead) {
+			base_sum += (double)v;
+			base_kept++;
+		}
+	double base_mean = base_kept ? base_sum / base_kept : overhead;
 	Cost r;
 
+	b.r.batches.insert(b.r.batches.end(), batches.begin(), batches.end());
 	if (f.reports & RB_REPORT_HISTOGRAM) {
 		// every repetition's samples on the machine's one grid: they add up, as runs of the machine do
 		if (b.r.histogram.empty())
@@ -292,12 +331,13 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 		b.r.histogram_step = step;
 	}
 	r.ok = true;
-	if (pct(0.5) < step) {
+	if (!(d.low > 0)) {
+		// even the dithered estimate cannot tell it from nothing: below the top of its interval
 		r.below = true;
-		r.bound = step;
+		r.bound = d.high > 0 ? d.high : std::isfinite(d.high) ? d.high - d.low : step;
 		return r;
 	}
-	r.ticks = pct(0.5);
+	r.ticks = d.mean;
 	std::nth_element(ratio.begin(), ratio.begin() + ratio.size() / 2, ratio.end());
 	// with a counter, the live core/TSC ratio of these samples converts the TSC figure
 	r.core = ratio.empty() ? 0 : r.ticks * ratio[ratio.size() / 2];
@@ -306,8 +346,12 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 		st.counters["below_overhead"] = (double)under;
 	}
 	if (f.reports & RB_REPORT_PERCENTILES)
-		for (const rb_percentile_counter &p : rb_percentile_counters)
-			st.counters[p.counter] = pct(p.q);
+		for (const rb_percentile_counter &p : rb_percentile_counters) {
+			// min and max are the extreme samples as the histogram bins them; between them, quantiles
+			double q = rb_dithered_quantile(sorted.data(), sorted.size(), step, p.q) - base_mean;
+			st.counters[p.counter] = p.q <= 0 ? s.front() : p.q >= 1 ? s.back()
+						 : std::min(std::max(q, s.front()), s.back());
+		}
 	return r;
 }
 
@@ -318,7 +362,7 @@ Cost run_batch(Bench &b, Watch &w)
 	const rb_kernel &k = b.k;
 	bool count = k.family->param == RB_PARAM_COUNT;
 	Buffer mem(b.n * k.bytes);
-	rb_kernel_arg a = {b.io, mem.p, b.n, 0xa5, 0, b.clk.timer};
+	rb_kernel_arg a = {b.io, mem.p, b.n, 0xa5, 0, b.clk.timer, 0, 0};
 	rb_fastest f = rb_fastest_none();
 	uint64_t iters;
 
