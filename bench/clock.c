@@ -112,6 +112,39 @@ static void timer_cost(struct rb_clock *c)
 	free(s);
 }
 
+/*
+ * How far the counter moves when it moves.  Where readings back to back can
+ * read the same count, the counter is coarser than a reading, and the
+ * median advance between readings that differ is its granule: qemu-user's
+ * generic counter moves once a microsecond by 62 or 63 ticks of 62.5 MHz,
+ * whose step the resolution check reads as 1 (1 divides both).  Where every
+ * reading differs from the last (a TSC that ticks by 1, or by 27 on the
+ * development VM, where a reading takes longer than a step), the
+ * resolution is the granule.
+ */
+static void granularity(struct rb_clock *c)
+{
+	enum { N = 20001 };
+	uint64_t *moved = malloc(N * sizeof(*moved)), prev = rb_tsc_start();
+	size_t changes = 0, same = 0;
+
+	c->granularity = c->resolution;
+	if (!moved)
+		return;
+	for (int i = 0; i < N; i++) {
+		uint64_t now = rb_tsc_start();
+
+		if (now == prev)
+			same++;
+		else if (now > prev)
+			moved[changes++] = now - prev;
+		prev = now;
+	}
+	if (same && changes)
+		c->granularity = fmax(c->resolution, rb_median_u64(moved, changes));
+	free(moved);
+}
+
 static __always_inline uint64_t spin_timed(enum rb_timer t, uint64_t turns)
 {
 	uint64_t t0 = rb_tsc_start();
@@ -122,10 +155,10 @@ static __always_inline uint64_t spin_timed(enum rb_timer t, uint64_t turns)
 
 /*
  * A sampled kernel's dither draws 0..range-1 turns of rb_dither_spin twice
- * (sampled.h).  One draw should span two steps of the timer, so that the
- * sum, spread over four, leaves the start's phase within a step nearly
- * uniform: the turns of two steps, from the fastest of a few timed spins
- * (a slower core later makes the spread wider, never narrower).
+ * (sampled.h).  One draw should span two granules of the counter, so that
+ * the sum, spread over four, leaves the start's phase within a granule
+ * nearly uniform: the turns of two granules, from the fastest of a few
+ * timed spins (a slower core later makes the spread wider, never narrower).
  */
 static void dither_range(struct rb_clock *c)
 {
@@ -139,7 +172,7 @@ static void dither_range(struct rb_clock *c)
 			best = d;
 	}
 	double per_turn = ((double)best - c->overhead) / TURNS;
-	double range = per_turn > 0 ? ceil(2 * c->resolution / per_turn) : 1;
+	double range = per_turn > 0 ? ceil(2 * c->granularity / per_turn) : 1;
 
 	c->dither_range = range < 1 ? 1 : range > 1e6 ? 1000000 : (uint32_t)range;
 }
@@ -229,6 +262,7 @@ int rb_clock_init(struct rb_clock *c, char *why, size_t whylen)
 	if (rb_clock_arch_init(c, why, whylen))
 		return -1;
 	timer_cost(c);
+	granularity(c);
 	dither_range(c);
 	c->core_hz = c->tsc_hz * rb_core_per_tick(c->timer);
 	c->core_hz_source = "estimate: dependent add chain at 1 add per core cycle, timed on the " RB_COUNTER_NAME;

@@ -130,8 +130,9 @@ void rb_console_header(const rb_session &s, const benchmark::BenchmarkReporter::
 		fprintf(stderr, "regbench: note: %s\n", s.env.warnings);
 	// a step of 2 ns or more swallows an access that hits the cache (1-2 ns)
 	if (clk.resolution / clk.tsc_hz >= 2e-9)
-		fprintf(stderr, "regbench: note: the " RB_COUNTER_NAME " moves in steps of %.1f ns here: %s figures under one step are "
-			"below resolution\n", clk.resolution / clk.tsc_hz * 1e9, sampled_families().c_str());
+		fprintf(stderr, "regbench: note: the " RB_COUNTER_NAME " moves in steps of %.1f ns here: %s dither each sample's start "
+			"against it and read below one step, with an interval (docs/METHOD.md)\n", clk.resolution / clk.tsc_hz * 1e9,
+			sampled_families().c_str());
 }
 
 bool rb_fancy_terminal(int fd)
@@ -342,9 +343,9 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 }
 
 /*
- * Where the timer's step limited a sampled family, say so once, with what
- * to read instead: on a coarse TSC (steps of 21 ticks on an AMD EPYC VM)
- * every lat/ access to RAM is below it.
+ * Where a sampled family could not tell a cost from nothing, say so once,
+ * with what to read instead: even dithered, an access whose interval
+ * reaches 0 (a store that only issues) has no figure.
  */
 void rb_console::finish()
 {
@@ -353,5 +354,6 @@ void rb_console::finish()
 	for (const Below &b : below_)
 		if (b.below)
 			print(std::string(b.family->name) + "/: " + std::to_string(b.below) + " of " +
-			      std::to_string(b.below + b.measured) + " below one step of the timer: " + b.family->instead);
+			      std::to_string(b.below + b.measured) + " below resolution (the dithered interval reaches 0): " +
+			      b.family->instead);
 }

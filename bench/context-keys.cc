@@ -100,8 +100,8 @@ const rb_context_key rb_context_keys[] = {
 	{"timer_overhead_cycles", "clock.c", kDecimal, RB_ALWAYS,
 	 "The median TSC ticks of an empty start/stop pair, measured at start-up, decimal text."},
 	{"timer_resolution_cycles", "clock.c", kDecimal, RB_ALWAYS,
-	 "The step the timer's readings move in, in TSC ticks, decimal text: a sampled result below one step has no figure "
-	 "(state below_resolution)."},
+	 "The step the timer's readings move in, in TSC ticks, decimal text: lat/ and flush/ dither each sample's start "
+	 "against it, so their figures go below one step (docs/METHOD.md)."},
 	{"counters", "measure.cc", kText, RB_ALWAYS, "What each counter of the benchmarks entries holds (the docs quote it)."},
 
 	// the machine

@@ -152,7 +152,8 @@ json benchmark(const rb_result &r)
 		e["bound"] = r.bound;
 	if ((r.state == rb_state::measured || r.state == rb_state::below_resolution) && !r.batches.empty()) {
 		// a sampled benchmark: its dithered mean over every repetition's batches, with its interval
-		rb_dithered d = rb_dithered_mean(r.batches.data(), r.batches.size());
+		rb_dithered d = rb_dithered_across(rb_dithered_mean(r.batches.data(), r.batches.size()),
+						   r.sampled_means.data(), r.sampled_means.size());
 		if (std::isfinite(d.low) && std::isfinite(d.high))
 			e["interval"] = {d.low, d.high};
 	}

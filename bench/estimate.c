@@ -318,6 +318,22 @@ struct rb_dithered rb_dithered_mean(const struct rb_batch *b, size_t n)
 	return d;
 }
 
+struct rb_dithered rb_dithered_across(struct rb_dithered d, const double *means, size_t n)
+{
+	double sum = 0, sq = 0, half;
+
+	if (n < 2 || !isfinite(d.mean))
+		return d;
+	for (size_t i = 0; i < n; i++)
+		sum += means[i];
+	for (size_t i = 0; i < n; i++)
+		sq += (means[i] - sum / (double)n) * (means[i] - sum / (double)n);
+	half = rb_student_t95(n - 1) * sqrt(sq / (double)(n - 1) / (double)n);
+	d.low = fmin(d.low, d.mean - half);
+	d.high = fmax(d.high, d.mean + half);
+	return d;
+}
+
 /* Where x's run of equal values starts in n sorted values (end: false), or ends (end: true). */
 static size_t run_edge(const uint64_t *sorted, size_t n, uint64_t x, bool end)
 {

@@ -216,6 +216,15 @@ struct rb_dithered {
 };
 struct rb_dithered rb_dithered_mean(const struct rb_batch *b, size_t n);
 
+/*
+ * d, the estimate from every repetition's batches together, its interval
+ * widened to hold what the n repetitions' own means say of their mean
+ * (Student's t over them): a machine that changed pace between repetitions
+ * moves whole repetitions, which batches within each cannot show.  d as it
+ * is for fewer than two.
+ */
+struct rb_dithered rb_dithered_across(struct rb_dithered d, const double *means, size_t n);
+
 /* The two-sided 95% quantile of Student's t with df degrees of freedom (the normal's 1.96 for df = 0). */
 double rb_student_t95(size_t df);
 

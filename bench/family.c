@@ -12,7 +12,8 @@ static const size_t counts[] = { 8, 64, 512, 0 }, quick_counts[] = { 8, 256, 0 }
 static const size_t sizes[] = { 4096, 256 << 10, 4 << 20, 0 }, quick_sizes[] = { 64, 4096, 0 };
 
 const struct rb_family rb_families[RB_NR_FAMILIES] = {
-	[RB_LAT] = { "lat", "one access at a time between serializing TSC reads (median of all samples)",
+	[RB_LAT] = { "lat", "one access at a time between serializing TSC reads (the mean of all samples, each start dithered "
+		     "against the timer's tick)",
 		     "access", RB_SAMPLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG,
 		     RB_REPORT_PERCENTILES | RB_REPORT_OUTLIERS | RB_REPORT_HISTOGRAM,
 		     "chain/ gives a read's latency and thrpt/ an access's issue cost, in bulk and below one step" },

@@ -298,7 +298,9 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 	w.disturbed = !(w.calm() && calm);
 
 	std::vector<uint64_t> sorted(raw), base_sorted(base);
-	double step = b.clk.resolution, overhead = rb_median_u64(base_sorted.data(), base_sorted.size());
+	// the histogram's grid is the resolution's; a sample's own step is the counter's granule (clock.h)
+	double step = b.clk.resolution, grain = b.clk.granularity;
+	double overhead = rb_median_u64(base_sorted.data(), base_sorted.size());
 	size_t under = 0;
 
 	std::sort(sorted.begin(), sorted.end());
@@ -308,11 +310,17 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 		under += c < 0;
 		s.push_back(std::max(c, 0.0));
 	}
-	double fence = rb_outlier_fence(s.data(), s.size(), step);
+	double fence = rb_outlier_fence(s.data(), s.size(), grain);
 	size_t outliers = rb_count_above(s.data(), s.size(), fence);
 	for (size_t i = 0; i < raw.size(); i += kSamplesPerCall)
 		batches.push_back(rb_batch_of(&raw[i], &base[i], kSamplesPerCall, fence + overhead));
 	rb_dithered d = rb_dithered_mean(batches.data(), batches.size());
+	/*
+	 * The baseline's mean (as the dithered mean counts it) is what a
+	 * percentile is counted from: the timer's cost is nearly one duration,
+	 * whose mean the dither gives exactly, where a quantile undone from
+	 * quantized readings is only within a step (estimate.h).
+	 */
 	double base_sum = 0, base_kept = 0;
 	for (uint64_t v : base)
 		if ((double)v <= fence + overhead) {
@@ -323,6 +331,7 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 	Cost r;
 
 	b.r.batches.insert(b.r.batches.end(), batches.begin(), batches.end());
+	b.r.sampled_means.push_back(d.mean);
 	if (f.reports & RB_REPORT_HISTOGRAM) {
 		// every repetition's samples on the machine's one grid: they add up, as runs of the machine do
 		if (b.r.histogram.empty())
@@ -348,7 +357,7 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 	if (f.reports & RB_REPORT_PERCENTILES)
 		for (const rb_percentile_counter &p : rb_percentile_counters) {
 			// min and max are the extreme samples as the histogram bins them; between them, quantiles
-			double q = rb_dithered_quantile(sorted.data(), sorted.size(), step, p.q) - base_mean;
+			double q = rb_dithered_quantile(sorted.data(), sorted.size(), grain, p.q) - base_mean;
 			st.counters[p.counter] = p.q <= 0 ? s.front() : p.q >= 1 ? s.back()
 						 : std::min(std::max(q, s.front()), s.back());
 		}

@@ -49,7 +49,8 @@ struct rb_result {
 	double bound = 0;		// below_resolution: the highest bound of its repetitions below it
 	int disturbed = 0;		// repetitions measured on a disturbed machine
 	std::vector<rb_repetition> repetitions;	// in the order Google Benchmark called them
-	std::vector<rb_batch> batches;		// a sampled family's batches of every repetition (estimate.h)
+	std::vector<rb_batch> batches;		// a sampled family's batches of every repetition (estimate.h),
+	std::vector<double> sampled_means;	// and each repetition's dithered mean
 	std::vector<uint64_t> histogram;	// a sampled family's samples of every repetition, binned on the grid of
 	double histogram_step = 0;		// this step (estimate.h: rb_bin_samples); empty before the first
 

@@ -88,7 +88,7 @@ int main(void)
 
 		for (size_t i = 0; i < BATCHES * CHUNK; i++)
 			d[i] = (double)all[i];
-		fence = rb_outlier_fence(d, BATCHES * CHUNK, clk.resolution);
+		fence = rb_outlier_fence(d, BATCHES * CHUNK, clk.granularity);
 	}
 	for (int i = 0; i < BATCHES; i++) {
 		struct rb_batch s = rb_batch_of(b[i].s, b[i].sb, CHUNK, fence);
@@ -105,9 +105,19 @@ int main(void)
 	struct rb_dithered ds = rb_dithered_mean(est_short, BATCHES), dl = rb_dithered_mean(est_long, BATCHES);
 	struct rb_dithered r = rb_dithered_mean(slope, BATCHES), e = rb_dithered_mean(edge, BATCHES);
 
-	printf("timer: step %.0f ticks; an add %.3f ticks; %d adds read %.3f [%.3f, %.3f], %d adds %.3f [%.3f, %.3f]; "
-	       "dither %u turns a draw\n", clk.resolution, add, SHORT, ds.mean, ds.low, ds.high, LONG, dl.mean, dl.low,
+	printf("timer: step %.0f ticks, granule %.1f; an add %.3f ticks; %d adds read %.3f [%.3f, %.3f], %d adds %.3f [%.3f, %.3f]; "
+	       "dither %u turns a draw\n", clk.resolution, clk.granularity, add, SHORT, ds.mean, ds.low, ds.high, LONG, dl.mean, dl.low,
 	       dl.high, clk.dither_range);
+	/*
+	 * Under emulation (qemu-user, the arm64 guest) a timed region holds
+	 * what QEMU's translated code and its counter helper take, a few
+	 * nanoseconds that differ from one translated block to the next,
+	 * beside adds of a third of a nanosecond: the delays' figures are the
+	 * emulator's, and neither check below holds them to an add.
+	 */
+	const char *emulated = rb_cpu_emulated() ? "under emulation a region's time is QEMU's translated code, not adds"
+						 : NULL;
+
 	/*
 	 * The difference of the two delays is 16 adds: what the timed region
 	 * holds beyond the adds (its edges) is in both and cancels, but for
@@ -122,24 +132,26 @@ int main(void)
 	 */
 	snprintf(line, sizeof(line), "%d adds less %d read %d times an add's cost: the difference is %+.3f ticks, "
 		 "[%.3f, %.3f] widened by an add holds 0", LONG, SHORT, LONG - SHORT, r.mean, r.low, r.high);
-	check(r.low - add <= 0 && 0 <= r.high + add, line);
+	if (emulated)
+		printf("skip: %s (%s)\n", line, emulated);
+	else
+		check(r.low - add <= 0 && 0 <= r.high + add, line);
 	/*
 	 * Each delay is less than a step here, so the quantized samples alone
 	 * say 0 or one step: it is the dither that resolves them.
 	 */
-	if (LONG * add < clk.resolution)
-		printf("both delays are below one step of the timer (%d adds: %.1f of %.0f ticks)\n", LONG, LONG * add,
-		       clk.resolution);
+	if (LONG * add < clk.granularity)
+		printf("both delays are below one step of the timer (%d adds: %.1f of %.1f ticks)\n", LONG, LONG * add,
+		       clk.granularity);
 	/*
 	 * The region's edges: what a delay reads beyond its adds.  A timed
 	 * region is exact to about a core cycle at each end (where the start
 	 * reading delivers its value, where the stop's wait ends), so the
 	 * short delay reads its adds within two adds' cost, beyond its
-	 * interval.  Under emulation an add is what QEMU's translation costs
-	 * and the edges are its helpers': not a core's cycle.
+	 * interval.
 	 */
-	if (rb_cpu_emulated()) {
-		printf("skip: the edges of the timed region: %s\n", rb_cpu_emulated());
+	if (emulated) {
+		printf("skip: the edges of the timed region (%s)\n", emulated);
 	} else {
 		snprintf(line, sizeof(line), "%d adds read their cost within two adds (the edges): %+.3f ticks [%.3f, %.3f], "
 			 "an add %.3f", SHORT, e.mean, e.low, e.high, add);

@@ -79,6 +79,8 @@ def _row(cells):
 def _note(res):
     if res.state.figure:
         parts = [res.reason]
+        if res.interval:
+            parts.append(f"95% interval {_num(res.interval[0])} to {_num(res.interval[1])}")
     elif res.state.bound or res.state is State.NOT_RUN:
         parts = [res.reason]
     else:
