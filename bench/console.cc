@@ -293,8 +293,8 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 	if (header_.empty())
 		print("Time is the cost of one unit (the unit column: " + units() + ") in ns: Google\n"
 		      "Benchmark's real_time, which regbench sets (manual time). cycles: " RB_COUNTER_NAME " ticks per unit;\n"
-		      "core_cycles: core clock cycles per unit; GB/s: 10^9 bytes per second. Medians of " +
-		      std::to_string(runs[0].repetitions) + " repetitions; CV: their spread in cycles.");
+		      "core_cycles: core clock cycles per unit; GB/s: 10^9 bytes per second. Medians of " + repetitions() +
+		      "; CV: their spread in cycles.");
 	if (cols != header_) {
 		print(cols);
 		header_ = cols;
@@ -334,12 +334,25 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 			it = below_.insert(below_.end(), Below{family, 0, 0});
 		(e->state == rb_state::measured ? it->measured : it->below)++;
 	}
+	if (figure && runs[0].repetitions != s_.measure.least)
+		note += std::string(note.empty() ? "" : "; ") + std::to_string(runs[0].repetitions) + " repetitions";
 	if (figure && e->disturbed)
 		note += std::string(note.empty() ? "" : "; ") + "disturbed in " + std::to_string(e->disturbed) + " of " +
 			std::to_string(runs[0].repetitions) + " repetitions";
 	if (!note.empty())
 		row += "  (" + note + ")";
 	print(row, color);
+}
+
+// How many repetitions each benchmark gets: "3 repetitions", or with adaptive ones "3 to 9 repetitions (...)".
+std::string rb_console::repetitions() const
+{
+	const rb_measure_state &m = s_.measure;
+
+	if (m.most == m.least)
+		return std::to_string(m.least) + (m.least == 1 ? " repetition" : " repetitions");
+	return std::to_string(m.least) + " to " + std::to_string(m.most) + " repetitions (more where they cannot tell a "
+	       "5% difference, within --run-budget; the note says how many)";
 }
 
 /*

@@ -85,6 +85,7 @@ private:
 	std::string header_;		// the column header last printed
 	void print(const std::string &text, const char *color = nullptr);
 	std::string figures(const benchmark::BenchmarkReporter::Run *r) const;
+	std::string repetitions() const;
 };
 
 #endif

@@ -362,3 +362,68 @@ double rb_dithered_quantile(const uint64_t *sorted, size_t n, double step, doubl
 	hi = run_edge(sorted, n, sorted[i], true);
 	return (double)sorted[i] - step / 2 + step * fmin(fmax((pos - (double)lo) / (double)(hi - lo), 0), 1);
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The k of the Mann-Whitney interval for n values a side at 90%: the most
+ * of the n * n differences that can be dropped at each end while P(U < k)
+ * stays within 5% (U of two samples of n without ties, counted exactly:
+ * ways[u] choices of n ranks out of 2n whose U is u).
+ */
+static size_t mann_whitney_k(size_t n)
+{
+	static double ways[RB_DECIDE_MAX + 1][RB_DECIDE_MAX * RB_DECIDE_MAX + 1];
+	static size_t known[RB_DECIDE_MAX + 1];		/* k + 1 for each n once counted */
+	size_t k = 0;
+	double total = 0, below = 0;
+
+	if (known[n])
+		return known[n] - 1;
+
+	/* ways[j][u]: choices of j of the ranks seen so far with U = u; each rank of the other sample adds the chosen below it */
+	memset(ways, 0, sizeof(ways));
+	ways[0][0] = 1;
+	for (size_t rank = 0; rank < 2 * n; rank++)
+		for (size_t j = (rank + 1 < n ? rank + 1 : n); j >= 1; j--)
+			for (size_t u = 0; u <= n * n; u++) {
+				/* rank chosen for the first sample: the other's ranks before it, rank - (j - 1), each beat it */
+				size_t beaten = rank - (j - 1);
+
+				if (beaten <= n && u >= beaten)
+					ways[j][u] += ways[j - 1][u - beaten];
+			}
+	for (size_t u = 0; u <= n * n; u++)
+		total += ways[n][u];
+	for (size_t u = 0; u <= n * n; u++) {
+		below += ways[n][u];
+		if (below / total > 0.05 + 1e-12)
+			break;
+		k = u + 1;
+	}
+	known[n] = k + 1;
+	return k;
+}
+
+bool rb_repetitions_decide(const double *v, size_t n, double margin)
+{
+	static double d[RB_DECIDE_MAX * RB_DECIDE_MAX];
+	size_t k, m = 0;
+
+	if (n < 3 || n > RB_DECIDE_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return false;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			d[m++] = log(v[j]) - log(v[i]);
+	qsort(d, m, sizeof(d[0]), cmp_double);
+	k = mann_whitney_k(n);
+	return k >= 1 && fmax(-d[k - 1], d[m - k]) <= log1p(margin);
+}

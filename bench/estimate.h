@@ -238,6 +238,18 @@ double rb_student_t95(size_t df);
  */
 double rb_dithered_quantile(const uint64_t *sorted, size_t n, double step, double q);
 
+/*
+ * Whether n values (a benchmark's repetitions, n <= RB_DECIDE_MAX) would
+ * decide a difference of `margin` (0.05: 5%): the distribution-free 90%
+ * interval of the ratio between two samples like them, the one that
+ * inverts the Mann-Whitney test (scripts/regbench_base/stats.py's
+ * shift_interval, which the verdicts take), lies within 1 +- margin.  With
+ * 3 values that is the range of their 9 ratios: largest over smallest at
+ * most 1 + margin.  Never with fewer than 3, nor with a value of 0 or less.
+ */
+#define RB_DECIDE_MAX 64
+bool rb_repetitions_decide(const double *v, size_t n, double margin);
+
 /* The median of n values, which it sorts. */
 double rb_median_u64(uint64_t *v, size_t n);
 

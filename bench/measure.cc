@@ -1,5 +1,6 @@
 // measure.cc: runs one benchmark: its kernel timed in its family's shape, the estimators applied, counters reported, how it ended recorded
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -420,7 +421,9 @@ rb_repetition measure(benchmark::State &st, Bench &b)
 	if (bytes > 0)
 		st.counters["bytes_per_second"] = bytes * b.clk.tsc_hz / r.ticks;
 	st.SetIterationTime(ns * 1e-9);
-	return {rb_state::measured, 0, "", w.disturbed};
+	rb_repetition rep{rb_state::measured, 0, "", w.disturbed};
+	rep.cycles = r.ticks;
+	return rep;
 }
 
 /*
@@ -451,10 +454,8 @@ void stop(benchmark::State &st, rb_result &r, const rb_repetition &rep)
 	r.add(rep);
 }
 
-}  // namespace
-
 // Each benchmark is one likwid marker region named after it, when likwid-perfctr -m runs us.
-void rb_run(benchmark::State &st, rb_session &s, rb_result &r)
+void run_once(benchmark::State &st, rb_session &s, rb_result &r)
 {
 	const rb_kernel &k = *r.kernel;
 	Bench b{k, s.clock, s.measure, r.io, r.param, r, ""};
@@ -488,8 +489,78 @@ void rb_run(benchmark::State &st, rb_session &s, rb_result &r)
 	r.add(rep);
 }
 
-void rb_skip(benchmark::State &st, rb_result &r)
+double seconds_now()
 {
+	return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/*
+ * Adaptive repetitions: whether r needs no more repetitions.  It has its
+ * least; they decide a difference of kMargin between two runs like this one
+ * (the 5% of stats.MARGIN, which scripts' verdicts name: estimate.h); or it
+ * has its most; or one more would take it beyond its share of the run's
+ * budget.  A benchmark without a figure stops at its least.
+ */
+constexpr double kMargin = 0.05;
+
+bool enough(const rb_measure_state &m, const rb_result &r)
+{
+	std::vector<double> values;
+	size_t n = r.repetitions.size();
+
+	if (n >= (size_t)m.most)
+		return true;
+	if (n < (size_t)m.least)
+		return false;
+	if (r.state != rb_state::measured || n > RB_DECIDE_MAX)
+		return true;
+	for (const rb_repetition &p : r.repetitions)
+		if (p.state == rb_state::measured)
+			values.push_back(p.cycles);
+	if (rb_repetitions_decide(values.data(), values.size(), kMargin))
+		return true;
+	return r.spent * (double)(n + 1) / (double)n > r.share;
+}
+
+}  // namespace
+
+/*
+ * One repetition of r, or none: a call adaptive repetitions did not need
+ * ends at once, and the reporters leave it out (reporter-tee.cc).  Its first
+ * call takes r's share of what is left of the run's budget, an equal part
+ * per benchmark still to start: one that settles early leaves the rest of
+ * its share to those after it.
+ */
+void rb_run(benchmark::State &st, rb_session &s, rb_result &r)
+{
+	rb_measure_state &m = s.measure;
+	double t0 = seconds_now();
+
+	if (r.enough) {
+		st.SkipWithError("not needed");
+		for (auto _ : st) {
+		}
+		return;
+	}
+	if (r.repetitions.empty()) {
+		if (m.started < 0)
+			m.started = t0;
+		r.share = std::max(m.run_budget - (t0 - m.started), 0.0) / (double)std::max(m.left, (size_t)1);
+		m.left -= m.left > 0;
+	}
+	run_once(st, s, r);
+	r.spent += seconds_now() - t0;
+	r.enough = enough(m, r);
+}
+
+void rb_skip(benchmark::State &st, rb_session &s, rb_result &r)
+{
+	if (r.repetitions.size() >= (size_t)s.measure.least) {
+		st.SkipWithError("not needed");	// a call beyond what the run repeats (rb_run)
+		for (auto _ : st) {
+		}
+		return;
+	}
 	stop(st, r, {rb_state::skipped, 0, r.reason, false});
 }
 

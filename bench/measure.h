@@ -22,9 +22,11 @@ void rb_measure_init(rb_session &s);
 void rb_measure_close(rb_session &s);
 
 // One repetition of a benchmark: Google Benchmark's one iteration, whose manual time is the cost per
-// unit; r records how it ended.  A skipped benchmark only says so.
+// unit; r records how it ended.  A skipped benchmark only says so.  Google Benchmark calls each as
+// often as adaptive repetitions may repeat it; a call beyond what it needs ends at once and is not
+// reported (reporter-tee.cc).
 void rb_run(benchmark::State &st, rb_session &s, rb_result &r);
-void rb_skip(benchmark::State &st, rb_result &r);
+void rb_skip(benchmark::State &st, rb_session &s, rb_result &r);
 
 // The counters a measured benchmark of family f carries, and the context's text of what each is.
 std::vector<std::string> rb_counters(const rb_family &f);

@@ -401,6 +401,20 @@ static void test_dithered(void)
 	check_near(one.diff, 11 - 6, 1e-9, "batch: the means below the fence, differenced");
 }
 
+static void test_decide(void)
+{
+	static const double tight[] = { 100, 101, 102 }, loose[] = { 100, 104, 107 };
+	static const double one_off[] = { 100, 100.5, 101, 100.2, 130 }, two_off[] = { 100, 130, 101, 131, 100.5 };
+
+	check(rb_repetitions_decide(tight, 3, 0.05), "decide: 3 repetitions within 2% decide 5%");
+	check(!rb_repetitions_decide(loose, 3, 0.05), "decide: 3 repetitions 7% apart do not");
+	check(!rb_repetitions_decide(tight, 2, 0.05), "decide: 2 repetitions never do (no 90% interval)");
+	/* 5 a side drop the 4 most extreme of the 25 ratios at each end: one repetition off does not count */
+	check(rb_repetitions_decide(one_off, 5, 0.05), "decide: 5 repetitions, one 30% off, decide 5%");
+	check(!rb_repetitions_decide(two_off, 5, 0.05), "decide: 5 repetitions, two 30% off, do not");
+	check(!rb_repetitions_decide(tight, 3, 0.01), "decide: 3 within 2% do not decide 1%");
+}
+
 int main(void)
 {
 	test_unrolled();
@@ -411,6 +425,7 @@ int main(void)
 	test_settling();
 	test_control();
 	test_dithered();
+	test_decide();
 	printf("test-estimate: %d of %d checks %s\n", checks - failures, checks, failures ? "passed, FAILED" : "passed");
 	return failures != 0;
 }

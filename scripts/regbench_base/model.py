@@ -253,6 +253,13 @@ class Run:
     def repetitions(self):
         return max((r.repetitions for r in self.results.values()), default=1)
 
+    @property
+    def repetitions_text(self):
+        """How many repetitions its benchmarks had: "3 repetitions", or with adaptive ones "3 to 9 repetitions"."""
+        counts = [r.repetitions for r in self.results.values() if r.state.figure] or [self.repetitions]
+        least, most = min(counts), max(counts)
+        return f"{least} to {most} repetitions" if least != most else f"{most} repetition" + ("s" if most != 1 else "")
+
 
 def load(path):
     """Reads one regbench JSON file and validates it against the contract; raises ReportError naming the file."""
