@@ -20,7 +20,7 @@
 
 namespace {
 
-constexpr size_t kSamples = 100000;		// lat/flush samples per repetition
+constexpr size_t kSamples = 50000;		// lat/flush samples per repetition
 constexpr size_t kSamplesPerCall = 256;
 constexpr uint64_t kMinTicksPerCall = 20000;	// kernels run long enough for the TSC to be exact
 constexpr unsigned int kMinRounds = 12;		// rounds of fastest calls, however soon they settle

@@ -175,6 +175,7 @@ class Result:
     # lat/, flush/: the 95% interval of the mean cost (TSC cycles) from every repetition's dithered samples; None
     # for other families, for several runs taken together, and in files older than the field
     interval: Optional[Tuple[float, float]] = None
+    dithered: bool = False           # its figure is a dithered mean (the file gave an interval): no timer steps
 
     family = property(lambda self: self.key.family)
     op = property(lambda self: self.key.op)
@@ -430,7 +431,8 @@ def _result(name, entries, described):
     runs = [e for e in runs if not e.get("error_occurred")]
     if not state.figure:
         return Result(name, key, state, space, pair, repetitions=reps, bound=bound if state.bound else None,
-                      reason=reason, disturbed=disturbed, note=note, failed=failed, interval=interval)
+                      reason=reason, disturbed=disturbed, note=note, failed=failed, interval=interval,
+                      dithered=interval is not None)
 
     median, cv, stddev, mean = (_counters(aggs[a]) if a in aggs else {} for a in ("median", "cv", "stddev", "mean"))
     samples = [_counters(e) for e in runs]
@@ -447,7 +449,7 @@ def _result(name, entries, described):
         values[c] = vals
     return Result(name, key, state, space, pair, counters, noise, values, repetitions=reps,
                   reason=str(first.get("label") or ""), disturbed=disturbed, note=note, failed=failed,
-                  interval=interval)
+                  interval=interval, dithered=interval is not None)
 
 
 def _noise(c, cv, stddev, mean, vals):
@@ -514,7 +516,7 @@ def group(runs):
             reps[c] = [v for m in members for v in m.reps.get(c, [])]
             noise[c] = _noise(c, {}, {}, {}, per_run)
         results[key] = dataclasses.replace(first, counters=counters, noise=noise, reps=reps, runs=medians,
-                                           interval=None, disturbed=sum(m.disturbed for m in members),
+                                           interval=None, dithered=all(m.dithered for m in members), disturbed=sum(m.disturbed for m in members),
                                            failed=[f for m in members for f in m.failed],
                                            note=next((m.note for m in members if m.note), ""))
     return Run([p for r in runs for p in r.paths], dict(runs[0].context), results, meta(runs), len(runs),
