@@ -135,13 +135,17 @@ def _in_clocks(runs, family, make):
     return first
 
 
+def dithered(runs, family=None):
+    """Whether some sampled result (of family, if given) in the runs is a dithered mean: its file gives an interval."""
+    return any(res.dithered for r in runs for res in r.results.values() if family in (None, res.family))
+
+
 def _sampled_text(runs, family):
     """What a sampled family's figure is: the mean of dithered samples where the runs' files say so (an interval),
     the median of the samples in files older than the dither."""
     if not family.sampled:
         return ""
-    dithered = any(res.dithered for r in runs for res in r.results.values() if res.family == family.name)
-    return " (mean of dithered samples)" if dithered else " (median of samples)"
+    return " (mean of dithered samples)" if dithered(runs, family.name) else " (median of samples)"
 
 
 def access_tables(runs, op):
@@ -172,10 +176,11 @@ def latency_table(runs):
     cells = {(k, p): (k, p) for k in lat for p in LATENCY}
     order = lambda k: (k.op, k.width or 0, m.strategy_key(k.strategy))
     lat_family = m.families["lat"]
+    interval = "; the mean's 95% interval first (docs/METHOD.md: below the timer's step)" \
+        if dithered(runs, "lat") else ""
     # main=None: min and max are single samples, not results to compare
     return _grid("latency", "lat", f"Latency percentiles, lat/: TSC cycles per {lat_family.unit}",
-                 lat_family.what + "; the mean's 95% interval first (docs/METHOD.md: below the timer's step); "
-                 "outliers is a count, not cycles", "TSC cycles",
+                 lat_family.what + interval + "; outliers is a count, not cycles", "TSC cycles",
                  "benchmark", "percentile", cells, runs, main=None, row_key=order, col_key=LATENCY.index,
                  row_text=names.label, col_text=lambda c: LATENCY_TEXT.get(c, c))
 
