@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -189,30 +190,94 @@ double rb_core_per_tick(enum rb_timer t)
  * Core cycles from the hardware, where the machine exposes a counter to
  * perf_event_open: user-mode cycles of this thread (the accesses run in user
  * mode; a trapped access's kernel and handler time is then not counted, and
- * the source says so).
+ * the source says so).  Where the architecture can read the counter in user
+ * mode and the kernel lets it (arm64: kernel.perf_user_access = 1, the
+ * event asked for with config1's rdpmc bit), its user page gives the
+ * counter to read around each kernel call; else each read is a read() of
+ * the event.
  */
 static void core_counter_open(struct rb_clock *c)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_HARDWARE, .size = sizeof(attr), .config = PERF_COUNT_HW_CPU_CYCLES,
-		.exclude_kernel = 1, .exclude_hv = 1,
+		.exclude_kernel = 1, .exclude_hv = 1, .config1 = rb_core_user_config1,
 	};
+	struct perf_event_mmap_page *pg;
+	const char *why;
 
+	c->core_page = NULL;
 	c->core_fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-	if (c->core_fd >= 0)
-		snprintf(c->core_cycles_source, sizeof(c->core_cycles_source),
-			 "counted: perf_event PERF_COUNT_HW_CPU_CYCLES, user mode only");
-	else
+	if (c->core_fd < 0) {
 		snprintf(c->core_cycles_source, sizeof(c->core_cycles_source),
 			 "estimated: TSC cycles / TSC ticks of a dependent add, measured beside each repetition "
 			 "(no hardware counter: %s)",
 			 strerror(errno));
+		return;
+	}
+	if (!rb_core_user_config1) {
+		snprintf(c->core_cycles_source, sizeof(c->core_cycles_source),
+			 "counted: perf_event PERF_COUNT_HW_CPU_CYCLES, user mode only");
+		return;
+	}
+	pg = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, c->core_fd, 0);
+	if (pg == MAP_FAILED)
+		why = strerror(errno);
+	else if (!pg->cap_user_rdpmc)
+		why = "the kernel gives user mode no access to it";
+	else if (!pg->index)
+		why = "user access is off (sysctl kernel.perf_user_access is 0)";
+	else
+		why = NULL;
+	if (why) {
+		if (pg != MAP_FAILED)
+			munmap(pg, (size_t)sysconf(_SC_PAGESIZE));
+		snprintf(c->core_cycles_source, sizeof(c->core_cycles_source),
+			 "counted: perf_event PERF_COUNT_HW_CPU_CYCLES, user mode only, a read() of the event "
+			 "around each call (not read in user mode: %s)",
+			 why);
+		return;
+	}
+	c->core_page = pg;
+	snprintf(c->core_cycles_source, sizeof(c->core_cycles_source),
+		 "counted: the PMU's %s, read in user mode through perf_event's user page "
+		 "(PERF_COUNT_HW_CPU_CYCLES, user mode only)",
+		 rb_core_user_counter_name(pg->index - 1));
+}
+
+/* The user page's counter: its offset plus the hardware count, as the page's lock says they belong together. */
+static int core_read_user(const volatile struct perf_event_mmap_page *pg, uint64_t *v)
+{
+	for (;;) {
+		uint32_t seq = pg->lock, idx;
+		uint64_t count = 0;
+		int64_t offset;
+		unsigned int width;
+
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		idx = pg->index;
+		offset = pg->offset;
+		width = pg->pmc_width;
+		if (idx) {
+			count = rb_core_user_counter(idx - 1);
+			if (width > 0 && width < 64)
+				count &= (UINT64_C(1) << width) - 1;
+		}
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		if (pg->lock != seq)
+			continue;
+		if (!idx)
+			return -1;
+		*v = (uint64_t)offset + count;
+		return 0;
+	}
 }
 
 uint64_t rb_core_read(const struct rb_clock *c)
 {
 	uint64_t v = 0;
 
+	if (c->core_page && !core_read_user(c->core_page, &v))
+		return v;
 	if (c->core_fd >= 0 && read(c->core_fd, &v, sizeof(v)) != sizeof(v))
 		v = 0;
 	return v;

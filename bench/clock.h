@@ -43,11 +43,26 @@ struct rb_clock {
 	double core_hz;			/* core clock, estimated from a dependent add chain */
 	const char *core_hz_source;
 	int core_fd;			/* hardware core-cycle counter (perf_event), or -1 */
-	char core_cycles_source[160];	/* how core_cycles are obtained */
+	void *core_page;		/* its perf_event user page where user mode may read it, or NULL */
+	char core_cycles_source[224];	/* how core_cycles are obtained */
 };
 
-/* The core-cycle counter's value (user-mode cycles of this thread); 0 without one. */
+/*
+ * The core-cycle counter's value (user-mode cycles of this thread): read in
+ * user mode where the kernel allows it (core_page), else with read(); 0
+ * without a counter.
+ */
 uint64_t rb_core_read(const struct rb_clock *c);
+
+/*
+ * bench/arch/ARCH/clock.c: the perf_event attr.config1 that asks for the
+ * core-cycle counter to be readable in user mode, or 0 where regbench reads
+ * it with read(); and that read of hardware counter idx (the user page's
+ * index - 1), with the counter's name in words for the context.
+ */
+extern const uint64_t rb_core_user_config1;
+uint64_t rb_core_user_counter(uint32_t idx);
+const char *rb_core_user_counter_name(uint32_t idx);
 
 /*
  * Core cycles per TSC tick now: the ticks of one dependent add (one core

@@ -129,10 +129,14 @@ void rb_console_header(const rb_session &s, const benchmark::BenchmarkReporter::
 	if (*s.env.warnings)
 		fprintf(stderr, "regbench: note: %s\n", s.env.warnings);
 	// a step of 2 ns or more swallows an access that hits the cache (1-2 ns)
-	if (clk.resolution / clk.tsc_hz >= 2e-9)
+	if (clk.resolution / clk.tsc_hz >= 2e-9 && iomap_target_kernel_fd(&t) < 0)
 		fprintf(stderr, "regbench: note: the " RB_COUNTER_NAME " moves in steps of %.1f ns here: %s dither each sample's start "
 			"against it and read below one step, with an interval (docs/METHOD.md)\n", clk.resolution / clk.tsc_hz * 1e9,
 			sampled_families().c_str());
+	else if (clk.resolution / clk.tsc_hz >= 2e-9)
+		fprintf(stderr, "regbench: note: the " RB_COUNTER_NAME " moves in steps of %.1f ns here, and the regbench module does "
+			"not dither %s samples yet: their figures under one step are below resolution\n",
+			clk.resolution / clk.tsc_hz * 1e9, sampled_families().c_str());
 }
 
 bool rb_fancy_terminal(int fd)
@@ -367,6 +371,8 @@ void rb_console::finish()
 	for (const Below &b : below_)
 		if (b.below)
 			print(std::string(b.family->name) + "/: " + std::to_string(b.below) + " of " +
-			      std::to_string(b.below + b.measured) + " below resolution (the dithered interval reaches 0): " +
+			      std::to_string(b.below + b.measured) + " below resolution (" +
+			      (iomap_target_kernel_fd(&s_.target) < 0 ? "the dithered interval reaches 0" : "under one step of the timer") +
+			      "): " +
 			      b.family->instead);
 }

@@ -77,6 +77,17 @@ const rb_context_key rb_context_keys[] = {
 	{"target_iommu", "iomap (the target)", R"({"enum": ["", "type1", "noiommu"]})", RB_ALWAYS,
 	 "For vfio: targets, the IOMMU of the container: type1, or noiommu (vfio's no-IOMMU mode: no DMA isolation); empty "
 	 "for others."},
+	{"runs_in", "main.cc (the target)", R"({"enum": ["user", "kernel"]})", RB_ALWAYS,
+	 "Where the timed code ran: in regbench's process (user: libiomap's accessors) or in the kernel (kernel: targets: the "
+	 "kernel's own accessors, run by the regbench module, bench/kmod)."},
+	{"sampled_estimate", "main.cc (the target)", R"({"enum": ["dithered mean", "median"]})", RB_ALWAYS,
+	 "What the lat/ and flush/ figures are: the mean of samples whose start is dithered against the timer's tick, with "
+	 "an interval (docs/METHOD.md), or, on a kernel: target, whose module does not dither yet, the median of plain "
+	 "samples, below resolution under one step of the timer."},
+	{"kmod_version", "inkernel.c (the regbench module)", kText, RB_SOMETIMES,
+	 "kernel: targets: the regbench version the loaded module was built from."},
+	{"kmod_kernel", "inkernel.c (the regbench module)", kText, RB_SOMETIMES,
+	 "kernel: targets: the kernel release the loaded module was built for (uname -r of that kernel)."},
 	{"target_first_read", "device.cc", kText, RB_SOMETIMES,
 	 "A hardware target's first value read, in hex at the width it was read (written once a benchmark read it)."},
 	{"target_lost", "device.cc", kText, RB_SOMETIMES,

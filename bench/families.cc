@@ -4,6 +4,7 @@
 #include <string>
 
 #include "families.h"
+#include "inkernel.h"
 #include "iomap/strategy.h"
 #include "measure.h"
 #include "session.h"
@@ -21,12 +22,27 @@ size_t offset(const rb_kernel &k, const iomap_target &t)
 	}
 }
 
-// The window a kernel of either space works in: the target's own, or its port window beside MMIO.
+// The window a kernel of either space works in: the target's own, or its port window beside MMIO; NULL where
+// nothing is mapped in this process (kernel:, whose module works at the offset alone).
 void __iomem *window(const rb_kernel &k, const iomap_target &t)
 {
 	char __iomem *w = static_cast<char __iomem *>(k.space == t.space ? t.base : t.port);
 
-	return w + offset(k, t);
+	return w ? w + offset(k, t) : nullptr;
+}
+
+// Where a copy starts, for its alignment: its address here, or where nothing is mapped here its offset in the BAR.
+uintptr_t copy_address(const rb_kernel &k, const iomap_target &t)
+{
+	void __iomem *w = window(k, t);
+
+	return w ? (uintptr_t)(void __force *)w : t.off + offset(k, t);
+}
+
+// A kernel: target runs its benchmarks in the kernel, through the regbench module.
+bool in_kernel(const iomap_target &t)
+{
+	return iomap_target_kernel_fd(&t) >= 0;
 }
 
 std::string name_of(const rb_kernel &k, size_t n, const std::string &strategy)
@@ -185,6 +201,11 @@ std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
 			return s->lacks;
 		return "needs a port-I/O target (port: or a pci I/O BAR)";
 	}
+	if (in_kernel(t) && rb_inkernel_line(&k) < 0)
+		return s && s->absent ? s->absent
+				      : std::string("the kernel has no accessor that issues it: the regbench module times "
+						    "the kernel's own (bench/kmod/include/uapi/regbench-benchmarks.h lists "
+						    "them)") + (s ? std::string(", and ") + s->name + " is libiomap's" : "");
 	if (s && iomap_strategy_cpu_missing(s))
 		return iomap_strategy_cpu_missing(s);
 	if (f.where == RB_AT_NOTHING)
@@ -201,7 +222,7 @@ std::string why_not(const rb_kernel &k, const iomap_target &t, size_t n)
 	if (copy && s && s->copy_words && n % s->copy_element)
 		return "it copies whole " + std::to_string(s->copy_element) + "-byte words: " + std::to_string(n) +
 		       " bytes is not a multiple of " + std::to_string(s->copy_element);
-	if (copy && s && s->copy_words && (uintptr_t)(void __force *)window(k, t) % s->copy_element)
+	if (copy && s && s->copy_words && copy_address(k, t) % s->copy_element)
 		return "it copies whole " + std::to_string(s->copy_element) + "-byte words to an aligned device address; "
 		       "the copy window is not aligned to " + std::to_string(s->copy_element) + " bytes";
 	if (copy && n > t.copy_len)
@@ -249,6 +270,8 @@ void add(rb_session &s, const rb_kernel &k, size_t n)
 	r.param = n;
 	r.pair = pair_of(k, t, n);
 	r.io = window(k, t);
+	r.off = offset(k, t);
+	r.line = in_kernel(t) ? rb_inkernel_line(&k) : -1;
 	r.selected = s.command.benchmark.filter.selects(r.name);
 	std::string why = why_not(k, t, n);
 	if (!why.empty())

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kmod/include/uapi/regbench.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -49,7 +51,12 @@ struct rb_family {
 	const char *instead;		/* a sampled family: what to read where an access is below one timer step */
 };
 
-enum rb_family_id { RB_LAT, RB_CHAIN, RB_THRPT, RB_FLUSH, RB_REP, RB_COPY, RB_BARRIER, RB_DISPATCH, RB_NR_FAMILIES };
+/* The families' numbers are the ones regbench and its kernel module share (bench/kmod/include/uapi/regbench.h). */
+enum rb_family_id {
+	RB_LAT = REGBENCH_LAT, RB_CHAIN = REGBENCH_CHAIN, RB_THRPT = REGBENCH_THRPT, RB_FLUSH = REGBENCH_FLUSH,
+	RB_REP = REGBENCH_REP, RB_COPY = REGBENCH_COPY, RB_BARRIER = REGBENCH_BARRIER, RB_DISPATCH = REGBENCH_DISPATCH,
+	RB_NR_FAMILIES = REGBENCH_NR_FAMILIES
+};
 
 /* Every family, in the order reports show them. */
 extern const struct rb_family rb_families[RB_NR_FAMILIES];

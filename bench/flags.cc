@@ -154,7 +154,9 @@ struct Flag {
 };
 
 const Flag kFlags[] = {
-	{"--target", "SPEC", IOMAP_DEFAULT_TARGET, "what to measure; --list-targets shows the kinds",
+	{"--target", "SPEC", IOMAP_DEFAULT_TARGET, "what to measure; --list-targets shows the kinds, e.g. trap,\n"
+	 "pci:00:04.0/0 (a BAR through sysfs), kernel:1234:11e8/0 (the same BAR measured in the\n"
+	 "kernel by regbench's module, with the kernel's own readl: docs/HARDWARE.md)",
 	 [](rb_options &o, const std::string &v) { o.target = v; }, nullptr},
 	{"--strategy", "LIST", nullptr, "only these accessor strategies (default: all; the libc row stays), of:",
 	 [](rb_options &o, const std::string &v) { o.strategies = strategy_list(v); }, list_strategies},
@@ -174,8 +176,8 @@ const Flag kFlags[] = {
 	 nullptr},
 	{"--list-targets", nullptr, nullptr, "every target kind: available here or not, and why; PCI devices and BARs",
 	 [](rb_options &o, const std::string &) { o.list_targets = true; }, nullptr},
-	{"--allow-write", "OFF+LEN", nullptr, "pci:/port: targets are read-only; allow writes to these bytes\n"
-	 "(from the start of the BAR or port range), e.g. --allow-write=0x4+4", allow_write, nullptr},
+	{"--allow-write", "OFF+LEN", nullptr, "pci:, port:, vfio: and kernel: targets are read-only; allow writes\n"
+	 "to these bytes (from the start of the BAR or port range), e.g. --allow-write=0x4+4", allow_write, nullptr},
 	{"--force", nullptr, nullptr, "map a PCI device although a kernel driver is bound to it, or use\n"
 	 "ports that /proc/ioports says a driver claims",
 	 [](rb_options &o, const std::string &) { o.permit.force = true; }, nullptr},

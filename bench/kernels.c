@@ -7,92 +7,20 @@
 #include "clock.h"
 #include "insns.h"
 #include "kernels.h"
-#include "sampled.h"
-
-#define UNROLL 8
-
-#define REPEAT8(x) x x x x x x x x
-
-/* An identity the compiler cannot see through. */
-#define OPAQUE(x) __asm__ __volatile__("" : "+r" (x))
+#include "shapes.h"
+#include "chains.h"
 
 /*
- * The three kernel shapes, each one macro; setup must not contain a comma
- * outside parentheses.  UNROLLED makes name() with UNROLL copies of body per
- * iteration and name_2() with twice as many.
+ * A chain's baseline (its kernel without the reads) is chains.c's, built from
+ * the same accessors with their instructions emptied, except a region's: its
+ * read is a call into pread, which the baseline must not make, so what
+ * stands for it is the cookie the read would use, through an identity the
+ * compiler cannot see through, converted to the read's type as the call's
+ * value is.
  */
-#define UNROLLED(name, setup, body, result)					\
-static __always_inline uint64_t name##_x(const struct rb_kernel_arg *a, uint64_t iters, int twice) \
-{									\
-	setup;								\
-	for (uint64_t i = 0; i < iters; i++) {				\
-		REPEAT8(body;)						\
-		if (twice) {						\
-			REPEAT8(body;)					\
-		}							\
-	}								\
-	return result;							\
-}									\
-static uint64_t name(const struct rb_kernel_arg *a, uint64_t n) { return name##_x(a, n, 0); } \
-static uint64_t name##_2(const struct rb_kernel_arg *a, uint64_t n) { return name##_x(a, n, 1); }
-
-/* SAMPLED times each body alone into mem[i], its start dithered, built once per timer (sampled.h). */
-#define SAMPLED(name, setup, body) RB_SAMPLED(name, setup, body)
-
-/* BATCH repeats body; the harness times the whole. */
-#define BATCH(name, setup, body)						\
-static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
-{									\
-	setup;								\
-	for (uint64_t i = 0; i < iters; i++)				\
-		body;							\
-	return 0;							\
-}
-
-/*
- * The register a kernel works on, per space: an MMIO pointer or a port
- * number.  AT(off) is the register `off` further on (chains depend on it);
- * NUM(off) is the same as a number, for the chain baselines.
- */
-#define PORT_OF(io) ((uint16_t)((uintptr_t)(void __force *)(io) & IOMAP_PIO_MASK))
-#define MMIO_REG volatile char __iomem *io = a->io
-#define MMIO_AT(off) (io + (off))
-#define MMIO_NUM(off) ((uintptr_t)(volatile void __force *)MMIO_AT(off))
-#define PIO_REG uint16_t io = PORT_OF(a->io)
-#define PIO_AT(off) ((uint16_t)(io + (off)))
-#define PIO_NUM(off) PIO_AT(off)
-/* A region's cookies (iomap/region.h) step like MMIO addresses; each access is a pread/pwrite. */
-#define REGION_REG MMIO_REG
-#define REGION_AT(off) MMIO_AT(off)
-#define REGION_NUM(off) MMIO_NUM(off)
-
-/*
- * What stands for a read in a chain's baseline, by how the read is issued
- * (its access in strategies.h): x, the address or port the read
- * would use, through an identity the compiler cannot see through, at x's
- * own type (a port stays 16 bits, as in the in instruction).  An asm mov
- * (or a port in) leaves a value of the access's type in a register, which
- * the kernel converts to the chain's 64-bit variable (a movzx at 8 and 16
- * bits, the next 32-bit and at 32): the stand-in is narrowed to that type,
- * so the baseline converts it the same way.  A C volatile load
- * zero-extends by itself: nothing of it stays.  (The narrowing is a C
- * conversion, not an asm output of the narrow type: GCC's identical-code
- * folding took empty asms of different output types for the same code.)
- */
-#define CHAIN_STANDIN_mov(type, x) ({ __typeof__(x) __r = (x); OPAQUE(__r); (type)__r; })
-#define CHAIN_STANDIN_deref(type, x) ({ __typeof__(x) __r = (x); OPAQUE(__r); __r; })
-/*
- * raw is the same asm access without the clobber (x86), or arm64's ldr; acq
- * is arm64's ldar, an asm read too; a split (lohi, hilo) reads
- * two 32-bit halves and returns their 64-bit sum, which the chain takes as
- * it is; a region's read is a call returning a value of the access's type,
- * converted as an asm read's.
- */
-#define CHAIN_STANDIN_raw(type, x) CHAIN_STANDIN_mov(type, x)
-#define CHAIN_STANDIN_acq(type, x) CHAIN_STANDIN_mov(type, x)
-#define CHAIN_STANDIN_lohi(type, x) CHAIN_STANDIN_deref(type, x)
-#define CHAIN_STANDIN_hilo(type, x) CHAIN_STANDIN_deref(type, x)
-#define CHAIN_STANDIN_call(type, x) CHAIN_STANDIN_mov(type, x)
+#define REGION_CHAIN_BASE(bits, type, k, reg, wreg, id, access, order)		\
+	UNROLLED(chain_preadbase##bits##_##id, REGION_REG; uint64_t v = 0; uint64_t z = a->zero, \
+		 v = ({ uintptr_t __r = REGION_NUM(v & z); OPAQUE(__r); (type)__r; }), v)
 
 /*
  * What a chain's figure holds beyond a plain load, said in the JSON (the
@@ -100,23 +28,25 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
  * rest of a register an 8- or 16-bit asm read writes, arm64 zero-extends)
  * for an asm read, nothing for the others.
  */
-#define CHAIN_NOTE_mov(bits) IOMAP_ASM_READ_NOTE(bits)
+#define CHAIN_NOTE_readl(bits) IOMAP_ASM_READ_NOTE(bits)
 #define CHAIN_NOTE_raw(bits) IOMAP_ASM_READ_NOTE(bits)
 #define CHAIN_NOTE_acq(bits) IOMAP_ASM_READ_NOTE(bits)
 #define CHAIN_NOTE_deref(bits) NULL
 #define CHAIN_NOTE_lohi(bits) NULL
 #define CHAIN_NOTE_hilo(bits) NULL
-#define CHAIN_NOTE_call(bits) NULL
+/* ASM_NOTE(access, bits): that note; NO_NOTE, none (a region's read is a call, whatever its access). */
+#define ASM_NOTE(access, bits) CHAIN_NOTE_##access(bits)
+#define NO_NOTE(access, bits) NULL
 
 /*
  * The single-access families, in any space: sp is MMIO, PIO or REGION, rd
  * and wr name the accessors (iomap_read32_relaxed, iomap_in32_relaxed,
- * iomap_pread32_relaxed ...), access is how they issue it (mov or deref).
+ * iomap_pread32_relaxed ...), access is how they issue it (readl, deref ...).
  * thrpt: independent back-to-back accesses to one register; a read's value
  * is dropped, the volatile or asm-volatile access is still issued.
  * chain: each read's register depends on the previous value (v & zero, zero
  * being 0 at run time), so reads cannot overlap: read latency.  Its baseline
- * is the same instructions without the read (CHAIN_STANDIN_*;
+ * is the same instructions without the read (chains.c, REGION_CHAIN_BASE;
  * tests/chain-check.sh compares their disassembly).
  * lat: each access timed alone between serializing TSC reads, at the
  * offset `at` (0, from the start reading: sampled.h), so that it cannot
@@ -124,15 +54,13 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
  * same register timed together: the read cannot complete before the write
  * has reached the target.  Their baseline is the space's (below).
  */
-#define SINGLE(sp, rd, wr, s, bits, access)					\
+#define SINGLE(bits, type, k, reg, wreg, s, access, order, sp, rd, wr)					\
 	UNROLLED(thrpt_##rd##bits##_##s, sp##_REG,				\
 		 (void)iomap_##rd##bits##_##s(sp##_AT(0)), 0)			\
 	UNROLLED(thrpt_##wr##bits##_##s, sp##_REG; uint##bits##_t v = (uint##bits##_t)a->value, \
 		 iomap_##wr##bits##_##s(v, sp##_AT(0)), 0)			\
 	UNROLLED(chain_##rd##bits##_##s, sp##_REG; uint64_t v = 0; uint64_t z = a->zero, \
 		 v = iomap_##rd##bits##_##s(sp##_AT(v & z)), v)			\
-	UNROLLED(chain_##rd##base##bits##_##s, sp##_REG; uint64_t v = 0; uint64_t z = a->zero, \
-		 v = CHAIN_STANDIN_##access(uint##bits##_t, sp##_NUM(v & z)), v)	\
 	SAMPLED(lat_##rd##bits##_##s, sp##_REG, (void)iomap_##rd##bits##_##s(sp##_AT(at))) \
 	SAMPLED(lat_##wr##bits##_##s, sp##_REG; uint##bits##_t v = (uint##bits##_t)a->value, \
 		iomap_##wr##bits##_##s(v, sp##_AT(at)))				\
@@ -147,45 +75,29 @@ static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
  */
 #define SAMPLED_BASE(sp) SAMPLED(lat_base_##sp, sp##_REG, __typeof__(sp##_NUM(at)) __x = sp##_NUM(at); OPAQUE(__x))
 SAMPLED_BASE(MMIO)
-#ifdef IOMAP_HAVE_PORT_IO
-SAMPLED_BASE(PIO)
-#endif
+IOMAP_PORTS(SAMPLED_BASE(PIO))
 SAMPLED_BASE(REGION)
 
 /* rep: calls of an n-element _rep on the one register. */
-#define REP(sp, rd, wr, s, bits)						\
+#define REP(bits, type, k, reg, wreg, s, sp, rd, wr)				\
 	BATCH(rep_##rd##bits##_##s, sp##_REG, iomap_##rd##bits##_rep_##s(sp##_AT(0), a->mem, a->n)) \
 	BATCH(rep_##wr##bits##_##s, sp##_REG, iomap_##wr##bits##_rep_##s(sp##_AT(0), a->mem, a->n))
 
 /*
- * Every strategy's single-access kernels, from its line of IOMAP_STRATEGIES:
- * on MMIO and on ports at the widths its access has (x86 has no 64-bit port
- * instruction: only a split has 64 there) and, where it has port forms of
- * one access each, through a region (every width: the kernel makes the
- * access).
+ * Every strategy's single-access kernels, at the widths its line in the list
+ * gives: on MMIO, on ports where ports exist (x86 has no 64-bit port
+ * instruction: only a split has 64 there), and through a region (a read is a
+ * call of the accessor that preads); then the _rep kernels of each space
+ * (x86's string: rep insX/outsX).
  */
-#define MMIO_SINGLE(bits, type, k, reg, wreg, id, access)			\
-	IOMAP_AT_##access(bits, SINGLE(MMIO, read, write, id, bits, access))
-#define PIO_SINGLE(bits, type, k, reg, wreg, id, access)			\
-	IOMAP_PORT_AT_##access(bits, SINGLE(PIO, in, out, id, bits, access))
-/* a region's read is a call of the accessor that preads */
-#define REGION_SINGLE(bits, type, k, reg, wreg, id, access)			\
-	IOMAP_REGION_AT_##access(bits, SINGLE(REGION, pread, pwrite, id, bits, call))
-#define STRATEGY_KERNELS(id, access, order)					\
-	IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(MMIO_SINGLE, id, access))		\
-	IOMAP_WIDTHS(PIO_SINGLE, id, access)					\
-	IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(REGION_SINGLE, id, access))
-IOMAP_STRATEGIES(STRATEGY_KERNELS)
-
-/* rep: the _rep loops of io.h on MMIO and, where ports have instructions, on ports (x86's string: rep insX/outsX). */
-#define MMIO_REP(bits, type, k, reg, wreg, id) REP(MMIO, read, write, id, bits)
-#define MMIO_REPS(id) IOMAP_WIDTHS(MMIO_REP, id)
-IOMAP_REP_STRATEGIES(MMIO_REPS)
-#ifdef IOMAP_HAVE_PORT_IO
-#define PIO_REP(bits, type, k, id) REP(PIO, in, out, id, bits)
-#define PIO_REPS(id) IOMAP_PORT_WIDTHS(PIO_REP, id)
-IOMAP_PORT_REP_STRATEGIES(PIO_REPS)
-#endif
+#define STRATEGY_KERNELS(id, name, where, access, order, mmio, port, region, rep, copies)	\
+	IOMAP_WIDTHS_##mmio(SINGLE, id, access, order, MMIO, read, write)			\
+	IOMAP_PORTS(IOMAP_WIDTHS_##port(SINGLE, id, access, order, PIO, in, out))		\
+	IOMAP_WIDTHS_##region(SINGLE, id, access, order, REGION, pread, pwrite)		\
+	IOMAP_WIDTHS_##region(REGION_CHAIN_BASE, id, access, order)
+IOMAP_EACH_STRATEGY(STRATEGY_KERNELS)
+IOMAP_EACH_MMIO_LOOP(REP, MMIO, read, write)
+IOMAP_EACH_PORT_REP(REP, PIO, in, out)
 
 /* copy: calls of one copy or set of n bytes between the window and mem, in each direction the strategy has. */
 #define COPY_copy_fromio(id) BATCH(copy_fromio_##id, , iomap_copy_fromio_##id(a->mem, a->io, a->n))
@@ -239,24 +151,25 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
 
 /*
  * The entries of SINGLE and REP above, named as MMIO names them in any
- * space; access is how a read is issued (its chain's note), `issues` the
- * width of each device access (a split's 64-bit access issues 4-byte ones).
+ * space; notefn gives a chain's note (ASM_NOTE, NO_NOTE), and each entry's
+ * widths are those of its device accesses (a split's 64-bit access issues
+ * 4-byte ones).
  */
-#define ENTRIES_SINGLE(sp, rd, wr, id, bits, access, issues)			\
-	K(RB_LAT, "read", bits, #id, .bytes = bits / 8, .widths = issues, .reads = true, .space = sp, \
-	  .fn = lat_##rd##bits##_##id, .base = lat_base_##sp)				\
-	K(RB_LAT, "write", bits, #id, .bytes = bits / 8, .widths = issues, .writes = true, .space = sp, \
-	  .fn = lat_##wr##bits##_##id, .base = lat_base_##sp)				\
-	K(RB_CHAIN, "read", bits, #id, .bytes = bits / 8, .widths = issues, .reads = true, .space = sp, \
-	  TWINS(chain_##rd##bits##_##id), .base = chain_##rd##base##bits##_##id,	\
-	  .base_twin = chain_##rd##base##bits##_##id##_2, .note = CHAIN_NOTE_##access(bits)) \
-	K(RB_THRPT, "read", bits, #id, .bytes = bits / 8, .widths = issues, .reads = true, .space = sp, \
-	  TWINS(thrpt_##rd##bits##_##id))						\
-	K(RB_THRPT, "write", bits, #id, .bytes = bits / 8, .widths = issues, .writes = true, .space = sp, \
-	  TWINS(thrpt_##wr##bits##_##id))						\
-	K(RB_FLUSH, "write", bits, #id, .bytes = bits / 8, .widths = issues, .reads = true, .writes = true, \
-	  .space = sp, .fn = flush_##wr##bits##_##id, .base = lat_base_##sp)
-#define ENTRIES_REP(sp, rd, wr, id, bits)					\
+#define ENTRIES_SINGLE(bits, type, k, reg, wreg, id, access, order, sp, rd, wr, notefn)	\
+	K(RB_LAT, "read", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
+	  .space = sp, .fn = lat_##rd##bits##_##id, .base = lat_base_##sp)		\
+	K(RB_LAT, "write", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .writes = true, \
+	  .space = sp, .fn = lat_##wr##bits##_##id, .base = lat_base_##sp)		\
+	K(RB_CHAIN, "read", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
+	  .space = sp, TWINS(chain_##rd##bits##_##id), .base = chain_##rd##base##bits##_##id,	\
+	  .base_twin = chain_##rd##base##bits##_##id##_2, .note = notefn(access, bits))	\
+	K(RB_THRPT, "read", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
+	  .space = sp, TWINS(thrpt_##rd##bits##_##id))					\
+	K(RB_THRPT, "write", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .writes = true, \
+	  .space = sp, TWINS(thrpt_##wr##bits##_##id))					\
+	K(RB_FLUSH, "write", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
+	  .writes = true, .space = sp, .fn = flush_##wr##bits##_##id, .base = lat_base_##sp)
+#define ENTRIES_REP(bits, type, k, reg, wreg, id, sp, rd, wr)			\
 	K(RB_REP, "read", bits, #id, .bytes = bits / 8, .widths = bits / 8, .reads = true, .space = sp, \
 	  .fn = rep_##rd##bits##_##id)							\
 	K(RB_REP, "write", bits, #id, .bytes = bits / 8, .widths = bits / 8, .writes = true, .space = sp, \
@@ -277,16 +190,6 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
 #define MMIO IOMAP_SPACE_MMIO
 #define PIO IOMAP_SPACE_PIO
 #define REGION IOMAP_SPACE_REGION
-#define E_MMIO_SINGLE(bits, type, k, reg, wreg, id, access)			\
-	IOMAP_AT_##access(bits, ENTRIES_SINGLE(MMIO, read, write, id, bits, access, IOMAP_ISSUES_##access(bits)))
-#define E_PIO_SINGLE(bits, type, k, reg, wreg, id, access)			\
-	IOMAP_PORT_AT_##access(bits, ENTRIES_SINGLE(PIO, in, out, id, bits, access, IOMAP_ISSUES_##access(bits)))
-#define E_REGION_SINGLE(bits, type, k, reg, wreg, id, access)			\
-	IOMAP_REGION_AT_##access(bits, ENTRIES_SINGLE(REGION, pread, pwrite, id, bits, call, (bits) / 8))
-#define E_MMIO_REP(bits, type, k, reg, wreg, id) ENTRIES_REP(MMIO, read, write, id, bits)
-#define E_MMIO_REPS(id) IOMAP_WIDTHS(E_MMIO_REP, id)
-#define E_PIO_REP(bits, type, k, id) ENTRIES_REP(PIO, in, out, id, bits)
-#define E_PIO_REPS(id) IOMAP_PORT_WIDTHS(E_PIO_REP, id)
 #define E_ABSENT_SINGLE(bits, type, k, reg, wreg, id)				\
 	K(RB_LAT, "read", bits, #id, .bytes = bits / 8, .reads = true)			\
 	K(RB_LAT, "write", bits, #id, .bytes = bits / 8, .writes = true)		\
@@ -296,12 +199,6 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
 	K(RB_FLUSH, "write", bits, #id, .bytes = bits / 8, .reads = true, .writes = true)
 #define E_ABSENT_SINGLES(id) IOMAP_WIDTHS(E_ABSENT_SINGLE, id)
 
-/* Each section walks the strategies, so the table lists a family's benchmarks together. */
-#define SECTION_MMIO_SINGLE(id, access, order)					\
-	IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(E_MMIO_SINGLE, id, access))
-#define SECTION_PIO_SINGLE(id, access, order) IOMAP_WIDTHS(E_PIO_SINGLE, id, access)
-#define SECTION_REGION_SINGLE(id, access, order)				\
-	IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(E_REGION_SINGLE, id, access))
 #define ENTRY_BARRIER(name, insn) K(RB_BARRIER, #name, 0, "", .row = RB_VARIANT, TWINS(barrier_##name))
 #define ENTRY_NO_BARRIER(name, why) K(RB_BARRIER, #name, 0, "", .row = RB_VARIANT, .lacks = why)
 #define DISPATCH(name, sp, f, help_, ...)					\
@@ -309,16 +206,13 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
 	  .reads = true, .space = sp, TWINS(f), __VA_ARGS__)
 
 const struct rb_kernel rb_kernels[] = {
-	IOMAP_STRATEGIES(SECTION_MMIO_SINGLE)
-#ifdef IOMAP_HAVE_PORT_IO
-	IOMAP_STRATEGIES(SECTION_PIO_SINGLE)
-#endif
-	IOMAP_STRATEGIES(SECTION_REGION_SINGLE)
+	/* each walk is a section, so the table lists a family's benchmarks together */
+	IOMAP_EACH_MMIO(ENTRIES_SINGLE, MMIO, read, write, ASM_NOTE)
+	IOMAP_EACH_PORT(ENTRIES_SINGLE, PIO, in, out, ASM_NOTE)
+	IOMAP_EACH_REGION(ENTRIES_SINGLE, REGION, pread, pwrite, NO_NOTE)
 	IOMAP_ABSENT_SINGLES(E_ABSENT_SINGLES)
-	IOMAP_REP_STRATEGIES(E_MMIO_REPS)
-#ifdef IOMAP_HAVE_PORT_IO
-	IOMAP_PORT_REP_STRATEGIES(E_PIO_REPS)
-#endif
+	IOMAP_EACH_MMIO_LOOP(ENTRIES_REP, MMIO, read, write)
+	IOMAP_EACH_PORT_REP(ENTRIES_REP, PIO, in, out)
 	E_COPIES(libc, all, .row = RB_REFERENCE, .widths = 1 | 2 | 4 | 8, .insn = IOMAP_INSN_ANY,
 		 .help = "glibc's memcpy/memset on the same window through a normal pointer: the reference")
 	IOMAP_COPY_STRATEGIES(E_COPIES)

@@ -25,6 +25,7 @@
 #include "families.h"
 #include "flags.h"
 #include "identity.h"
+#include "inkernel.h"
 #include "measure.h"
 #include "output.h"
 #include "selfcheck.h"
@@ -39,8 +40,13 @@
 #ifndef REGBENCH_BUILD_TYPE
 #define REGBENCH_BUILD_TYPE "unknown"
 #endif
+#ifndef REGBENCH_KMOD
+#define REGBENCH_KMOD "regbench.ko"
+#endif
 
 namespace {
+
+std::string with_kmod_hint(const std::string &why);
 
 void list_targets()
 {
@@ -48,10 +54,11 @@ void list_targets()
 		char why[200];
 		bool ok = iomap_target_kind_probe(i, why, sizeof(why)) == 0;
 
-		printf("%-5s %-14s %s\n      %s\n", iomap_target_kind_name(i), ok ? "available" : "not available",
+		printf("%-6s %-14s %s\n      %s\n", iomap_target_kind_name(i), ok ? "available" : "not available",
 		       iomap_target_kind_grammar(i), iomap_target_kind_help(i));
 		if (!ok)
-			printf("      why not: %s\n", why);
+			printf("      why not: %s\n", errno == ENOENT && !strcmp(iomap_target_kind_name(i), "kernel")
+						   ? with_kmod_hint(why).c_str() : why);
 		else
 			iomap_target_kind_describe(i, stdout);
 	}
@@ -106,6 +113,31 @@ std::string fmt(double v, const char *f = "%.0f")
 
 // The library's reason a driver owns the device or ports, "... (unbind it first)", with the flag
 // that overrides it: "... (unbind it first, or override with --force)".
+/*
+ * The one command that loads the module, for a kernel: target that finds none
+ * loaded: modprobe where the module is installed for this kernel (as
+ * scripts/guest installs it), else insmod of the one this regbench built.
+ */
+std::string with_kmod_hint(const std::string &why)
+{
+	struct utsname u;
+	std::string load;
+
+	uname(&u);
+	FILE *dep = fopen((std::string("/lib/modules/") + u.release + "/modules.dep").c_str(), "re");
+	char line[512];
+	while (dep && load.empty() && fgets(line, sizeof(line), dep))
+		if (strstr(line, "/regbench.ko:"))
+			load = "modprobe regbench";
+	if (dep)
+		fclose(dep);
+	if (load.empty())
+		load = std::string(access(REGBENCH_KMOD, R_OK) ? "build it with cmake --build BUILD --target kmod, then " : "") +
+		       "insmod " + REGBENCH_KMOD;
+	size_t open = why.rfind(" (");
+	return (open == std::string::npos ? why : why.substr(0, open)) + " (" + load + ")";
+}
+
 std::string with_force_hint(const std::string &why)
 {
 	if (why.empty() || why.back() != ')')
@@ -124,6 +156,26 @@ void check_hardware_flags(const rb_options &o, const iomap_target &t)
 	if (o.permit.force)
 		throw rb_error("--force", std::string("target '") + t.spec + "' is not hardware: no driver can own it",
 			       "drop --force");
+}
+
+/*
+ * A kernel: target's benchmarks are timed in the kernel, whose timer pair
+ * costs what it costs there: the clock's overhead becomes the module's own
+ * (the median of as many empty pairs as rb_clock_init times), so that
+ * subtracting it means the same on both sides.  The counter and its step
+ * are the same.
+ */
+void in_kernel(rb_session &s)
+{
+	int fd = iomap_target_kernel_fd(&s.target);
+	std::vector<uint64_t> empty(20001);
+	char why[200];
+
+	if (fd < 0)
+		return;
+	if (rb_inkernel_empty(fd, s.clock.timer, empty.data(), empty.size(), why, sizeof(why)))
+		throw rb_error(std::string("target '") + s.target.spec + "': " + why + " (rmmod regbench, insmod it again)");
+	s.clock.overhead = rb_median_u64(empty.data(), empty.size());
 }
 
 // The context: each fact as its owner gives it (the target's description, the clock's timer, the
@@ -155,6 +207,15 @@ void describe(rb_session &s)
 	c.set("target_bar", t.bar >= 0 ? std::to_string(t.bar) : "");
 	c.set("target_len", std::to_string(t.len));
 	c.set("target_iommu", t.iommu);
+	c.set("runs_in", iomap_target_kernel_fd(&t) >= 0 ? "kernel" : "user");
+	// measure.cc's run_sampled: the module times lat/ and flush/ samples without the dither and its baseline
+	c.set("sampled_estimate", iomap_target_kernel_fd(&t) >= 0 ? "median" : "dithered mean");
+	char version[64], built_for[80];
+	if (iomap_target_kernel_fd(&t) >= 0 &&
+	    !rb_inkernel_info(iomap_target_kernel_fd(&t), version, sizeof(version), built_for, sizeof(built_for))) {
+		c.set("kmod_version", version);
+		c.set("kmod_kernel", built_for);
+	}
 	c.set("tsc_hz", fmt(clk.tsc_hz));
 	c.set("tsc_hz_source", clk.tsc_hz_source);
 	c.set("invariant_tsc", clk.invariant ? "true" : "false");
@@ -264,8 +325,11 @@ int run(int argc, char **argv)
 	if (o.self_check)
 		return rb_selfcheck(stdout, &s.clock);
 	if (iomap_target_open_permit(&s.target, o.target.c_str(), &o.permit, why, sizeof(why)))
-		throw rb_error(errno == EBUSY ? with_force_hint(why) : why);	// already "target 'SPEC': why (what to try)"
+		// already "target 'SPEC': why (what to try)"
+		throw rb_error(errno == EBUSY ? with_force_hint(why) : errno == ENOENT && !strncmp(o.target.c_str(), "kernel", 6)
+			       ? with_kmod_hint(why) : why);
 	s.target_open = true;
+	in_kernel(s);
 	check_hardware_flags(o, s.target);
 	std::string bad_sweep = rb_check_sweeps(s.target, o);
 	if (!bad_sweep.empty())

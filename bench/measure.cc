@@ -1,6 +1,5 @@
 // measure.cc: runs one benchmark: its kernel timed in its family's shape, the estimators applied, counters reported, how it ended recorded
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -13,6 +12,7 @@
 #endif
 
 #include "env.h"
+#include "inkernel.h"
 #include "measure.h"
 #include "primitives.h"
 #include "session.h"
@@ -25,43 +25,6 @@ constexpr size_t kSamplesPerCall = 256;
 constexpr uint64_t kMinTicksPerCall = 20000;	// kernels run long enough for the TSC to be exact
 constexpr unsigned int kMinRounds = 12;		// rounds of fastest calls, however soon they settle
 constexpr uint64_t kWriteValue = 0x5a5a5a5a5a5a5a5aull;
-
-/*
- * Every counter a measured benchmark may carry, in the order the JSON lists
- * them: which families have it (the RB_REPORT_* they need, 0: all; bytes:
- * only where bytes move), and what it is (the context's "counters").  The
- * percentiles follow, for the families with RB_REPORT_PERCENTILES.
- */
-struct Counter {
-	const char *name;
-	unsigned int reports;
-	bool bytes;
-	const char *what;
-};
-const Counter kCounters[] = {
-	{"cycles", 0, false, "TSC ticks per access, element or copy, timer and loop cost removed"},
-	{"core_cycles", 0, false, "the same in core clock cycles (see core_cycles_source)"},
-	{"ns", 0, false, nullptr},
-	{"bytes_per_second", 0, true, nullptr},
-	{"outliers", RB_REPORT_OUTLIERS, false, "samples beyond Q3 + 3 IQR"},
-	{"below_overhead", RB_REPORT_OUTLIERS, false, "samples under the timer's own median cost, kept as 0"},
-};
-
-bool carries(const Counter &c, const rb_family &f)
-{
-	return (f.reports & c.reports) == c.reports && (!c.bytes || f.where != RB_AT_NOTHING);
-}
-
-// "lat/ and flush/": the families that report all of the RB_REPORT_* in mask.
-std::string families_with(unsigned int mask)
-{
-	std::string out;
-
-	for (const rb_family &f : rb_families)
-		if ((f.reports & mask) == mask)
-			out += (out.empty() ? "" : " and ") + std::string(f.name) + "/";
-	return out;
-}
 
 struct Buffer {
 	std::unique_ptr<unsigned char[]> raw;
@@ -81,14 +44,55 @@ struct Bench {
 	size_t n;			// rep elements or copy bytes, else 0
 	rb_result &r;
 	std::string fault;		// why a kernel faulted, once one did
+	int kfd = -1;			// kernel: the regbench module's /dev/regbench, which runs r.line there
 };
 
-// Runs f under the fault guard; false on a fault, whose reason b keeps.
+// Which of k's functions f is, as the module names its forms.
+rb_inkernel_form form_of(const rb_kernel &k, rb_kernel_fn f)
+{
+	if (f == k.twin)
+		return RB_IN_TWIN;
+	if (f == k.base)
+		return RB_IN_BASE;
+	if (f == k.base_twin)
+		return RB_IN_BASE_TWIN;
+	return RB_IN_PLAIN;
+}
+
+/*
+ * Runs f under the fault guard, or on a kernel: target the module's form of
+ * it in the kernel (the same timer and shape, timed there); false on a
+ * fault or a refusal, whose reason b keeps.
+ */
 bool run(Bench &b, rb_kernel_fn f, const rb_kernel_arg &a, uint64_t iters, rb_span *span)
 {
 	char why[200];
+	int failed;
 
-	if (rb_guarded_run(f, &a, iters, &b.clk, span, why, sizeof(why))) {
+	if (b.kfd >= 0) {
+		span->core = 0;
+		failed = rb_inkernel_run(b.kfd, b.r.line, form_of(b.k, f), b.clk.timer, b.r.off, &a, iters, &span->ticks,
+					 why, sizeof(why));
+	} else {
+		failed = rb_guarded_run(f, &a, iters, &b.clk, span, why, sizeof(why));
+	}
+	if (failed) {
+		b.fault = why;
+		return false;
+	}
+	return true;
+}
+
+// The timer alone, n times into out: here, or in the kernel for a kernel: target; false with the reason kept.
+bool timer_alone(Bench &b, uint64_t *out, size_t n)
+{
+	char why[200];
+
+	if (b.kfd < 0) {
+		rb_timer_empty(b.clk.timer, out, n);
+		return true;
+	}
+	if (rb_inkernel_empty(b.kfd, b.clk.timer, out, n, why, sizeof(why))) {
 		b.fault = why;
 		return false;
 	}
@@ -268,7 +272,11 @@ uint64_t dither_seed()
  * counted in below_overhead and kept as 0, never as a negative latency.
  * Between min and max, p50 to p999 are those of the durations the
  * quantized samples stand for (each spread over its step), less the
- * baseline's mean.
+ * baseline's mean.  On a kernel: target the module times the samples
+ * without a dither and has no sampled baseline yet: its samples less the
+ * timer alone's median (as many, timed in the kernel) give the median, and
+ * percentiles, of plain readings, below resolution under one step
+ * (docs/METHOD.md, and the context's sampled_estimate, say so).
  */
 Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 {
@@ -277,7 +285,7 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 	std::vector<double> s, ratio;
 	std::vector<rb_batch> batches;
 	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0, b.clk.timer, 0, b.clk.dither_range};
-	bool calm = w.calm();
+	bool calm = w.calm(), dithered = b.kfd < 0;	// the regbench module does not dither yet (sampled_estimate)
 
 	raw.reserve(kSamples);
 	base.reserve(kSamples);
@@ -292,7 +300,7 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 			ratio.push_back((double)span.core / (double)span.ticks);
 		raw.insert(raw.end(), chunk.begin(), chunk.end());
 		a.dither_seed = dither_seed();
-		if (!run(b, b.k.base, a, kSamplesPerCall, &span))
+		if (!(dithered ? run(b, b.k.base, a, kSamplesPerCall, &span) : timer_alone(b, chunk.data(), kSamplesPerCall)))
 			return {};
 		base.insert(base.end(), chunk.begin(), chunk.end());
 	} while (raw.size() < kSamples && w.time_left());
@@ -313,7 +321,7 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 	}
 	double fence = rb_outlier_fence(s.data(), s.size(), grain);
 	size_t outliers = rb_count_above(s.data(), s.size(), fence);
-	for (size_t i = 0; i < raw.size(); i += kSamplesPerCall)
+	for (size_t i = 0; dithered && i < raw.size(); i += kSamplesPerCall)
 		batches.push_back(rb_batch_of(&raw[i], &base[i], kSamplesPerCall, fence + overhead));
 	rb_dithered d = rb_dithered_mean(batches.data(), batches.size());
 	/*
@@ -331,8 +339,12 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 	double base_mean = base_kept ? base_sum / base_kept : overhead;
 	Cost r;
 
-	b.r.batches.insert(b.r.batches.end(), batches.begin(), batches.end());
-	b.r.sampled_means.push_back(d.mean);
+	double median = rb_percentile(s.data(), s.size(), 0.5);
+
+	if (dithered) {
+		b.r.batches.insert(b.r.batches.end(), batches.begin(), batches.end());
+		b.r.sampled_means.push_back(d.mean);
+	}
 	if (f.reports & RB_REPORT_HISTOGRAM) {
 		// every repetition's samples on the machine's one grid: they add up, as runs of the machine do
 		if (b.r.histogram.empty())
@@ -341,13 +353,13 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 		b.r.histogram_step = step;
 	}
 	r.ok = true;
-	if (!(d.low > 0)) {
-		// even the dithered estimate cannot tell it from nothing: below the top of its interval
+	if (dithered ? !(d.low > 0) : median < step) {
+		// even the dithered estimate cannot tell it from nothing: below the top of its interval (undithered: a step)
 		r.below = true;
-		r.bound = d.high > 0 ? d.high : std::isfinite(d.high) ? d.high - d.low : step;
+		r.bound = !dithered ? step : d.high > 0 ? d.high : std::isfinite(d.high) ? d.high - d.low : step;
 		return r;
 	}
-	r.ticks = d.mean;
+	r.ticks = dithered ? d.mean : median;
 	std::nth_element(ratio.begin(), ratio.begin() + ratio.size() / 2, ratio.end());
 	// with a counter, the live core/TSC ratio of these samples converts the TSC figure
 	r.core = ratio.empty() ? 0 : r.ticks * ratio[ratio.size() / 2];
@@ -359,7 +371,8 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 		for (const rb_percentile_counter &p : rb_percentile_counters) {
 			// min and max are the extreme samples as the histogram bins them; between them, quantiles
 			double q = rb_dithered_quantile(sorted.data(), sorted.size(), grain, p.q) - base_mean;
-			st.counters[p.counter] = p.q <= 0 ? s.front() : p.q >= 1 ? s.back()
+			st.counters[p.counter] = !dithered ? rb_percentile(s.data(), s.size(), p.q)
+						 : p.q <= 0 ? s.front() : p.q >= 1 ? s.back()
 						 : std::min(std::max(q, s.front()), s.back());
 		}
 	return r;
@@ -454,11 +467,13 @@ void stop(benchmark::State &st, rb_result &r, const rb_repetition &rep)
 	r.add(rep);
 }
 
+}  // namespace
+
 // Each benchmark is one likwid marker region named after it, when likwid-perfctr -m runs us.
-void run_once(benchmark::State &st, rb_session &s, rb_result &r)
+void rb_measure_once(benchmark::State &st, rb_session &s, rb_result &r)
 {
 	const rb_kernel &k = *r.kernel;
-	Bench b{k, s.clock, s.measure, r.io, r.param, r, ""};
+	Bench b{k, s.clock, s.measure, r.io, r.param, r, "", r.line >= 0 ? iomap_target_kernel_fd(&s.target) : -1};
 	rb_repetition rep;
 
 	if (rb_interrupted() || !s.device.lost().empty()) {
@@ -489,104 +504,9 @@ void run_once(benchmark::State &st, rb_session &s, rb_result &r)
 	r.add(rep);
 }
 
-double seconds_now()
+void rb_measure_skipped(benchmark::State &st, rb_result &r)
 {
-	return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-/*
- * Adaptive repetitions: whether r needs no more repetitions.  It has its
- * least; they decide a difference of kMargin between two runs like this one
- * (the 5% of stats.MARGIN, which scripts' verdicts name: estimate.h); or it
- * has its most; or one more would take it beyond its share of the run's
- * budget.  A benchmark without a figure stops at its least.
- */
-constexpr double kMargin = 0.05;
-
-bool enough(const rb_measure_state &m, const rb_result &r)
-{
-	std::vector<double> values;
-	size_t n = r.repetitions.size();
-
-	if (n >= (size_t)m.most)
-		return true;
-	if (n < (size_t)m.least)
-		return false;
-	if (r.state != rb_state::measured || n > RB_DECIDE_MAX)
-		return true;
-	for (const rb_repetition &p : r.repetitions)
-		if (p.state == rb_state::measured)
-			values.push_back(p.cycles);
-	if (rb_repetitions_decide(values.data(), values.size(), kMargin))
-		return true;
-	return r.spent * (double)(n + 1) / (double)n > r.share;
-}
-
-}  // namespace
-
-/*
- * One repetition of r, or none: a call adaptive repetitions did not need
- * ends at once, and the reporters leave it out (reporter-tee.cc).  Its first
- * call takes r's share of what is left of the run's budget, an equal part
- * per benchmark still to start: one that settles early leaves the rest of
- * its share to those after it.
- */
-void rb_run(benchmark::State &st, rb_session &s, rb_result &r)
-{
-	rb_measure_state &m = s.measure;
-	double t0 = seconds_now();
-
-	if (r.enough) {
-		st.SkipWithError("not needed");
-		for (auto _ : st) {
-		}
-		return;
-	}
-	if (r.repetitions.empty()) {
-		if (m.started < 0)
-			m.started = t0;
-		r.share = std::max(m.run_budget - (t0 - m.started), 0.0) / (double)std::max(m.left, (size_t)1);
-		m.left -= m.left > 0;
-	}
-	run_once(st, s, r);
-	r.spent += seconds_now() - t0;
-	r.enough = enough(m, r);
-}
-
-void rb_skip(benchmark::State &st, rb_session &s, rb_result &r)
-{
-	if (r.repetitions.size() >= (size_t)s.measure.least) {
-		st.SkipWithError("not needed");	// a call beyond what the run repeats (rb_run)
-		for (auto _ : st) {
-		}
-		return;
-	}
 	stop(st, r, {rb_state::skipped, 0, r.reason, false});
-}
-
-std::vector<std::string> rb_counters(const rb_family &f)
-{
-	std::vector<std::string> out;
-
-	for (const Counter &c : kCounters)
-		if (carries(c, f))
-			out.push_back(c.name);
-	if (f.reports & RB_REPORT_PERCENTILES)
-		for (const rb_percentile_counter &p : rb_percentile_counters)
-			out.push_back(p.counter);
-	return out;
-}
-
-std::string rb_counters_text()
-{
-	std::string out, percentiles;
-
-	for (const Counter &c : kCounters)
-		out += (out.empty() ? "" : "; ") + (c.reports ? families_with(c.reports) + " " : "") + c.name +
-		       (c.what ? std::string(": ") + c.what : "") + (c.bytes ? " (where bytes move)" : "");
-	for (const rb_percentile_counter &p : rb_percentile_counters)
-		percentiles += std::string(percentiles.empty() ? "" : " ") + p.counter;
-	return out + "; " + families_with(RB_REPORT_PERCENTILES) + " " + percentiles + ": TSC ticks";
 }
 
 void rb_measure_context(rb_session &s)

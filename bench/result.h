@@ -42,7 +42,9 @@ struct rb_result {
 	std::string strategy;		// as the name carries it ("" for none)
 	size_t param = 0;		// its /N (0: none)
 	std::string pair;		// a port benchmark beside MMIO: the MMIO benchmark it compares with
-	void __iomem *io = nullptr;	// the register, FIFO or copy window in the kernel's space
+	void __iomem *io = nullptr;	// the register, FIFO or copy window in the kernel's space (NULL on kernel:)
+	size_t off = 0;			// where that is in the target's window
+	int line = -1;			// kernel: the regbench module's line that runs it (inkernel.h), else -1
 	bool selected = false;		// --benchmark_filter selects it: Google Benchmark has it to run
 
 	rb_state state = rb_state::measured;

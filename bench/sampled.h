@@ -50,8 +50,11 @@ static inline __attribute__((always_inline)) uint64_t rb_dither_next(uint64_t *s
  * A sampled kernel's baseline (its rb_kernel's base) is the same loop whose
  * body only computes the access's address from `at`: timed beside the
  * kernel, its mean is what the samples hold beyond the access.  The kernel
- * module repeats exactly this loop, with the same generator and asm spin
- * (bench/arch/ARCH/timer.h), from the seed and range user space passes.
+ * module does not run this loop yet: a kernel: target's samples are plain,
+ * and measure.cc gives their median (docs/METHOD.md, Limits).  To dither
+ * alike, the module's loop takes the seed and range user space passes and
+ * runs these steps with the same generator and asm spin
+ * (bench/arch/ARCH/timer.h).
  */
 #define RB_SAMPLED(name, setup, body)						\
 static __always_inline uint64_t name##_t(enum rb_timer timer, const struct rb_kernel_arg *a, uint64_t iters) \

@@ -14,7 +14,7 @@ expect_error() {	# expect_error EXPECTED-LINE ARGS...
 	fi
 }
 
-expect_error "regbench: target 'nosuch': unknown target kind 'nosuch' (the kinds: ram, trap, pci, port, vfio)" --target nosuch
+expect_error "regbench: target 'nosuch': unknown target kind 'nosuch' (the kinds: ram, trap, pci, port, vfio, kernel)" --target nosuch
 expect_error "regbench: target 'ram:12q': bad size '12q' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)" --target=ram:12q
 expect_error "regbench: target 'ram:0': bad size '0' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)" --target=ram:0
 expect_error "regbench: target 'trap:nosuch': unknown model 'nosuch' (the models: default, scratch)" --target trap:nosuch

@@ -22,8 +22,9 @@
  * when it can; fault() emulates a fault on the target's windows from a
  * signal handler and returns 1, or 0 when the fault is not the target's;
  * decoding() says whether the device behind an open hardware target still
- * decodes the target's space (0, or -1 with the reason); describe() prints
- * what the kind can reach here, indented.
+ * decodes the target's space (0, or -1 with the reason); read() makes one
+ * read for a target that maps nothing in this process (kernel); describe()
+ * prints what the kind can reach here, indented.
  */
 struct iomap_target_kind {
 	const char *name;			/* the spec's kind: "ram" */
@@ -38,6 +39,7 @@ struct iomap_target_kind {
 	const char *(*why_not)(const struct iomap_target *t, enum iomap_insn insn, unsigned int bytes);
 	int (*fault)(int signo, siginfo_t *si, void *uc);
 	int (*decoding)(const struct iomap_target *t, char *why, size_t whylen);
+	uint64_t (*read)(const struct iomap_target *t, size_t off, unsigned int bytes);
 	void (*describe)(FILE *out);
 };
 
@@ -46,7 +48,7 @@ struct iomap_target_kind {
  * iomap_target_KIND that ends target-KIND.c.  A new kind is a new file and a
  * word here.
  */
-#define IOMAP_TARGET_KINDS(X) X(ram) X(trap) X(pci) X(port) X(vfio)
+#define IOMAP_TARGET_KINDS(X) X(ram) X(trap) X(pci) X(port) X(vfio) X(kernel)
 
 #define IOMAP_DECLARE_KIND(k) extern const struct iomap_target_kind iomap_target_##k;
 IOMAP_TARGET_KINDS(IOMAP_DECLARE_KIND)

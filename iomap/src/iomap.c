@@ -35,13 +35,19 @@ void ioport_unmap(void __iomem *cookie)
 
 #ifndef IOMAP_GENERIC_IOMAP
 /*
- * Where ports are memory (arm64: PCI_IOBASE + port), the window is the
- * kernel's: user space has none to hand out (cookie.h says more).
+ * Where ports are memory (arm64), asm-generic's ioport_map: the port masked
+ * to the I/O space, NULL above the part it maps (errno EINVAL here), else
+ * PCI_IOBASE + port, a window only the kernel has: user space returns NULL
+ * with errno ENODEV instead (cookie.h says more).
  */
 void __iomem *ioport_map(unsigned long port, unsigned int nr)
 {
-	(void)port;
 	(void)nr;
+	port &= IOMAP_IO_SPACE_LIMIT;
+	if (port > IOMAP_MMIO_UPPER_LIMIT) {
+		errno = EINVAL;
+		return NULL;
+	}
 	errno = ENODEV;
 	return NULL;
 }

@@ -84,7 +84,8 @@ static unsigned int widest(const struct iomap_target *t)
 static int check_hardware(const struct iomap_target *t, char *why, size_t whylen)
 {
 	const struct iomap_permit *p = &t->permit;
-	uintptr_t at = iomap_cookie_kind(t->base) == IOMAP_COOKIE_PIO
+	uintptr_t at = !t->base ? (uintptr_t)t->off
+		: iomap_cookie_kind(t->base) == IOMAP_COOKIE_PIO
 		? (uintptr_t)(void __force *)t->base - IOMAP_PIO_OFFSET : (uintptr_t)(void __force *)t->base;
 	unsigned int w = widest(t);
 
@@ -133,7 +134,7 @@ int iomap_target_open_permit(struct iomap_target *t, const char *text, const str
 
 void iomap_target_close(struct iomap_target *t)
 {
-	if (t->kind && t->kind->close && t->base)
+	if (t->kind && t->kind->close && (t->base || t->priv))
 		t->kind->close(t);
 	free(t->config);
 	t->config = NULL;
@@ -174,6 +175,8 @@ uint64_t iomap_target_read(const struct iomap_target *t, size_t off, unsigned in
 {
 	const void __iomem *at = (const char __iomem *)t->base + off;
 
+	if (t->kind && t->kind->read)
+		return t->kind->read(t, off, bytes);
 	if (t->space == IOMAP_SPACE_REGION)
 		return iomap_region_read(at, bytes);
 	switch (bytes) {

@@ -9,13 +9,14 @@
  * and sparse quiet; noinline and external linkage keep every body in the
  * object whatever the optimizer thinks of it.
  */
-#define ASM_ACCESSORS(bits, type, k, reg, wreg, s)				\
-type asm_read##bits##_##s(const volatile void __iomem *addr);			\
-void asm_write##bits##_##s(type v, volatile void __iomem *addr);		\
-__attribute__((noinline)) type asm_read##bits##_##s(const volatile void __iomem *addr) \
+#define OUT_OF_LINE(prefix, bits, type, s)					\
+type prefix##_read##bits##_##s(const volatile void __iomem *addr);		\
+void prefix##_write##bits##_##s(type v, volatile void __iomem *addr);		\
+__attribute__((noinline)) type prefix##_read##bits##_##s(const volatile void __iomem *addr) \
 { return iomap_read##bits##_##s(addr); }					\
-__attribute__((noinline)) void asm_write##bits##_##s(type v, volatile void __iomem *addr) \
+__attribute__((noinline)) void prefix##_write##bits##_##s(type v, volatile void __iomem *addr) \
 { iomap_write##bits##_##s(v, addr); }
+#define ASM_ACCESSORS(bits, type, k, reg, wreg, s) OUT_OF_LINE(asm, bits, type, s)
 
 /*
  * A constant value: the store may take it as an immediate ("i", or "e" for
@@ -62,13 +63,14 @@ IOMAP_WIDTHS(ASM_WIDTH)
  * barriers and dependencies around the access, not one instruction):
  * seq_{read,write}BITS_ID.  asm-check-x86_64.sh looks only at asm_*.
  */
-#define SEQ_WIDTH(bits, type, k, reg, wreg, id, access)			\
-	IOMAP_AT_##access(bits,							\
-	type seq_read##bits##_##id(const volatile void __iomem *addr);		\
-	void seq_write##bits##_##id(type v, volatile void __iomem *addr);	\
-	__attribute__((noinline)) type seq_read##bits##_##id(const volatile void __iomem *addr) \
-	{ return iomap_read##bits##_##id(addr); }				\
-	__attribute__((noinline)) void seq_write##bits##_##id(type v, volatile void __iomem *addr) \
-	{ iomap_write##bits##_##id(v, addr); })
-#define SEQ_STRATEGY(id, access, order) IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(SEQ_WIDTH, id, access))
-IOMAP_STRATEGIES(SEQ_STRATEGY)
+#define SEQ_WIDTH(bits, type, k, reg, wreg, id, access, order) OUT_OF_LINE(seq, bits, type, id)
+IOMAP_EACH_MMIO(SEQ_WIDTH)
+
+#ifndef IOMAP_GENERIC_IOMAP
+/*
+ * The kernel's names without GENERIC_IOMAP (arm64), out of line as kn_<name>,
+ * for asm-check-arm64.sh to set beside the kernel's own (kernel-accessors.c).
+ */
+#include "kernel-names.h"
+KERNEL_NAMES(KERNEL_NAME_READ, KERNEL_NAME_WRITE, KERNEL_NAME_REP)
+#endif

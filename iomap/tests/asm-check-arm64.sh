@@ -1,185 +1,196 @@
 #!/bin/sh
-# asm-check-arm64.sh: every arm64 accessor in asm-accessors.o issues exactly arm64 Linux v6.1's sequence for its strategy
+# asm-check-arm64.sh: every arm64 accessor in asm-accessors.o is, instruction for instruction, the kernel's own (Linux v6.1's headers, compiled at test time)
 #
-# usage: asm-check-arm64.sh OBJECT
+# usage: asm-check-arm64.sh OBJECT CACHE CC [CFLAGS...]
 #
-# Each function's body up to its ret is reduced to what the device sees and
-# what orders it: loads and stores (ldrb/ldrh/ldr w/ldr x, the same for
-# str, ldar and stlr; with the offset from the address, @0 or @4),
-# barriers (dmb and dsb with their option), and the eor/cbnz dependency.
-# Register-only instructions the compiler adds around them (mov, and, uxtb)
-# are dropped; a call, another branch or any other memory access fails.
-#   asm_ and seq_{read,write}BITS_ID[_imm]  the whole sequence, as below
+# OBJECT is asm-accessors.c's object; CACHE a folder where Debian's
+# linux-source-6.1 is unpacked once (scripts/debian-kernel source) and kept;
+# CC and CFLAGS compile kernel-accessors.c as OBJECT was compiled.
+#
+# kernel-accessors.c wraps the kernel's own definitions, taken out of its
+# headers at test time (arch/arm64/include/asm/io.h and barrier.h,
+# include/asm-generic/io.h and barrier.h, include/linux/io-64-nonatomic-*.h),
+# under the same names asm-accessors.c gives ours: kn_<name> for each of the
+# kernel's names (kernel-names.h), seq_ and asm_{read,write}BITS_ID[_imm]
+# for each strategy the kernel's pieces make.  Each of its functions must be
+# the same instructions as ours of that name, the branch targets counted from
+# the function's start.  Two things have no kernel counterpart and are
+# checked here alone:
+#   seq_{read,write}BITS_acquire  ldar / stlr of the width (the address in x0,
+#       x1 for a write), then ret
 #   asm_reload_{read,write}BITS_{ordered,relaxed}  the device access through
-#       x0, and the normal loads of *p through x1: two for ordered (readl's
+#       x0 and the normal loads of *p through x1: two for ordered (readl's
 #       "memory" clobber forces the reload), one for relaxed
-# The sequences (Linux v6.1, arch/arm64/include/asm/io.h and barrier.h):
-#   ordered    read: ldr; dmb oshld; eor; cbnz    write: dmb oshst; str
-#   relaxed    read: ldr                          write: str
-#   volatile   the same as relaxed (the compiler's own ldr/str)
-#   barriered  read: ldr; dsb ld                  write: dsb st; str
-#   fenced     dsb sy; the access; dsb sy
-#   acquire    ldar of the width; stlr of the width
-#   lo_hi      readl of the word at +0, then of the word at +4 (writel the same);
-#   hi_lo      +4 first
+# Where Debian's archive cannot be reached, those two are checked and the
+# rest is skipped (exit 77) with the reason.
 set -u
 
-obj=${1:?usage: asm-check-arm64.sh OBJECT}
+usage="usage: asm-check-arm64.sh OBJECT CACHE CC [CFLAGS...]"
+obj=${1:?$usage}
+cache=${2:?$usage}
+cc=${3:?$usage}
+shift 3
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
 objdump=${OBJDUMP:-aarch64-linux-gnu-objdump}
 command -v "$objdump" >/dev/null 2>&1 || objdump=objdump
 
-dis=$(mktemp) || exit 1
-trap 'rm -f "$dis"' EXIT
-if ! "$objdump" -d --no-show-raw-insn "$obj" >"$dis" 2>/dev/null || ! grep -q 'aarch64' "$dis"; then
+tmp=$(mktemp -d) || exit 1
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+dis() {
+	"$objdump" -d --no-show-raw-insn "$1" >"$2" 2>/dev/null && grep -q 'aarch64' "$2"
+}
+if ! dis "$obj" "$tmp/ours"; then
 	echo "asm-check-arm64: $objdump cannot read $obj as arm64 code (Debian: apt-get install binutils-aarch64-linux-gnu)"
 	exit 1
 fi
 
-awk '
-# A number as objdump writes it (0x10 or 16).
-function num(s,    v, i) {
-	if (s !~ /^0x/)
-		return s + 0
-	v = 0
-	for (i = 3; i <= length(s); i++)
-		v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-	return v
-}
-
-function acc(kind, bits,    r) {
-	r = bits == 64 ? " x" : " w"
-	if (bits == 8) return kind "b w"
-	if (bits == 16) return kind "h w"
-	return kind r
-}
-function seq(dir, bits, id,    ld, st, read, write) {
-	ld = acc("ldr", bits) "@0"; st = acc("str", bits) "@0"
-	if (id == "ordered") { read = ld "; dmb oshld; eor; cbnz"; write = "dmb oshst; " st }
-	else if (id == "relaxed" || id == "volatile") { read = ld; write = st }
-	else if (id == "barriered") { read = ld "; dsb ld"; write = "dsb st; " st }
-	else if (id == "fenced") { read = "dsb sy; " ld "; dsb sy"; write = "dsb sy; " st "; dsb sy" }
-	else if (id == "acquire") { read = acc("ldar", bits) "@0"; write = acc("stlr", bits) "@0" }
-	else if (id == "lo_hi" || id == "hi_lo") {
-		a = id == "lo_hi" ? "@0" : "@4"; b = id == "lo_hi" ? "@4" : "@0"
-		read = "ldr w" a "; dmb oshld; eor; cbnz; ldr w" b "; dmb oshld; eor; cbnz"
-		write = "dmb oshst; str w" a "; dmb oshst; str w" b
-	} else return ""
-	return (dir == "read" ? read : write) "; ret"
-}
-
-function finish(    dir, bits, id, want, n) {
-	if (name !~ /^(asm|seq)_/)
-		return
-	seen[name] = 1
-	checked++
-	if (name ~ /^asm_reload_/) {
-		dir = name ~ /_read/ ? "read" : "write"
-		bits = name; sub(/^asm_reload_(read|write)/, "", bits); sub(/_.*/, "", bits)
-		want = name ~ /_ordered$/ ? 2 : 1
-		n = split(dev, parts, "; ")
-		if (dev !~ (dir == "read" ? "ldr" : "str"))
-			problems = problems "\n    no " dir " through x0 (" dev ")"
-		if (normal != want)
-			problems = problems "\n    " normal " loads of *p through x1, want " want
-	} else if (match(name, /^(asm|seq)_(read|write)(8|16|32|64)_/)) {
-		dir = name ~ /^(asm|seq)_read/ ? "read" : "write"
-		bits = name; sub(/^(asm|seq)_(read|write)/, "", bits); sub(/_.*/, "", bits)
-		id = name; sub(/^(asm|seq)_(read|write)(8|16|32|64)_/, "", id); sub(/_imm$/, "", id)
-		want = seq(dir, bits + 0, id)
-		if (want == "")
-			problems = problems "\n    no sequence known for strategy " id
-		else if (got != want)
-			problems = problems "\n    issues: " got "\n    want:   " want
-	} else {
-		problems = problems "\n    name does not say what to expect"
-	}
-	if (problems != "") {
-		printf "FAIL %s:%s\n%s", name, problems, body
-		failed++
-	} else {
-		printf "ok   %-26s %s\n", name, name ~ /^asm_reload/ ? normal " load(s) of *p" : got
-	}
-}
-
-/^[0-9a-f]+ <.*>:$/ {
-	finish()
-	name = $2; sub(/^</, "", name); sub(/>:$/, "", name)
-	got = ""; dev = ""; normal = 0; problems = ""; body = ""; done = 0
-	# where the device address is: x0, or x1 for a write that takes the value first
-	split("", off)
-	off[name ~ /^(asm|seq)_write/ && name !~ /_imm$/ ? "x1" : "x0"] = 0
-	next
-}
-
-/^ *[0-9a-f]+:\t/ {
-	if (name == "" || done)
-		next
-	text = $0; sub(/^ *[0-9a-f]+:\t/, "", text); sub(/[ \t]*\/\/.*$/, "", text)
-	body = body "    | " text "\n"
-	mnem = text; sub(/[ \t].*/, "", mnem)
-	ops = text; sub(/^[^ \t]*[ \t]*/, "", ops); gsub(/ /, "", ops)
-	tok = ""
-	nops = split(ops, op, ",")
-	if (mnem ~ /^(ld|st)/) {
-		reg = substr(ops, 1, 1)
-		base = ops; sub(/^[^[]*\[/, "", base); sub(/[],].*/, "", base)
-		disp = 0
-		if (ops ~ /,#(0x)?[0-9a-f]+\]/) { disp = ops; sub(/^.*,#/, "", disp); sub(/\].*/, "", disp); disp = num(disp) }
-		at = base in off ? "@" (off[base] + disp) : "@?"
-		tok = (mnem ~ /^(ldrb|ldrh|strb|strh|ldarb|ldarh|stlrb|stlrh)$/ ? mnem " w" : mnem " " reg) at
-		if (mnem ~ /^ld/)
-			delete off["x" substr(op[1], 2)]
-		if (name ~ /^asm_reload_/) {
-			if (ops ~ /\[x1\]/ && mnem ~ /^ld/) { normal++; next }
-			dev = dev (dev == "" ? "" : "; ") tok
+# Each function as lines "NAME<TAB>instruction", the address column dropped and a branch target
+# written as its offset in the function (<+0x1c>), so that two objects can be compared.
+bodies() {
+	awk '
+	/^[0-9a-f]+ <.*>:$/ { name = $2; sub(/^</, "", name); sub(/>:$/, "", name); next }
+	/^ *[0-9a-f]+:\t/ {
+		if (name == "")
 			next
-		}
-	} else if (mnem == "add" && nops == 3 && op[3] ~ /^#/ && (op[2] in off)) {
-		off[op[1]] = off[op[2]] + num(substr(op[3], 2))
-	} else if (mnem !~ /^(cb|b|ret|dmb|dsb|isb)/ && op[1] ~ /^[wx][0-9]+$/) {
-		delete off["x" substr(op[1], 2)]
-	}
-	if (mnem == "dmb" || mnem == "dsb") {
-		tok = mnem " " ops
-	} else if (mnem == "eor" || mnem == "cbnz" || mnem == "ret") {
-		tok = mnem
-	} else if (mnem ~ /^(b|bl|blr|br|cbz|tbz|tbnz|isb|stp|ldp)$/ || mnem ~ /^b\./) {
-		tok = mnem " (unexpected)"
-	}
-	if (tok != "" && name !~ /^asm_reload_/)
-		got = got (got == "" ? "" : "; ") tok
-	if (mnem == "ret")
-		done = 1
+		text = $0; sub(/^ *[0-9a-f]+:\t/, "", text); sub(/[ \t]*\/\/.*$/, "", text)
+		gsub(/[0-9a-f]+ <[^+>]*\+/, "<+", text); gsub(/[0-9a-f]+ <[^+>]*>/, "<+0x0>", text)
+		gsub(/[ \t]+/, " ", text)
+		print name "\t" text
+	}' "$1"
 }
+bodies "$tmp/ours" >"$tmp/ours.b"
 
+# The checks of what has no kernel counterpart.
+awk -F '\t' '
+function acc(kind, bits) {
+	if (bits == 8) return kind "b w0, [x"
+	if (bits == 16) return kind "h w0, [x"
+	return kind (bits == 64 ? " x0, [x" : " w0, [x")
+}
+$1 != name {
+	finish()
+	name = $1; body = ""; normal = 0; dev = 0
+}
+$2 !~ /^(and|mov|uxt[bh]|nop) / && $2 != "nop" { body = body "; " $2 }
+name ~ /^asm_reload_/ && $2 ~ /^ld/ && $2 ~ /\[x1\]/ { normal++ }
+name ~ /^asm_reload_/ && $2 ~ /^(ld|st)/ && $2 ~ /\[x0\]/ { dev++ }
+function finish(    bits, dir, want, got) {
+	if (name ~ /^seq_(read|write)[0-9]+_acquire$/) {
+		dir = name ~ /^seq_read/ ? "read" : "write"
+		bits = name; sub(/^seq_(read|write)/, "", bits); sub(/_.*/, "", bits)
+		want = dir == "read" ? acc("ldar", bits) "0]" : acc("stlr", bits) "1]"
+		want = "; " want "; ret"
+		got = body
+		if (got != want) { printf "FAIL %s:\n    issues %s\n    want   %s\n", name, substr(got, 3), substr(want, 3); failed++ }
+		else printf "ok   %-32s %s\n", name, substr(got, 3)
+		checked++
+	} else if (name ~ /^asm_reload_/) {
+		want = name ~ /_ordered$/ ? 2 : 1
+		if (dev != 1 || normal != want) {
+			printf "FAIL %s: %d device access(es) through x0, %d load(s) of *p through x1; want 1 and %d\n", name, dev, normal, want
+			failed++
+		} else
+			printf "ok   %-32s %d load(s) of *p around the access\n", name, normal
+		checked++
+	}
+}
 END {
 	finish()
-	split("8 16 32 64", widths, " ")
-	split("ordered relaxed volatile barriered fenced acquire", strategies, " ")
-	for (w = 1; w <= 4; w++)
-		for (d = 0; d < 2; d++) {
-			dir = d ? "write" : "read"
-			for (s = 1; s <= 6; s++) {
-				want = "seq_" dir widths[w] "_" strategies[s]
-				if (!(want in seen)) { printf "FAIL %s: missing from the object\n", want; failed++ }
-			}
-			for (s = 1; s <= 3; s++) {
-				want = "asm_" dir widths[w] "_" strategies[s]
-				if (!(want in seen)) { printf "FAIL %s: missing from the object\n", want; failed++ }
-			}
-			for (s = 1; s <= 2; s++) {
-				want = "asm_reload_" dir widths[w] "_" strategies[s]
-				if (!(want in seen)) { printf "FAIL %s: missing from the object\n", want; failed++ }
-			}
-		}
-	for (d = 0; d < 2; d++)
-		for (s = 0; s < 2; s++) {
-			want = "seq_" (d ? "write" : "read") "64_" (s ? "hi_lo" : "lo_hi")
-			if (!(want in seen)) { printf "FAIL %s: missing from the object\n", want; failed++ }
-		}
-	if (failed) {
-		printf "asm-check-arm64: FAILED (%d)\n", failed
-		exit 1
+	if (checked != 8 + 16) { printf "FAIL the object holds %d acquire and reload probes, want 24\n", checked; failed++ }
+	exit failed ? 1 : 0
+}' "$tmp/ours.b"
+local_rc=$?
+
+# The kernel's own: its headers from Debian's linux-source-6.1, the definitions taken out in the order the
+# kernel includes them (asm/barrier.h before asm-generic/barrier.h, asm/io.h before asm-generic/io.h, whose
+# #ifndef'd ones arm64 has already given); asm-generic's C __raw_readX as gen_raw_readX (volatile's).
+paths='arch/arm64/include/asm/barrier.h include/asm-generic/barrier.h arch/arm64/include/asm/io.h
+include/asm-generic/io.h include/linux/io-64-nonatomic-lo-hi.h include/linux/io-64-nonatomic-hi-lo.h'
+# shellcheck disable=SC2086 # paths is a list
+if ! src=$("$top/scripts/debian-kernel" source "$cache" $paths 2>"$tmp/why"); then
+	echo "asm-check-arm64: skipped the comparison with the kernel's own accessors: $(tail -1 "$tmp/why")"
+	[ "$local_rc" = 0 ] || exit 1
+	exit 77
+fi
+raw="__raw_readb __raw_readw __raw_readl __raw_readq __raw_writeb __raw_writew __raw_writel __raw_writeq"
+names="isb dmb dsb __mb __rmb __wmb __dma_mb __dma_rmb __dma_wmb mb rmb wmb dma_mb dma_rmb dma_wmb
+$raw __io_ar __io_bw __io_br __io_aw __iormb __iowmb ioread16be ioread32be ioread64be iowrite16be iowrite32be
+iowrite64be"
+for k in b w l q; do
+	names="$names read$k write$k read${k}_relaxed write${k}_relaxed reads$k writes$k"
+done
+for b in 8 16 32 64; do
+	names="$names ioread$b iowrite$b ioread${b}_rep iowrite${b}_rep"
+done
+for o in lo_hi hi_lo; do
+	names="$names ${o}_readq ${o}_writeq ${o}_readq_relaxed ${o}_writeq_relaxed ioread64_$o iowrite64_$o
+ioread64be_$o iowrite64be_$o"
+done
+# extract WANTED FILE...: the first definition of each wanted name (a #define with its continuation lines, or a
+# static function to its closing brace), in the files' order
+extract() {
+	wanted=$1
+	shift
+	awk -v wanted="$wanted" '
+	BEGIN { n = split(wanted, w, /[ \n]+/); for (i = 1; i <= n; i++) want[w[i]] = 1 }
+	inmacro { print; if ($0 !~ /\\$/) inmacro = 0; next }
+	infn { print; if ($0 ~ /^}/) { infn = 0; print "" } next }
+	/^#define [A-Za-z_0-9]+/ {
+		nm = $2; sub(/\(.*/, "", nm)
+		if (!(nm in want) || (nm in done) || $0 ~ ("^#define " nm "[ \t]+" nm "[ \t]*$"))
+			next
+		done[nm] = 1; print
+		if ($0 ~ /\\$/) inmacro = 1
+		next
 	}
-	printf "asm-check-arm64: %d functions: each accessor issues arm64 Linux v6.1'"'"'s sequence for its strategy; readl reloads across, readl_relaxed not\n", checked
-}' "$dis"
+	/^static / && /\(/ {
+		nm = $0; sub(/\(.*/, "", nm); sub(/.*[ *]/, "", nm)
+		if (!(nm in want) || (nm in done))
+			next
+		done[nm] = 1; print; infn = 1
+	}
+	END { for (nm in want) if (!(nm in done)) print "#error \"no definition of " nm " found in the kernel source\"" }' "$@"
+}
+{
+	extract "$names" "$src/arch/arm64/include/asm/barrier.h" "$src/include/asm-generic/barrier.h" \
+		"$src/arch/arm64/include/asm/io.h" "$src/include/asm-generic/io.h" \
+		"$src/include/linux/io-64-nonatomic-lo-hi.h" "$src/include/linux/io-64-nonatomic-hi-lo.h"
+	extract "$raw" "$src/include/asm-generic/io.h" | sed 's/__raw_\(read\|write\)\([bwlq]\)\b/gen_raw_\1\2/g'
+} >"$tmp/kernel-extract.h"
+if ! "$cc" "$@" -Werror=implicit-function-declaration -Werror=implicit-int -I"$tmp" -I"$here" \
+	-c "$here/kernel-accessors.c" -o "$tmp/kernel.o" 2>"$tmp/cc"; then
+	echo "asm-check-arm64: the kernel's accessors did not compile from $src:"
+	cat "$tmp/cc"
+	exit 1
+fi
+dis "$tmp/kernel.o" "$tmp/kernel" || { echo "asm-check-arm64: $objdump cannot read the kernel's object"; exit 1; }
+bodies "$tmp/kernel" >"$tmp/kernel.b"
+
+# Each function of the kernel's object beside ours of that name; every one of ours but the probes above has one.
+awk -F '\t' -v src="$(basename "$src")" '
+FILENAME == ARGV[1] { ours[$1] = ours[$1] "; " $2; next }
+{ kern[$1] = kern[$1] "; " $2 }
+END {
+	# the padding after a function is not its own
+	for (f in ours) sub(/(; nop)+$/, "", ours[f])
+	for (f in kern) sub(/(; nop)+$/, "", kern[f])
+	for (f in kern) {
+		compared++
+		if (!(f in ours)) { printf "FAIL %s: the kernel has it, asm-accessors.c not\n", f; failed++ }
+		else if (ours[f] != kern[f]) {
+			printf "FAIL %s:\n    ours    %s\n    kernel  %s\n", f, substr(ours[f], 3), substr(kern[f], 3); failed++
+		} else {
+			n = split(kern[f], insn, "; ") - 1
+			printf "ok   %-32s %d instructions, as the kernel'"'"'s\n", f, n
+		}
+	}
+	for (f in ours)
+		if (!(f in kern) && f !~ /_acquire$/ && f !~ /^asm_reload_/) {
+			printf "FAIL %s: the kernel'"'"'s object has nothing to compare it with\n", f; failed++
+		}
+	if (failed) { printf "asm-check-arm64: FAILED (%d)\n", failed; exit 1 }
+	printf "asm-check-arm64: %d functions the same instructions as Linux v6.1'"'"'s own, compiled from %s\n", compared, src
+}' "$tmp/ours.b" "$tmp/kernel.b" || exit 1
+[ "$local_rc" = 0 ] || exit 1
+echo "asm-check-arm64: acquire and the reload probes as above"

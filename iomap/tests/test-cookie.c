@@ -194,6 +194,22 @@ static void test_bad_cookies(void)
 	errno = 0;
 	CHECK(ioport_map(0x80, 4) == NULL);
 	CHECK_EQ(errno, ENODEV);
+	/* the kernel's mask: a port beyond the I/O space wraps into it */
+	check_context("ioport_map of a port beyond IO_SPACE_LIMIT");
+	errno = 0;
+	CHECK(ioport_map(IOMAP_IO_SPACE_LIMIT + 1 + 0x80, 4) == NULL);
+	CHECK_EQ(errno, ENODEV);
+	/* and its limit: above MMIO_UPPER_LIMIT the kernel returns NULL too, for a reason of its own */
+	check_context("ioport_map above MMIO_UPPER_LIMIT");
+	errno = 0;
+	CHECK(ioport_map(IOMAP_MMIO_UPPER_LIMIT, 4) == NULL);
+	CHECK_EQ(errno, ENODEV);
+	errno = 0;
+	CHECK(ioport_map(IOMAP_MMIO_UPPER_LIMIT + 1, 4) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	errno = 0;
+	CHECK(ioport_map(IOMAP_IO_SPACE_LIMIT, 4) == NULL);
+	CHECK_EQ(errno, EINVAL);
 }
 #endif
 

@@ -52,15 +52,12 @@ static uint64_t file_value(int fd, off_t at, unsigned int n)
 static void test_reads(int fd, char __iomem *c)
 {
 	/* every width and every strategy with region forms, at every offset the width fits */
-#define READS(bits, type, k, reg, wreg, id, access)					\
-	IOMAP_REGION_AT_##access(bits,							\
+#define READS(bits, type, k, reg, wreg, id, access, order)				\
 	for (unsigned int off = 0; off + bits / 8 <= REGION_LEN; off++) {		\
 		check_context("iomap_pread%d_%s at %u", bits, #id, off);		\
 		CHECK_EQ(iomap_pread##bits##_##id(c + off), file_value(fd, REGION_OFF + off, bits / 8)); \
-	})
-#define STRATEGY_READS(id, access, order) IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(READS, id, access))
-	IOMAP_STRATEGIES(STRATEGY_READS)
-#undef STRATEGY_READS
+	}
+	IOMAP_EACH_REGION(READS)
 #undef READS
 	check_context("a read that leaves the region");
 	CHECK_EQ(iomap_region_read(c + REGION_LEN - 2, 4), 0xffffffffu);

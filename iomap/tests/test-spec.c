@@ -66,6 +66,10 @@ static const struct good goods[] = {
 	{ "vfio:1b36:0005/1", "vfio:d=1b36:0005/1" },
 	{ "vfio:d=1234:11e8/0,pread,off=0x4,len=4", "vfio:d=1234:11e8/0,pread,off=0x4,len=0x4" },
 	{ "vfio:s=07.0/0,off=4,pread", "vfio:s=*:*:07.0/0,pread,off=0x4" },
+	/* kernel: pci's selectors and window, measured by the module */
+	{ "kernel:1234:11e8/0", "kernel:d=1234:11e8/0" },
+	{ "kernel:00:04.0/0,len=4,widths=32", "kernel:s=*:00:04.0/0,len=0x4,widths=32" },
+	{ "kernel:s=06.0/2,wc,off=4k", "kernel:s=*:*:06.0/2,wc,off=0x1000" },
 	{ "port:0xc000+256", "port:0xc000+256" },
 	{ "port:0x80", "port:0x0080+1" },
 	{ "port:0200+010", "port:0x00c8+10" },		/* decimal, never octal */
@@ -112,14 +116,19 @@ static const struct bad bads[] = {
 	{ "ram:huge,2m", "target 'ram:huge,2m': unknown option '2m' (ram takes a size and huge: ram:2m,huge)" },
 	{ "ram:", "target 'ram:': bad size '' (a size from 1 byte to 1t, e.g. ram:64k or ram:2m)" },
 	{ "ram:64k,", "target 'ram:64k,': unknown option '' (ram takes a size and huge: ram:2m,huge)" },
-	{ "rom:64k", "target 'rom:64k': unknown target kind 'rom' (the kinds: ram, trap, pci, port, vfio)" },
-	{ "", "target '': unknown target kind '' (the kinds: ram, trap, pci, port, vfio)" },
-	{ "RAM", "target 'RAM': unknown target kind 'RAM' (the kinds: ram, trap, pci, port, vfio)" },
+	{ "rom:64k", "target 'rom:64k': unknown target kind 'rom' (the kinds: ram, trap, pci, port, vfio, kernel)" },
+	{ "", "target '': unknown target kind '' (the kinds: ram, trap, pci, port, vfio, kernel)" },
+	{ "RAM", "target 'RAM': unknown target kind 'RAM' (the kinds: ram, trap, pci, port, vfio, kernel)" },
 	{ "ram:64k\n", "target spec with a control character (give it on one line)" },
 	{ "\033[31mram", "target spec with a control character (give it on one line)" },	/* a terminal escape */
 	{ "trap,scratch", "target 'trap,scratch': unknown option 'scratch' (trap takes a model: trap:MODEL)" },
 	{ "trap:", "target 'trap:': bad model name '' (letters, digits, - and _, e.g. trap:default)" },	/* as ram: is */
 	{ "trap:Fifo!", "target 'trap:Fifo!': bad model name 'Fifo!' (letters, digits, - and _, e.g. trap:default)" },
+	{ "kernel", "target 'kernel': no device (kernel:SLOT/BAR or kernel:VENDOR:DEVICE/BAR as lspci -s and -d take "
+	  "them, e.g. kernel:00:04.0/0)" },
+	{ "kernel:1234:11e8/0,pread", "target 'kernel:1234:11e8/0,pread': unknown option 'pread' (kernel takes wc, off=N, "
+	  "len=N and widths=W)" },
+	{ "kernel:1234:11e8/7", "target 'kernel:1234:11e8/7': bad BAR '7' (a BAR index 0 to 5)" },
 	{ "pci", "target 'pci': no device (pci:SLOT/BAR or pci:VENDOR:DEVICE/BAR as lspci -s and -d take them, "
 	  "e.g. pci:00:04.0/0)" },
 	{ "pci:00:04.0", "target 'pci:00:04.0': no BAR given (add /N, e.g. pci:00:04.0/0)" },
@@ -251,7 +260,7 @@ static void test_length(void)
 
 static void test_kinds(void)
 {
-	static const char *const names[] = { "ram", "trap", "pci", "port", "vfio" };
+	static const char *const names[] = { "ram", "trap", "pci", "port", "vfio", "kernel" };
 	char why[256];
 
 	check_context("target kinds");

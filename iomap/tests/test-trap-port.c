@@ -44,27 +44,24 @@ struct port_single {
 	int delay;		/* followed by the I/O delay */
 };
 
-#define PORT_FORM(bits, type, k, reg, wreg, id, access)			\
-	IOMAP_PORT_AT_##access(bits,						\
+#define PORT_FORM(bits, type, k, reg, wreg, id, access, order)			\
 	static uint64_t in_##id##bits(uint16_t p) { return iomap_in##bits##_##id(p); } \
-	static void out_##id##bits(uint64_t v, uint16_t p) { iomap_out##bits##_##id((type)v, p); })
-#define PORT_FORMS(id, access, order) IOMAP_WIDTHS(PORT_FORM, id, access)
-IOMAP_STRATEGIES(PORT_FORMS)
-#define KERNEL_PORT(bits, type, k)						\
+	static void out_##id##bits(uint64_t v, uint16_t p) { iomap_out##bits##_##id((type)v, p); }
+IOMAP_EACH_PORT(PORT_FORM)
+#define KERNEL_PORT(bits, type, k, reg, wreg)					\
 	static uint64_t in_in##k(uint16_t p) { return in##k(p); }		\
 	static void out_in##k(uint64_t v, uint16_t p) { out##k((type)v, p); }	\
 	static uint64_t in_in##k##_p(uint16_t p) { return in##k##_p(p); }	\
 	static void out_in##k##_p(uint64_t v, uint16_t p) { out##k##_p((type)v, p); }
 IOMAP_PORT_WIDTHS(KERNEL_PORT)
 
-#define PORT_ENTRY(bits, type, k, reg, wreg, id, access)			\
-	IOMAP_PORT_AT_##access(bits, { #id, bits / 8, in_##id##bits, out_##id##bits, WHOLE, 0 },)
-#define PORT_ENTRIES(id, access, order) IOMAP_WIDTHS(PORT_ENTRY, id, access)
-#define KERNEL_PORT_ENTRY(bits, type, k)					\
+#define PORT_ENTRY(bits, type, k, reg, wreg, id, access, order)			\
+	{ #id, bits / 8, in_##id##bits, out_##id##bits, WHOLE, 0 },
+#define KERNEL_PORT_ENTRY(bits, type, k, reg, wreg)				\
 	{ "in" #k "/out" #k, bits / 8, in_in##k, out_in##k, WHOLE, 0 },	\
 	{ "in" #k "_p/out" #k "_p", bits / 8, in_in##k##_p, out_in##k##_p, WHOLE, 1 },
 static struct port_single port_singles[] = {
-	IOMAP_STRATEGIES(PORT_ENTRIES)
+	IOMAP_EACH_PORT(PORT_ENTRY)
 	IOMAP_PORT_WIDTHS(KERNEL_PORT_ENTRY)
 };
 

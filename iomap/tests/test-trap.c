@@ -11,16 +11,14 @@
 
 /* ---- every single-access form: inline per strategy, kernel names, the table, generic cookies ---- */
 
-#define INLINE_STRATEGY(s, bits)						\
+#define INLINE_STRATEGY(bits, type, k, reg, wreg, s, access, order)		\
 	static uint64_t rd_##s##bits(const volatile void __iomem *a) { return iomap_read##bits##_##s(a); } \
-	static void wr_##s##bits(uint64_t v, volatile void __iomem *a) { iomap_write##bits##_##s((uint##bits##_t)v, a); }
-#define EACH_SINGLE(id, access, order, X, bits)					\
-	IOMAP_ORDER_MMIO_##order(IOMAP_AT_##access(bits, X(id, bits)))
+	static void wr_##s##bits(uint64_t v, volatile void __iomem *a) { iomap_write##bits##_##s((type)v, a); }
+IOMAP_EACH_MMIO(INLINE_STRATEGY)
 #define WRAP(tag, rd, wr, type)							\
 	static uint64_t rd_##tag(const volatile void __iomem *a) { return rd(a); } \
 	static void wr_##tag(uint64_t v, volatile void __iomem *a) { wr((type)v, a); }
 #define INLINE_WIDTH(bits, type, k, reg, wreg)					\
-	IOMAP_STRATEGIES(EACH_SINGLE, INLINE_STRATEGY, bits)			\
 	WRAP(read##k, read##k, write##k, type)					\
 	WRAP(read##k##_relaxed, read##k##_relaxed, write##k##_relaxed, type)	\
 	WRAP(__raw_read##k, __raw_read##k, __raw_write##k, type)		\
@@ -41,15 +39,14 @@ WRAP(hi_lo_readq, hi_lo_readq, hi_lo_writeq, uint64_t)
 WRAP(hi_lo_readq_relaxed, hi_lo_readq_relaxed, hi_lo_writeq_relaxed, uint64_t)
 
 /* a strategy's entry carries its id: test_singles gives it the split the strategy claims */
-#define S(s, bits) { #s, bits / 8, rd_##s##bits, wr_##s##bits, 0, WHOLE, MMIO },
+#define S(bits, type, k, reg, wreg, s, access, order) { #s, bits / 8, rd_##s##bits, wr_##s##bits, 0, WHOLE, MMIO },
 #define E(fn, bytes, swap, split, sp) { #fn, bytes, rd_##fn, wr_##fn, swap, split, sp },
 #define K(k, bits) E(read##k, bits / 8, 0, WHOLE, MMIO) E(read##k##_relaxed, bits / 8, 0, WHOLE, MMIO) \
 	E(__raw_read##k, bits / 8, 0, WHOLE, MMIO)				\
 	E(ioread##bits, bits / 8, 0, WHOLE, MMIO) E(ioread##bits##_inline, bits / 8, 0, WHOLE, MMIO)
-#define WIDTH(bits, k)								\
-	IOMAP_STRATEGIES(EACH_SINGLE, S, bits) K(k, bits)
 static struct single singles[] = {
-	WIDTH(8, b) WIDTH(16, w) WIDTH(32, l) WIDTH(64, q)
+	IOMAP_EACH_MMIO(S)
+	K(b, 8) K(w, 16) K(l, 32) K(q, 64)
 	E(ioread16be, 2, 1, WHOLE, MMIO) E(ioread32be, 4, 1, WHOLE, MMIO) E(ioread64be, 8, 1, WHOLE, MMIO)
 	/* the kernel's splits on a mapping */
 	E(lo_hi_readq, 8, 0, LO_FIRST, MMIO) E(lo_hi_readq_relaxed, 8, 0, LO_FIRST, MMIO)

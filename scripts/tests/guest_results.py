@@ -2,7 +2,7 @@
 """The host's checks of the result files the QEMU guest brought back, read through the one reader (model.load).
 
 scripts/guest-test runs this for a section (edu, testdev, vfio, lost,
-ivshmem, json) after the guest's own checks: each check prints
+ivshmem, kernel, json) after the guest's own checks: each check prints
 `ok: SECTION (host): what (FILE)` or `FAIL: SECTION (host): what (FILE): the
 offenders`, and the exit status is the number of failures (at most 100).  A
 check finds benchmarks by the fields the file declares (family, op, width,
@@ -23,7 +23,8 @@ from regbench_base.state import State       # noqa: E402
 # The timer each guest's CPU gets: x86-64's boots with -cpu max,-rdtscp (the lfence sequence), arm64's reads the
 # generic counter (REGBENCH_GUEST_ARCH, set by ctest, says which guest this is).
 TIMERS = {"x86_64": "lfence;rdtsc .. lfence;rdtsc;lfence", "arm64": "isb;mrs cntvct_el0 .. dsb ld;isb;mrs cntvct_el0"}
-GUEST_TIMER = TIMERS[os.environ.get("REGBENCH_GUEST_ARCH") or "x86_64"]
+GUEST_ARCH = os.environ.get("REGBENCH_GUEST_ARCH") or "x86_64"
+GUEST_TIMER = TIMERS[GUEST_ARCH]
 # Read strategies of one access that every memory mapping measures, and those port I/O measures.
 MMIO_READS = ("volatile", "relaxed", "barriered", "fenced", "locked")
 PORT_READS = ("relaxed", "barriered", "fenced", "locked")
@@ -191,6 +192,44 @@ def ivshmem(load):
         yield "copy families measured, or skipped for a missing CPU feature", load(f"ivshmem-{m}.json"), copies
 
 
+def kernel(load):
+    """The kernel: target's files: the module ran the kernel's own accessors under the same names as user space."""
+    x86 = GUEST_ARCH == "x86_64"
+    edu_run, shm = load("kernel-edu.json"), load("kernel-ivshmem.json")
+    no_accessor = "the kernel has no accessor that issues it"
+    yield "edu BAR0 in the kernel: uc mmio, runs_in kernel, the module's version and kernel, first read edu's ID", \
+        edu_run, lambda r: (context(r, "mmio", "uc") + ctx_is(r, "runs_in", "kernel") + ctx_is(r, "target_first_read", EDU_ID)
+                            + ([] if r.context.get("kmod_kernel") and r.context.get("kmod_version")
+                               else ["kmod_kernel or kmod_version absent"]))
+    yield "readl and readl_relaxed (ordered, relaxed) measured in thrpt, chain and lat", edu_run, lambda r: every(
+        r, ("thrpt", "chain", "lat"), "read", (32,), ("ordered", "relaxed"))
+    yield "readl inline, through a pointer, and the cookie's ioread32 measured; libiomap's own strategies skipped", \
+        edu_run, lambda r: (every(r, ("dispatch",), "read", (32,), ("direct", "table", "cookie-mmio"))
+                            + skipped(r, "dispatch", "read", 32, "cookie-inline", no_accessor)
+                            + skipped(r, "thrpt", "read", 32, "volatile", no_accessor))
+    yield "ivshmem BAR2 through pci_iomap_wc in the kernel: wc mmio", shm, lambda r: (
+        context(r, "mmio", "wc") + ctx_is(r, "runs_in", "kernel"))
+    yield "memcpy_fromio/toio, memset_io and the word copies measured; a SIMD copy skipped", shm, lambda r: (
+        every(r, ("copy",), "fromio", (None,), ("kernel", "ioread32-copy"), 4096)
+        + every(r, ("copy",), "toio", (None,), ("kernel", "iowrite32-copy"), 4096)
+        + measured(r, "copy", "set", None, "kernel", 4096)
+        + skipped(r, "copy", "toio", None, "simd", no_accessor if x86 else "x86-64 only", 4096))
+    yield "readsX/writesX (the relaxed _rep) measured at every width", shm, lambda r: (
+        every(r, ("rep",), "read", (8, 16, 32, 64), ("relaxed",), 8) + every(r, ("rep",), "write", (8, 16, 32, 64),
+                                                                             ("relaxed",), 8))
+    if not x86:
+        return
+    yield "writel and writel_relaxed measured with the write window", load("kernel-edu-write.json"), lambda r: every(
+        r, ("thrpt", "lat", "flush"), "write", (32,), ("ordered", "relaxed"))
+    port = load("kernel-testdev-port.json")
+    yield "pci-testdev BAR1 in the kernel: pio through ports", port, lambda r: (
+        context(r, "pio", "port") + ctx_is(r, "runs_in", "kernel"))
+    yield "inb/inw/inl, insb/insl, inl and the cookie's ioread32 measured", port, lambda r: (
+        every(r, ("thrpt", "lat"), "read", (8, 16, 32), ("ordered",)) + measured(r, "rep", "read", 8, "string", 8)
+        + measured(r, "rep", "read", 32, "string", 8) + every(r, ("dispatch",), "read", (32,), ("direct", "cookie-pio"))
+        + skipped(r, "dispatch", "read", 32, "cookie-mmio", "needs an MMIO target"))
+
+
 def every_file(load, names, accel):
     for name in names:
         yield "parses; accelerator {} and the timer {} in the context; no benchmark failed".format(accel, GUEST_TIMER), \
@@ -200,12 +239,12 @@ def every_file(load, names, accel):
                                       if x.state.failed and r.context.get("target_lost") is None])
 
 
-SECTIONS = {"edu": edu, "testdev": testdev, "vfio": vfio, "lost": lost, "ivshmem": ivshmem}
+SECTIONS = {"edu": edu, "testdev": testdev, "vfio": vfio, "lost": lost, "ivshmem": ivshmem, "kernel": kernel}
 
 
 def main(argv):
     if len(argv) != 3 or argv[0] not in SECTIONS and argv[0] != "json":
-        print("usage: guest_results.py edu|testdev|vfio|lost|ivshmem|json RESULTS-DIR ACCELERATOR", file=sys.stderr)
+        print("usage: guest_results.py edu|testdev|vfio|lost|ivshmem|kernel|json RESULTS-DIR ACCELERATOR", file=sys.stderr)
         return 100
     section, folder, accel = argv
     runs = {}

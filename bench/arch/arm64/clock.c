@@ -1,5 +1,6 @@
 /* clock.c (arm64): the generic counter: its one timer and its rate from cntfrq_el0 */
 #include <stdio.h>
+#include <stdint.h>
 
 #include "clock.h"
 
@@ -38,4 +39,32 @@ int rb_clock_arch_init(struct rb_clock *c, char *why, size_t whylen)
 		c->tsc_hz_source = "calibrated against CLOCK_MONOTONIC_RAW (50 ms, best of 5): cntfrq_el0 reads 0";
 	}
 	return 0;
+}
+
+/*
+ * The PMU's counters in user mode (Linux v6.1, arch/arm64/kernel/perf_event.c):
+ * an event opened with config1 bit 1 (the "rdpmc" format of armv8_pmuv3) is
+ * readable there while kernel.perf_user_access is 1, which sets
+ * PMUSERENR_EL0.{ER,CR} for its task; the user page's index is then the
+ * counter + 1, the cycle counter being 31 (index 32).  isb keeps the read
+ * after the instructions before it, as the timer's start does.
+ */
+const uint64_t rb_core_user_config1 = 0x2;
+
+uint64_t rb_core_user_counter(uint32_t idx)
+{
+	uint64_t v;
+
+	if (idx == 31) {
+		__asm__ __volatile__("isb\n\tmrs %0, pmccntr_el0" : "=r" (v) : : "memory");
+		return v;
+	}
+	__asm__ __volatile__("msr pmselr_el0, %1\n\tisb\n\tmrs %0, pmxevcntr_el0"
+			     : "=r" (v) : "r" ((uint64_t)idx) : "memory");
+	return v;
+}
+
+const char *rb_core_user_counter_name(uint32_t idx)
+{
+	return idx == 31 ? "cycle counter (mrs pmccntr_el0)" : "event counter counting CPU_CYCLES (mrs pmxevcntr_el0)";
 }

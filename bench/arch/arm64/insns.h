@@ -14,6 +14,20 @@
 #define RB_ASM_STORE(t, m) "str %[" #t "], [%[" #m "]]"
 #define RB_MUL_WHAT "dependent mul x (cycles)"
 
+/*
+ * What stands for a C volatile load of a type at base + off in a chain's
+ * baseline (chains.c): arm64's compiler folds the add into the load (ldrb
+ * w0, [x2, x0]) and zero-extends what a narrow volatile load leaves (and
+ * #0xff), so the stand-in takes base and offset apart and leaves a value of
+ * the type, which nothing is known of.  (The type in its text keeps the
+ * compiler from taking the stand-ins of two widths for the same code.)
+ */
+#define RB_CHAIN_LOAD(type, base, off) ({						\
+	type __r;									\
+	__asm__ __volatile__("/* " #type " */" : "=r" (__r)				\
+			     : "r" ((uintptr_t)(volatile void __force *)(base)), "r" ((uint64_t)(off))); \
+	__r; })
+
 /* No fence has a published cost on an Arm core: the self-check times none (the barrier family does). */
 #define RB_ARCH_FENCES(F)
 

@@ -43,4 +43,16 @@
 	SKIP(dmb_oshld, RB_ARM64_ONLY) SKIP(dmb_oshst, RB_ARM64_ONLY) SKIP(dmb_sy, RB_ARM64_ONLY)	\
 	SKIP(dsb_sy, RB_ARM64_ONLY) SKIP(isb, RB_ARM64_ONLY)
 
+/*
+ * What stands for a C volatile load of a type at base + off in a chain's
+ * baseline (chains.c): x86-64's compiler adds base and offset first and
+ * loads with a zero-extending mov (movzbl (%rax),%eax), so the stand-in is
+ * the address, through an identity the compiler cannot see through, at its
+ * own 64 bits: nothing is left to extend.
+ */
+#define RB_CHAIN_LOAD(type, base, off) ({						\
+	uintptr_t __r = (uintptr_t)(volatile void __force *)((base) + (off));		\
+	__asm__ __volatile__("" : "+r" (__r));						\
+	__r; })
+
 #endif

@@ -151,9 +151,11 @@ void iowrite64_rep(volatile void __iomem *addr, const void *src, unsigned long c
  * in Linux v6.1: a port is memory too, in the PCI_IOBASE window where the
  * kernel maps the PCI I/O space, so ioport_map() returns PCI_IOBASE + port,
  * an ordinary MMIO address, and ioread32() is readl(): no cookie to decode,
- * no call.  User space has no PCI_IOBASE window, so here ioport_map() fails
- * (NULL, errno ENODEV) and a port target reaches ports otherwise (vfio's
- * region access).  iomap_cookie_kind() above still tells a mapping from
+ * no call.  ioport_map() takes the port as the kernel does (port &=
+ * IO_SPACE_LIMIT; above MMIO_UPPER_LIMIT: NULL, here with errno EINVAL);
+ * where the kernel would return PCI_IOBASE + port, user space has no such
+ * window: NULL with errno ENODEV, and a port target reaches ports otherwise
+ * (vfio's region access).  iomap_cookie_kind() above still tells a mapping from
  * the cookies lib/iomap.c would make.  The 64-bit splits are
  * <linux/io-64-nonatomic-lo-hi.h>'s and -hi-lo.h's: two ioread32, in the
  * order the name says; the be forms swap each access and find the low half at +4.
@@ -173,11 +175,17 @@ static __always_inline void iowrite##bits##_rep(volatile void __iomem *addr, con
 { writes##k(addr, src, (unsigned int)count); }
 IOMAP_WIDTHS(IOMAP_BUILD_COOKIE_NAMES)
 #undef IOMAP_BUILD_COOKIE_NAMES
+/*
+ * The big-endian forms as arm64's asm/io.h writes them (v6.1), not as
+ * asm-generic's swab of readl: the swap (rev) inside readl's ordering, so
+ * that a read swaps before its barrier and the dependency is on the swapped
+ * value, and a write swaps after its barrier.
+ */
 #define IOMAP_BUILD_COOKIE_BE(bits, type)					\
 static __always_inline type ioread##bits##be(const volatile void __iomem *addr) \
-{ return __builtin_bswap##bits(ioread##bits(addr)); }			\
+{ return IOMAP_ORDER_R_io(type, __builtin_bswap##bits(iomap_read##bits##_relaxed(addr))); } \
 static __always_inline void iowrite##bits##be(type v, volatile void __iomem *addr) \
-{ iowrite##bits(__builtin_bswap##bits(v), addr); }
+{ IOMAP_ORDER_W_io(iomap_write##bits##_relaxed(__builtin_bswap##bits(v), addr)); }
 IOMAP_BUILD_COOKIE_BE(16, uint16_t)
 IOMAP_BUILD_COOKIE_BE(32, uint32_t)
 IOMAP_BUILD_COOKIE_BE(64, uint64_t)
@@ -193,7 +201,7 @@ static __always_inline uint64_t ioread64##name(const volatile void __iomem *addr
 									\
 	__iomap_##first = rd(half##first(p));				\
 	__iomap_##second = rd(half##second(p));				\
-	return ((uint64_t)__iomap_hi << 32) | __iomap_lo;		\
+	return __iomap_lo + ((uint64_t)__iomap_hi << 32);		\
 }									\
 static __always_inline void iowrite64##name(uint64_t v, volatile void __iomem *addr) \
 {									\

@@ -16,71 +16,91 @@ extern "C" {
  * asm/io.h defines, this file builds every accessor from the hooks of
  * iomap/asm/io.h, the one of the architecture libiomap is built for
  * (iomap/arch/<arch>/include): its raw accesses, the orderings around them,
- * its barriers, and port I/O where it has instructions for it.
- * iomap/asm/strategies.h says which strategies exist there.  Each
- * architecture's file names the kernel version its sequences follow.
+ * its barriers, and port I/O where it has instructions for it.  Which
+ * accessors exist is the strategy list's (iomap/strategies.h): each builder
+ * below is called once per width of each strategy whose line has the form.
+ * Each architecture's file names the kernel version its sequences follow.
  */
 static __always_inline void barrier(void) { __asm__ __volatile__("" ::: "memory"); }
+
+/*
+ * The text of an instruction in an asm statement of the architecture's
+ * hooks.  A file that defines IOMAP_HOLLOW before it includes this one gets
+ * every accessor with its asm statements, their operands, clobbers and
+ * order, but each instruction in a comment: regbench's chain baselines are
+ * made of such accessors, so that a baseline is its kernel as the compiler
+ * builds it, without the access and its ordering.  (The text stays, so that
+ * the compiler weighs each statement as before and tells statements of
+ * different instructions apart.)
+ */
+#ifdef IOMAP_HOLLOW
+#define IOMAP_INSN(text) "/* " text " */"
+#else
+#define IOMAP_INSN(text) text
+#endif
 
 /* The halves of a 64-bit register for the splits: the high one lies 4 bytes further on, in either space. */
 #define IOMAP_HALF_lo(addr) (addr)
 #define IOMAP_HALF_hi(addr) ((addr) + 4)
 
-/* Keeps its arguments at 64 bits only (a split), or at every width but 64 (x86 port I/O). */
-#define IOMAP_ONLY64_8(...)
-#define IOMAP_ONLY64_16(...)
-#define IOMAP_ONLY64_32(...)
-#define IOMAP_ONLY64_64(...) __VA_ARGS__
-#define IOMAP_NOT64_8(...) __VA_ARGS__
-#define IOMAP_NOT64_16(...) __VA_ARGS__
-#define IOMAP_NOT64_32(...) __VA_ARGS__
-#define IOMAP_NOT64_64(...)
+/*
+ * The widths of a column of the strategy list (strategies.h):
+ * IOMAP_WIDTHS_<widths>(X, ...) calls X(bits, C type, kernel suffix, value
+ * register constraint, store source constraint, ...) for each, the
+ * constraints being the architecture's (IOMAP_REG_<k>, IOMAP_WREG_<k>), and
+ * IOMAP_WIDTHS every width.  IOMAP_IF_<value>(yes, no) is no for a column's
+ * none and yes for anything else.
+ */
+#define IOMAP_WIDTHS_all(X, ...)						\
+	X(8,  uint8_t,  b, IOMAP_REG_b, IOMAP_WREG_b, ##__VA_ARGS__)		\
+	X(16, uint16_t, w, IOMAP_REG_w, IOMAP_WREG_w, ##__VA_ARGS__)		\
+	X(32, uint32_t, l, IOMAP_REG_l, IOMAP_WREG_l, ##__VA_ARGS__)		\
+	X(64, uint64_t, q, IOMAP_REG_q, IOMAP_WREG_q, ##__VA_ARGS__)
+#define IOMAP_WIDTHS_not64(X, ...)						\
+	X(8,  uint8_t,  b, IOMAP_REG_b, IOMAP_WREG_b, ##__VA_ARGS__)		\
+	X(16, uint16_t, w, IOMAP_REG_w, IOMAP_WREG_w, ##__VA_ARGS__)		\
+	X(32, uint32_t, l, IOMAP_REG_l, IOMAP_WREG_l, ##__VA_ARGS__)
+#define IOMAP_WIDTHS_64(X, ...) X(64, uint64_t, q, IOMAP_REG_q, IOMAP_WREG_q, ##__VA_ARGS__)
+#define IOMAP_WIDTHS_none(X, ...)
+#define IOMAP_WIDTHS(X, ...) IOMAP_WIDTHS_all(X, ##__VA_ARGS__)
+#define IOMAP_IF_all(yes, no) yes
+#define IOMAP_IF_not64(yes, no) yes
+#define IOMAP_IF_64(yes, no) yes
+#define IOMAP_IF_toio(yes, no) yes
+#define IOMAP_IF_fromio(yes, no) yes
+#define IOMAP_IF_none(yes, no) no
 
 #include "iomap/asm/io.h"
 #include "iomap/strategies.h"
 
 /*
- * Every sized accessor is generated from one macro per operation, invoked once
- * per width: X(bits, C type, kernel suffix, value register constraint,
- * store source constraint, and whatever follows X in the call).  The
- * constraints are the architecture's (IOMAP_REG_<k>, IOMAP_WREG_<k>).
- */
-#define IOMAP_WIDTHS(X, ...)							\
-	X(8,  uint8_t,  b, IOMAP_REG_b, IOMAP_WREG_b, ##__VA_ARGS__)		\
-	X(16, uint16_t, w, IOMAP_REG_w, IOMAP_WREG_w, ##__VA_ARGS__)		\
-	X(32, uint32_t, l, IOMAP_REG_l, IOMAP_WREG_l, ##__VA_ARGS__)		\
-	X(64, uint64_t, q, IOMAP_REG_q, IOMAP_WREG_q, ##__VA_ARGS__)
-
-/*
  * How a strategy issues one access (its access in strategies.h):
  * IOMAP_READ_<access>(type, k, reg, addr) is the value read,
- * IOMAP_WRITE_<access>(type, k, wreg, v, addr) the store.  With each,
- * IOMAP_AT_<access>(bits, ...) keeps its arguments when an MMIO access of
- * `bits` exists, IOMAP_PORT_AT_<access> when a port one does,
- * IOMAP_REGION_AT_<access> when one through a region does (one pread/pwrite
- * of the width), and IOMAP_ISSUES_<access>(bits) is the width in bytes of
- * each device access that one access of `bits` issues.  The architecture
- * defines its instructions' kinds; two are the same everywhere:
- *   deref  a C volatile dereference (no port form: C cannot dereference a
- *          port)
+ * IOMAP_WRITE_<access>(type, k, wreg, v, addr) the store, and
+ * IOMAP_ISSUES_<access>(bits) the width in bytes of each device access that
+ * one access of `bits` issues.  The architecture defines its instructions'
+ * kinds (readl, raw, and its own); these are the same everywhere:
+ *   deref  a C volatile dereference
  *   lohi   a 64-bit access as two 32-bit ones, low half first, each the
  *          ordered strategy's readl/writel, as lo_hi_readq does; hilo the
  *          same, high half first.  Each half is a statement of its own, so
  *          the order is the one written.
+ *   none   no single access (a strategy of copies)
  */
 #define IOMAP_READ_deref(type, k, reg, addr) (*(const volatile type __force *)(addr))
 #define IOMAP_WRITE_deref(type, k, wreg, v, addr) (*(volatile type __force *)(addr) = (type)(v))
-#define IOMAP_AT_deref(bits, ...) __VA_ARGS__
-#define IOMAP_PORT_AT_deref(bits, ...)
-#define IOMAP_REGION_AT_deref(bits, ...)
 #define IOMAP_ISSUES_deref(bits) ((bits) / 8)
-/* a 64-bit access as two 32-bit ones of strategy s (ordered: readl's, relaxed: readl_relaxed's), first half first */
+/*
+ * a 64-bit access as two 32-bit ones of strategy s (ordered: readl's,
+ * relaxed: readl_relaxed's), first half first, the halves put together as
+ * <linux/io-64-nonatomic-lo-hi.h> does (low + (high << 32))
+ */
 #define IOMAP_SPLIT_READ(s, first, second, addr) ({				\
 	const volatile char __iomem *__iomap_p = (const volatile char __iomem *)(addr); \
 	uint32_t __iomap_lo, __iomap_hi;					\
 	__iomap_##first = iomap_read32_##s(IOMAP_HALF_##first(__iomap_p));	\
 	__iomap_##second = iomap_read32_##s(IOMAP_HALF_##second(__iomap_p));	\
-	((uint64_t)__iomap_hi << 32) | __iomap_lo; })
+	__iomap_lo + ((uint64_t)__iomap_hi << 32); })
 #define IOMAP_SPLIT_WRITE(s, first, second, v, addr) do {			\
 	volatile char __iomem *__iomap_p = (volatile char __iomem *)(addr);	\
 	uint32_t __iomap_lo = (uint32_t)(v);					\
@@ -92,107 +112,100 @@ static __always_inline void barrier(void) { __asm__ __volatile__("" ::: "memory"
 #define IOMAP_WRITE_lohi(type, k, wreg, v, addr) IOMAP_SPLIT_WRITE(ordered, lo, hi, v, addr)
 #define IOMAP_READ_hilo(type, k, reg, addr) IOMAP_SPLIT_READ(ordered, hi, lo, addr)
 #define IOMAP_WRITE_hilo(type, k, wreg, v, addr) IOMAP_SPLIT_WRITE(ordered, hi, lo, v, addr)
-#define IOMAP_AT_lohi(bits, ...) IOMAP_ONLY64_##bits(__VA_ARGS__)
-#define IOMAP_AT_hilo(bits, ...) IOMAP_ONLY64_##bits(__VA_ARGS__)
-#define IOMAP_REGION_AT_lohi(bits, ...)
-#define IOMAP_REGION_AT_hilo(bits, ...)
 #define IOMAP_ISSUES_lohi(bits) 4
 #define IOMAP_ISSUES_hilo(bits) 4
+#define IOMAP_ISSUES_none(bits) 0
 
 /*
  * What a strategy puts around its access (its order), the same for MMIO and
- * ports: IOMAP_ORDER_R_<order>(type, access) is the value read,
- * IOMAP_ORDER_W_<order>(access) the write as a statement, and
- * IOMAP_ORDER_MMIO_<order>(...) keeps its arguments when the ordering has an
- * MMIO form.  none, the access alone, is everyone's; the architecture
- * defines the others.
+ * ports: IOMAP_ORDER_R_<order>(type, access) is the value read and
+ * IOMAP_ORDER_W_<order>(access) the write as a statement.  none, the access
+ * alone, is everyone's; the architecture defines the others.
  */
 #define IOMAP_ORDER_R_none(type, acc) (acc)
 #define IOMAP_ORDER_W_none(acc) do { acc; } while (0)
-#define IOMAP_ORDER_MMIO_none(...) __VA_ARGS__
 
-/* iomap_readN_<id>/iomap_writeN_<id> of every strategy with an MMIO single access, at its widths. */
-#define IOMAP_BUILD_SINGLE(bits, type, k, reg, wreg, id, access, order)	\
-	IOMAP_AT_##access(bits,							\
+/* iomap_readN_<id>/iomap_writeN_<id>: each strategy's single accesses on MMIO, at the widths its line gives. */
+#define IOMAP_BUILD_MMIO(bits, type, k, reg, wreg, id, access, order)		\
 static __always_inline type iomap_read##bits##_##id(const volatile void __iomem *addr) \
 { return IOMAP_ORDER_R_##order(type, IOMAP_READ_##access(type, k, reg, addr)); } \
 static __always_inline void iomap_write##bits##_##id(type v, volatile void __iomem *addr) \
-{ IOMAP_ORDER_W_##order(IOMAP_WRITE_##access(type, k, wreg, v, addr)); })
-#define IOMAP_BUILD_SINGLES(id, access, order)					\
-	IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(IOMAP_BUILD_SINGLE, id, access, order))
-IOMAP_STRATEGIES(IOMAP_BUILD_SINGLES)
-#undef IOMAP_BUILD_SINGLES
-#undef IOMAP_BUILD_SINGLE
+{ IOMAP_ORDER_W_##order(IOMAP_WRITE_##access(type, k, wreg, v, addr)); }
+IOMAP_EACH_MMIO(IOMAP_BUILD_MMIO)
+#undef IOMAP_BUILD_MMIO
 
 /*
  * _rep: the same register, count times (a FIFO), never a range: a loop of
- * a strategy's single access, for the strategies IOMAP_REP_STRATEGIES
- * names (those that order a loop's accesses one by one; fenced and locked
- * order single accesses, and a loop with barriers is barriered's).  The
- * buffer may be unaligned.  One macro serves both spaces: rd/wr name the
- * single accessors (read/write for MMIO, in/out for ports), rtype/wtype
- * their address type.
+ * a strategy's single access, for the strategies whose line says loop (those
+ * that order a loop's accesses one by one; fenced and locked order single
+ * accesses, and a loop with barriers is barriered's).  It is asm-generic/io.h's
+ * readsl (v6.1): nothing for 0, else do ... while (--count) over a count of
+ * ctype (the kernel's readsX count an unsigned int, our strategies' loops an
+ * unsigned long).  The buffer may be unaligned (the kernel's is aligned: its
+ * loop stores through a u32 *).  One macro serves both spaces and the
+ * kernel's names: rname/wname are the loops, rd/wr the single accesses they
+ * repeat, rtype/wtype their address type.
  */
-#define IOMAP_BUILD_REP_LOOP(rd, wr, rtype, wtype, s, bits, type)		\
-static __always_inline void iomap_##rd##bits##_rep_##s(rtype addr, void *buf, unsigned long count) \
+#define IOMAP_BUILD_REP_LOOP(rname, wname, rd, wr, rtype, wtype, type, ctype)	\
+static __always_inline void rname(rtype addr, void *buf, ctype count)	\
 {									\
-	unsigned char *p = (unsigned char *)buf;			\
-	for (; count; count--, p += sizeof(type)) {			\
-		type v = iomap_##rd##bits##_##s(addr);			\
-		__builtin_memcpy(p, &v, sizeof(v));			\
+	if (count) {							\
+		unsigned char *p = (unsigned char *)buf;		\
+									\
+		do {							\
+			type v = rd(addr);				\
+									\
+			__builtin_memcpy(p, &v, sizeof(v));		\
+			p += sizeof(v);					\
+		} while (--count);					\
 	}								\
 }									\
-static __always_inline void iomap_##wr##bits##_rep_##s(wtype addr, const void *buf, unsigned long count) \
+static __always_inline void wname(wtype addr, const void *buf, ctype count) \
 {									\
-	const unsigned char *p = (const unsigned char *)buf;		\
-	for (; count; count--, p += sizeof(type)) {			\
-		type v;							\
-		__builtin_memcpy(&v, p, sizeof(v));			\
-		iomap_##wr##bits##_##s(v, addr);			\
+	if (count) {							\
+		const unsigned char *p = (const unsigned char *)buf;	\
+									\
+		do {							\
+			type v;						\
+									\
+			__builtin_memcpy(&v, p, sizeof(v));		\
+			p += sizeof(v);					\
+			wr(v, addr);					\
+		} while (--count);					\
 	}								\
 }
-#define IOMAP_BUILD_MMIO_REP(bits, type, k, reg, wreg, id)			\
-	IOMAP_BUILD_REP_LOOP(read, write, const volatile void __iomem *, volatile void __iomem *, id, bits, type)
-#define IOMAP_MMIO_REPS(id) IOMAP_WIDTHS(IOMAP_BUILD_MMIO_REP, id)
-IOMAP_REP_STRATEGIES(IOMAP_MMIO_REPS)
-#undef IOMAP_MMIO_REPS
-#undef IOMAP_BUILD_MMIO_REP
+#define IOMAP_BUILD_MMIO_LOOP(bits, type, k, reg, wreg, id)			\
+	IOMAP_BUILD_REP_LOOP(iomap_read##bits##_rep_##id, iomap_write##bits##_rep_##id, iomap_read##bits##_##id, \
+			     iomap_write##bits##_##id, const volatile void __iomem *, volatile void __iomem *, \
+			     type, unsigned long)
+IOMAP_EACH_MMIO_LOOP(IOMAP_BUILD_MMIO_LOOP)
+#undef IOMAP_BUILD_MMIO_LOOP
 
 /*
  * The kernel's names, as asm-generic/io.h builds them on every architecture
- * (v6.1): readl() is the ordered strategy (the architecture's access with
- * its __io_br/__io_ar hooks around it: x86's mov with a compiler barrier,
- * arm64's ldr then dmb oshld and a dependency); readl_relaxed() and
- * __raw_readl() the relaxed one (the bare access); readsl() and writesl()
- * repeat __raw_readl on the one register count times.  Each name is spelled
- * where it is built, as the kernel spells it.
+ * (v6.1), at every width (readb, readw, readl, readq): readX() is the
+ * ordered strategy (the architecture's access with its __io_br/__io_ar hooks
+ * around it: x86's mov with a compiler barrier, arm64's ldr then dmb oshld
+ * and a dependency); readX_relaxed() and __raw_readX() the relaxed one (the
+ * bare access); readsX() and writesX() repeat __raw_readX on the one
+ * register count times.
  */
-#define IOMAP_BUILD_KERNEL_NAMES(bits, type, read, write, read_relaxed, write_relaxed, raw_read, raw_write, \
-				 reads, writes)						\
-static __always_inline type read(const volatile void __iomem *addr)	\
+#define IOMAP_BUILD_KERNEL_NAMES(bits, type, k, reg, wreg)			\
+static __always_inline type read##k(const volatile void __iomem *addr)	\
 { return iomap_read##bits##_ordered(addr); }				\
-static __always_inline void write(type v, volatile void __iomem *addr)	\
+static __always_inline void write##k(type v, volatile void __iomem *addr) \
 { iomap_write##bits##_ordered(v, addr); }				\
-static __always_inline type read_relaxed(const volatile void __iomem *addr) \
+static __always_inline type read##k##_relaxed(const volatile void __iomem *addr) \
 { return iomap_read##bits##_relaxed(addr); }				\
-static __always_inline void write_relaxed(type v, volatile void __iomem *addr) \
+static __always_inline void write##k##_relaxed(type v, volatile void __iomem *addr) \
 { iomap_write##bits##_relaxed(v, addr); }				\
-static __always_inline type raw_read(const volatile void __iomem *addr)	\
+static __always_inline type __raw_read##k(const volatile void __iomem *addr) \
 { return iomap_read##bits##_relaxed(addr); }				\
-static __always_inline void raw_write(type v, volatile void __iomem *addr) \
+static __always_inline void __raw_write##k(type v, volatile void __iomem *addr) \
 { iomap_write##bits##_relaxed(v, addr); }				\
-static __always_inline void reads(const volatile void __iomem *addr, void *buffer, unsigned int count) \
-{ iomap_read##bits##_rep_relaxed(addr, buffer, count); }		\
-static __always_inline void writes(volatile void __iomem *addr, const void *buffer, unsigned int count) \
-{ iomap_write##bits##_rep_relaxed(addr, buffer, count); }
-IOMAP_BUILD_KERNEL_NAMES(8, uint8_t, readb, writeb, readb_relaxed, writeb_relaxed, __raw_readb, __raw_writeb,
-			 readsb, writesb)
-IOMAP_BUILD_KERNEL_NAMES(16, uint16_t, readw, writew, readw_relaxed, writew_relaxed, __raw_readw, __raw_writew,
-			 readsw, writesw)
-IOMAP_BUILD_KERNEL_NAMES(32, uint32_t, readl, writel, readl_relaxed, writel_relaxed, __raw_readl, __raw_writel,
-			 readsl, writesl)
-IOMAP_BUILD_KERNEL_NAMES(64, uint64_t, readq, writeq, readq_relaxed, writeq_relaxed, __raw_readq, __raw_writeq,
-			 readsq, writesq)
+IOMAP_BUILD_REP_LOOP(reads##k, writes##k, iomap_read##bits##_relaxed, iomap_write##bits##_relaxed, \
+		     const volatile void __iomem *, volatile void __iomem *, type, unsigned int)
+IOMAP_WIDTHS(IOMAP_BUILD_KERNEL_NAMES)
 #undef IOMAP_BUILD_KERNEL_NAMES
 
 /*
@@ -215,38 +228,31 @@ IOMAP_BUILD_SPLIT_NAMES(hi_lo, hi, lo, , ordered)
 IOMAP_BUILD_SPLIT_NAMES(hi_lo, hi, lo, _relaxed, relaxed)
 #undef IOMAP_BUILD_SPLIT_NAMES
 
-#ifdef IOMAP_HAVE_PORT_IO
 /*
- * Port forms of the strategies with a single access that has one, where the
- * architecture has port instructions, so that the same families run on port
- * targets: one in/out of the exact width under the strategy's ordering (a
- * split: two 32-bit ones for 64 bits).  Their _rep: a loop of it for the
- * strategies IOMAP_PORT_REP_LOOPS names (IOMAP_PORT_REP_STRATEGIES adds
- * those whose port _rep is an instruction of the architecture's).  A strategy without them is
- * absent here, not substituted.
+ * Port forms, where the architecture has port instructions, so that the same
+ * families run on port targets: iomap_inN_<id>/iomap_outN_<id>, one in/out
+ * of the exact width (IOMAP_IN_<access>, asm/io.h; a split: two 32-bit ones
+ * for 64 bits) under the strategy's ordering, and their _rep loops, at the
+ * widths its line gives.  A strategy without them is absent here, not
+ * substituted.
  */
-#define IOMAP_BUILD_PORT_SINGLE(bits, type, k, reg, wreg, id, access, order)	\
-	IOMAP_PORT_AT_##access(bits,						\
+#define IOMAP_BUILD_PORT(bits, type, k, reg, wreg, id, access, order)		\
 static __always_inline type iomap_in##bits##_##id(uint16_t port)		\
 { return IOMAP_ORDER_R_##order(type, IOMAP_IN_##access(type, k, port)); } \
 static __always_inline void iomap_out##bits##_##id(type v, uint16_t port)	\
-{ IOMAP_ORDER_W_##order(IOMAP_OUT_##access(type, k, v, port)); })
-#define IOMAP_PORTS(id, access, order) IOMAP_WIDTHS(IOMAP_BUILD_PORT_SINGLE, id, access, order)
-IOMAP_STRATEGIES(IOMAP_PORTS)
-#undef IOMAP_PORTS
-#undef IOMAP_BUILD_PORT_SINGLE
-#define IOMAP_BUILD_PORT_REP_LOOP(bits, type, k, id)				\
-	IOMAP_BUILD_REP_LOOP(in, out, uint16_t, uint16_t, id, bits, type)
-#define IOMAP_PORT_REPS(id) IOMAP_PORT_WIDTHS(IOMAP_BUILD_PORT_REP_LOOP, id)
-IOMAP_PORT_REP_LOOPS(IOMAP_PORT_REPS)
-#undef IOMAP_PORT_REPS
-#undef IOMAP_BUILD_PORT_REP_LOOP
-#endif
+{ IOMAP_ORDER_W_##order(IOMAP_OUT_##access(type, k, v, port)); }
+IOMAP_EACH_PORT(IOMAP_BUILD_PORT)
+#undef IOMAP_BUILD_PORT
+#define IOMAP_BUILD_PORT_LOOP(bits, type, k, reg, wreg, id)			\
+	IOMAP_BUILD_REP_LOOP(iomap_in##bits##_rep_##id, iomap_out##bits##_rep_##id, iomap_in##bits##_##id,	\
+			     iomap_out##bits##_##id, uint16_t, uint16_t, type, unsigned long)
+IOMAP_EACH_PORT_LOOP(IOMAP_BUILD_PORT_LOOP)
+#undef IOMAP_BUILD_PORT_LOOP
 #undef IOMAP_BUILD_REP_LOOP
 
 /*
- * Range copies of every strategy that has them, in the directions it has
- * (IOMAP_COPY_STRATEGIES; copy.c and the architecture's copy files say what
+ * Range copies of every strategy that has them, in the directions its line
+ * gives (IOMAP_COPY_STRATEGIES; copy.c and the architecture's copy files say what
  * each issues).  The kernel's memcpy_fromio, memcpy_toio and memset_io are
  * the kernel strategy.  The word strategies take n in bytes and move n /
  * their element whole words, in one direction.

@@ -48,21 +48,15 @@ uint64_t iomap_region_read(const volatile void __iomem *addr, unsigned int bytes
 void iomap_region_write(uint64_t v, volatile void __iomem *addr, unsigned int bytes);
 
 /*
- * iomap_preadN_<id>/iomap_pwriteN_<id>: the strategies whose single access
- * has a port form of one access (IOMAP_REGION_AT, io.h) and whose ordering
- * is not port I/O itself (IOMAP_ORDER_MMIO), through a region, under the
- * same ordering; every width.
+ * iomap_preadN_<id>/iomap_pwriteN_<id>: each strategy's accesses through a
+ * region, under its ordering, at the widths its line's region column gives.
  */
 #define IOMAP_BUILD_REGION(bits, type, k, reg, wreg, id, access, order)	\
-	IOMAP_REGION_AT_##access(bits,						\
 static __always_inline type iomap_pread##bits##_##id(const volatile void __iomem *addr) \
 { return IOMAP_ORDER_R_##order(type, (type)iomap_region_read(addr, bits / 8)); } \
 static __always_inline void iomap_pwrite##bits##_##id(type v, volatile void __iomem *addr) \
-{ IOMAP_ORDER_W_##order(iomap_region_write(v, addr, bits / 8)); })
-#define IOMAP_REGIONS(id, access, order)					\
-	IOMAP_ORDER_MMIO_##order(IOMAP_WIDTHS(IOMAP_BUILD_REGION, id, access, order))
-IOMAP_STRATEGIES(IOMAP_REGIONS)
-#undef IOMAP_REGIONS
+{ IOMAP_ORDER_W_##order(iomap_region_write(v, addr, bits / 8)); }
+IOMAP_EACH_REGION(IOMAP_BUILD_REGION)
 #undef IOMAP_BUILD_REGION
 
 #ifdef __cplusplus

@@ -170,6 +170,14 @@ void iomap_target_kind_describe(size_t i, FILE *out);
 /* The kind name of an open target ("pci"), or "" when it is not open. */
 const char *iomap_target_kind_of(const struct iomap_target *t);
 
+/*
+ * A kernel: target maps nothing here (base is NULL): the regbench kernel
+ * module (bench/kmod) makes its accesses.  Its open /dev/regbench, through
+ * which a program runs benchmarks in the kernel (regbench.h's RUN), or -1
+ * for every other target.
+ */
+int iomap_target_kernel_fd(const struct iomap_target *t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,16 +16,17 @@
  *   IOMAP_REG_<k>     the register constraints of values and stored values
  *   IOMAP_WREG_<k>    ("rZ": a zero is stored from wzr/xzr, as the kernel's)
  *   access kinds      raw (__raw_readX: ldrb, ldrh, ldr w, ldr x; strb, strh,
- *                     str) and acq (ldar/stlr of the width)
+ *                     str), readl (the access readl makes: raw) and acq
+ *                     (ldar/stlr of the width)
  *   orderings         io (readl/writel's hooks), rmb_wmb, mb
  *   for regbench      IOMAP_READL_INSNS, IOMAP_ASM_READ_NOTE
  * arm64 has no port I/O instructions (no IOMAP_HAVE_PORT_IO) and does not
  * select GENERIC_IOMAP: ioread32() is readl() (iomap/cookie.h).
  */
 
-#define IOMAP_DMB(opt) __asm__ __volatile__("dmb " #opt ::: "memory")
-#define IOMAP_DSB(opt) __asm__ __volatile__("dsb " #opt ::: "memory")
-static __always_inline void isb(void) { __asm__ __volatile__("isb" ::: "memory"); }
+#define IOMAP_DMB(opt) __asm__ __volatile__(IOMAP_INSN("dmb " #opt) ::: "memory")
+#define IOMAP_DSB(opt) __asm__ __volatile__(IOMAP_INSN("dsb " #opt) ::: "memory")
+static __always_inline void isb(void) { __asm__ __volatile__(IOMAP_INSN("isb") ::: "memory"); }
 
 /*
  * The mandatory barriers are dsb: they wait for every access of the kind
@@ -39,12 +40,12 @@ static __always_inline void dma_rmb(void) { IOMAP_DMB(oshld); }
 static __always_inline void dma_wmb(void) { IOMAP_DMB(oshst); }
 
 /* io_stop_wc(): dgh (hint #6), which keeps Device-GRE stores before it from gathering with those after it. */
-#define io_stop_wc() __asm__ __volatile__("hint #6" ::: "memory")
+#define io_stop_wc() __asm__ __volatile__(IOMAP_INSN("hint #6") ::: "memory")
 
 /* cpu_relax() on arm64: yield, the spin-loop hint (iopoll.h's busy waits). */
 static __always_inline void iomap_cpu_relax(void)
 {
-	__asm__ __volatile__("yield" ::: "memory");
+	__asm__ __volatile__(IOMAP_INSN("yield") ::: "memory");
 }
 
 /* The barriers regbench's barrier family times, each alone: X(name, statement). */
@@ -94,25 +95,21 @@ static __always_inline void iomap_cpu_relax(void)
  */
 #define IOMAP_A64_READ(insn, type, k, reg, addr, ...) ({			\
 	type __v;								\
-	__asm__ __volatile__(insn##_##k ", [%1]" : "=" reg (__v)		\
+	__asm__ __volatile__(IOMAP_INSN(insn##_##k ", [%1]") : "=" reg (__v)		\
 			     : "r" ((const volatile void __force *)(addr)) __VA_ARGS__); \
 	__v; })
 #define IOMAP_A64_WRITE(insn, type, k, wreg, v, addr, ...)			\
-	__asm__ __volatile__(insn##_##k ", [%1]"				\
+	__asm__ __volatile__(IOMAP_INSN(insn##_##k ", [%1]")			\
 			     : : wreg ((type)(v)), "r" ((volatile void __force *)(addr)) __VA_ARGS__)
 #define IOMAP_READ_raw(type, k, reg, addr) IOMAP_A64_READ(IOMAP_LDR, type, k, reg, addr)
 #define IOMAP_WRITE_raw(type, k, wreg, v, addr) IOMAP_A64_WRITE(IOMAP_STR, type, k, wreg, v, addr)
 #define IOMAP_READ_acq(type, k, reg, addr) IOMAP_A64_READ(IOMAP_LDAR, type, k, reg, addr, : "memory")
 #define IOMAP_WRITE_acq(type, k, wreg, v, addr) IOMAP_A64_WRITE(IOMAP_STLR, type, k, wreg, v, addr, : "memory")
-#define IOMAP_AT_raw(bits, ...) __VA_ARGS__
-#define IOMAP_AT_acq(bits, ...) __VA_ARGS__
-#define IOMAP_PORT_AT_raw(bits, ...)
-#define IOMAP_PORT_AT_acq(bits, ...)
-#define IOMAP_PORT_AT_lohi(bits, ...)
-#define IOMAP_PORT_AT_hilo(bits, ...)
-#define IOMAP_REGION_AT_raw(bits, ...) __VA_ARGS__
-#define IOMAP_REGION_AT_acq(bits, ...)
+/* readl's access is __raw_readl's: its ordering is all in its hooks (the order io). */
+#define IOMAP_READ_readl(type, k, reg, addr) IOMAP_READ_raw(type, k, reg, addr)
+#define IOMAP_WRITE_readl(type, k, wreg, v, addr) IOMAP_WRITE_raw(type, k, wreg, v, addr)
 #define IOMAP_ISSUES_raw(bits) ((bits) / 8)
+#define IOMAP_ISSUES_readl(bits) ((bits) / 8)
 #define IOMAP_ISSUES_acq(bits) ((bits) / 8)
 
 /*
@@ -128,13 +125,13 @@ static __always_inline void iomap_cpu_relax(void)
 #define IOMAP_IO_AR(v) do {							\
 	unsigned long __iomap_tmp;						\
 	dma_rmb();								\
-	__asm__ __volatile__("eor %0, %1, %1\n\tcbnz %0, ."			\
+	__asm__ __volatile__(IOMAP_INSN("eor %0, %1, %1\n\tcbnz %0, .")		\
 			     : "=r" (__iomap_tmp) : "r" ((unsigned long)(v)) : "memory"); \
 } while (0)
 #define IOMAP_IO_BW() dma_wmb()
 
 /*
- * The orderings around an access, each a row's order in strategies.h:
+ * The orderings around an access, each an order of the strategy list:
  *   io       readl/writel: the read then IOMAP_IO_AR, IOMAP_IO_BW then the
  *            write (the ordered strategy)
  *   rmb_wmb  the mandatory barriers as a portable driver writes them: the
@@ -147,9 +144,16 @@ static __always_inline void iomap_cpu_relax(void)
 #define IOMAP_ORDER_W_rmb_wmb(acc) do { wmb(); acc; } while (0)
 #define IOMAP_ORDER_R_mb(type, acc) ({ type __iomap_v; mb(); __iomap_v = (acc); mb(); __iomap_v; })
 #define IOMAP_ORDER_W_mb(acc) do { mb(); acc; mb(); } while (0)
-#define IOMAP_ORDER_MMIO_io(...) __VA_ARGS__
-#define IOMAP_ORDER_MMIO_rmb_wmb(...) __VA_ARGS__
-#define IOMAP_ORDER_MMIO_mb(...) __VA_ARGS__
+
+/*
+ * The PCI I/O space ioport_map() takes ports from (asm-generic/io.h, v6.1):
+ * IO_SPACE_LIMIT is PCI_IO_SIZE - 1 (16 MiB, asm/memory.h), and
+ * MMIO_UPPER_LIMIT the top of the part it maps, PIO_INDIRECT_SIZE (16 KiB)
+ * below, since Debian builds CONFIG_INDIRECT_PIO (HiSilicon's LPC bus,
+ * linux/logic_pio.h).
+ */
+#define IOMAP_IO_SPACE_LIMIT 0xffffffUL
+#define IOMAP_MMIO_UPPER_LIMIT (IOMAP_IO_SPACE_LIMIT - 0x4000UL)
 
 /* What readl issues, in words (the help of regbench's dispatch family). */
 #define IOMAP_READL_INSNS "ldr, then dmb oshld and a dependency on the value (eor, cbnz)"

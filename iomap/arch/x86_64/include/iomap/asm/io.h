@@ -16,10 +16,10 @@
  *                     issues and what an asm read leaves, in words
  *   IOMAP_REG_<k>     the register constraint of a value of width k (b, w, l,
  *   IOMAP_WREG_<k>    q) and that of a stored value (a register or immediate)
- *   access kinds      IOMAP_READ_<access>/IOMAP_WRITE_<access> for mov and raw,
- *                     with IOMAP_AT_, IOMAP_PORT_AT_, IOMAP_REGION_AT_ and
- *                     IOMAP_ISSUES_ of each (io.h says what they mean)
- *   orderings         IOMAP_ORDER_R_/W_/MMIO_ of rmb_wmb, mb, locked, io_delay
+ *   access kinds      IOMAP_READ_<access>/IOMAP_WRITE_<access> and
+ *                     IOMAP_ISSUES_<access> for readl and raw (io.h says what
+ *                     they mean)
+ *   orderings         IOMAP_ORDER_R_/W_ of io, rmb_wmb, mb, locked, io_delay
  *   port I/O          IOMAP_HAVE_PORT_IO, IOMAP_IN_/IOMAP_OUT_ of each access,
  *                     inb/outb and the string forms, IOMAP_PORT_WIDTHS
  *   IOMAP_GENERIC_IOMAP  x86 selects GENERIC_IOMAP: ioread32() is out of line
@@ -29,9 +29,9 @@
 #define IOMAP_HAVE_PORT_IO 1
 
 /* dma_rmb/dma_wmb only order normal memory, which x86 already does, so they are compiler barriers. */
-static __always_inline void mb(void)  { __asm__ __volatile__("mfence" ::: "memory"); }
-static __always_inline void rmb(void) { __asm__ __volatile__("lfence" ::: "memory"); }
-static __always_inline void wmb(void) { __asm__ __volatile__("sfence" ::: "memory"); }
+static __always_inline void mb(void)  { __asm__ __volatile__(IOMAP_INSN("mfence") ::: "memory"); }
+static __always_inline void rmb(void) { __asm__ __volatile__(IOMAP_INSN("lfence") ::: "memory"); }
+static __always_inline void wmb(void) { __asm__ __volatile__(IOMAP_INSN("sfence") ::: "memory"); }
 static __always_inline void dma_rmb(void) { barrier(); }
 static __always_inline void dma_wmb(void) { barrier(); }
 
@@ -42,7 +42,7 @@ static __always_inline void dma_wmb(void) { barrier(); }
  */
 static __always_inline void iomap_locked_mb(void)
 {
-	__asm__ __volatile__("lock orq $0, (%%rsp)" ::: "memory", "cc");
+	__asm__ __volatile__(IOMAP_INSN("lock orq $0, (%%rsp)") ::: "memory", "cc");
 }
 
 /*
@@ -55,7 +55,7 @@ static __always_inline void iomap_locked_mb(void)
 /* cpu_relax() on x86: pause, the spin-loop hint (iopoll.h's busy waits). */
 static __always_inline void iomap_cpu_relax(void)
 {
-	__asm__ __volatile__("pause" ::: "memory");
+	__asm__ __volatile__(IOMAP_INSN("pause") ::: "memory");
 }
 
 /* The barriers regbench's barrier family times, each alone: X(name, statement). */
@@ -79,33 +79,25 @@ static __always_inline void iomap_cpu_relax(void)
 /* The access instruction itself: exactly one mov of the width, optionally a compiler barrier. */
 #define IOMAP_MOV_READ(type, k, reg, addr, ...) ({				\
 	type __v;								\
-	__asm__ __volatile__("mov" #k " %1, %0" : "=" reg (__v)		\
+	__asm__ __volatile__(IOMAP_INSN("mov" #k " %1, %0") : "=" reg (__v)		\
 			     : "m" (*(const volatile type __force *)(addr)) __VA_ARGS__); \
 	__v; })
 #define IOMAP_MOV_WRITE(type, k, wreg, val, addr, ...)				\
-	__asm__ __volatile__("mov" #k " %1, %0"				\
+	__asm__ __volatile__(IOMAP_INSN("mov" #k " %1, %0")			\
 			     : "=m" (*(volatile type __force *)(addr))		\
 			     : wreg ((type)(val)) __VA_ARGS__)
 
 /*
- * The two kinds of access x86 Linux issues: mov, with a "memory" clobber (a
- * compiler barrier: readl), and raw, the same mov without it (readl_relaxed,
- * __raw_readl; inb has none either).  On x86 an uncached access is already
- * strongly ordered, so that barrier is all readl adds.
+ * The two kinds of access x86 Linux issues: readl's, a mov with a "memory"
+ * clobber (a compiler barrier), and raw, the same mov without it
+ * (readl_relaxed, __raw_readl; inb has none either).  On x86 an uncached
+ * access is already strongly ordered, so that barrier is all readl adds.
  */
-#define IOMAP_READ_mov(type, k, reg, addr) IOMAP_MOV_READ(type, k, reg, addr, : "memory")
-#define IOMAP_WRITE_mov(type, k, wreg, v, addr) IOMAP_MOV_WRITE(type, k, wreg, v, addr, : "memory")
+#define IOMAP_READ_readl(type, k, reg, addr) IOMAP_MOV_READ(type, k, reg, addr, : "memory")
+#define IOMAP_WRITE_readl(type, k, wreg, v, addr) IOMAP_MOV_WRITE(type, k, wreg, v, addr, : "memory")
 #define IOMAP_READ_raw(type, k, reg, addr) IOMAP_MOV_READ(type, k, reg, addr)
 #define IOMAP_WRITE_raw(type, k, wreg, v, addr) IOMAP_MOV_WRITE(type, k, wreg, v, addr)
-#define IOMAP_AT_mov(bits, ...) __VA_ARGS__
-#define IOMAP_AT_raw(bits, ...) __VA_ARGS__
-#define IOMAP_PORT_AT_mov(bits, ...) IOMAP_NOT64_##bits(__VA_ARGS__)
-#define IOMAP_PORT_AT_raw(bits, ...) IOMAP_NOT64_##bits(__VA_ARGS__)
-#define IOMAP_PORT_AT_lohi(bits, ...) IOMAP_ONLY64_##bits(__VA_ARGS__)
-#define IOMAP_PORT_AT_hilo(bits, ...) IOMAP_ONLY64_##bits(__VA_ARGS__)
-#define IOMAP_REGION_AT_mov(bits, ...) __VA_ARGS__
-#define IOMAP_REGION_AT_raw(bits, ...) __VA_ARGS__
-#define IOMAP_ISSUES_mov(bits) ((bits) / 8)
+#define IOMAP_ISSUES_readl(bits) ((bits) / 8)
 #define IOMAP_ISSUES_raw(bits) ((bits) / 8)
 
 /* What readl issues, in words (the help of regbench's dispatch family). */
@@ -124,18 +116,18 @@ static __always_inline void iomap_cpu_relax(void)
 
 /*
  * Port I/O: IOMAP_IN_<access>(type, k, port) and IOMAP_OUT_<access>(type,
- * k, v, port).  x86 Linux's inb/outb have no "memory" clobber (raw); mov
- * adds one.  A split is two 32-bit accesses to port and port + 4, as
+ * k, v, port).  x86 Linux's inb/outb have no "memory" clobber (raw); readl's
+ * kind adds one.  A split is two 32-bit accesses to port and port + 4, as
  * lib/iomap.c does 64-bit port I/O.
  */
 #define IOMAP_IN(type, k, port, ...) ({						\
 	type __v;								\
-	__asm__ __volatile__("in" #k " %w1, %0" : "=a" (__v) : "Nd" ((uint16_t)(port)) __VA_ARGS__); \
+	__asm__ __volatile__(IOMAP_INSN("in" #k " %w1, %0") : "=a" (__v) : "Nd" ((uint16_t)(port)) __VA_ARGS__); \
 	__v; })
 #define IOMAP_OUT(type, k, v, port, ...)					\
-	__asm__ __volatile__("out" #k " %0, %w1" : : "a" ((type)(v)), "Nd" ((uint16_t)(port)) __VA_ARGS__)
-#define IOMAP_IN_mov(type, k, port) IOMAP_IN(type, k, port, : "memory")
-#define IOMAP_OUT_mov(type, k, v, port) IOMAP_OUT(type, k, v, port, : "memory")
+	__asm__ __volatile__(IOMAP_INSN("out" #k " %0, %w1") : : "a" ((type)(v)), "Nd" ((uint16_t)(port)) __VA_ARGS__)
+#define IOMAP_IN_readl(type, k, port) IOMAP_IN(type, k, port, : "memory")
+#define IOMAP_OUT_readl(type, k, v, port) IOMAP_OUT(type, k, v, port, : "memory")
 #define IOMAP_IN_raw(type, k, port) IOMAP_IN(type, k, port)
 #define IOMAP_OUT_raw(type, k, v, port) IOMAP_OUT(type, k, v, port)
 #define IOMAP_IN_SPLIT(first, second, port) ({				\
@@ -156,11 +148,8 @@ static __always_inline void iomap_cpu_relax(void)
 #define IOMAP_IN_hilo(type, k, port) IOMAP_IN_SPLIT(hi, lo, port)
 #define IOMAP_OUT_hilo(type, k, v, port) IOMAP_OUT_SPLIT(hi, lo, v, port)
 
-/* x86 has no 64-bit port instruction, so ports have three widths. */
-#define IOMAP_PORT_WIDTHS(X, ...)				\
-	X(8,  uint8_t,  b, ##__VA_ARGS__)			\
-	X(16, uint16_t, w, ##__VA_ARGS__)			\
-	X(32, uint32_t, l, ##__VA_ARGS__)
+/* x86 has no 64-bit port instruction: the widths of in, out, ins and outs. */
+#define IOMAP_PORT_WIDTHS(X, ...) IOMAP_WIDTHS_not64(X, ##__VA_ARGS__)
 
 /*
  * x86 Linux's I/O delay (native_io_delay, the default io_delay=0x80): a
@@ -169,17 +158,21 @@ static __always_inline void iomap_cpu_relax(void)
  */
 static __always_inline void iomap_io_delay(void)
 {
-	__asm__ __volatile__("outb %al, $0x80");
+	__asm__ __volatile__(IOMAP_INSN("outb %al, $0x80"));
 }
 
 /*
  * The orderings x86 adds to the generic none:
+ *   io       readl's hooks (__io_br, __io_ar): none on x86, whose readl is
+ *            the access with its compiler barrier alone
  *   rmb_wmb  the portable driver's ordering: read then lfence (rmb), sfence
  *            (wmb) then write
  *   mb       mfence before and after (a full mb() around the access)
  *   locked   a locked no-op before and after
- *   io_delay the access, then the I/O delay (x86 inb_p/outb_p): no MMIO form
+ *   io_delay the access, then the I/O delay (x86 inb_p/outb_p; ports only)
  */
+#define IOMAP_ORDER_R_io(type, acc) IOMAP_ORDER_R_none(type, acc)
+#define IOMAP_ORDER_W_io(acc) IOMAP_ORDER_W_none(acc)
 #define IOMAP_ORDER_R_rmb_wmb(type, acc) ({ type __iomap_v = (acc); rmb(); __iomap_v; })
 #define IOMAP_ORDER_W_rmb_wmb(acc) do { wmb(); acc; } while (0)
 #define IOMAP_ORDER_R_mb(type, acc) ({ type __iomap_v; mb(); __iomap_v = (acc); mb(); __iomap_v; })
@@ -189,10 +182,6 @@ static __always_inline void iomap_io_delay(void)
 #define IOMAP_ORDER_W_locked(acc) do { iomap_locked_mb(); acc; iomap_locked_mb(); } while (0)
 #define IOMAP_ORDER_R_io_delay(type, acc) ({ type __iomap_v = (acc); iomap_io_delay(); __iomap_v; })
 #define IOMAP_ORDER_W_io_delay(acc) do { acc; iomap_io_delay(); } while (0)
-#define IOMAP_ORDER_MMIO_rmb_wmb(...) __VA_ARGS__
-#define IOMAP_ORDER_MMIO_mb(...) __VA_ARGS__
-#define IOMAP_ORDER_MMIO_locked(...) __VA_ARGS__
-#define IOMAP_ORDER_MMIO_io_delay(...)
 
 /*
  * Port I/O by the kernel's names.  The kernel's argument order: out*(value,
@@ -212,9 +201,9 @@ static __always_inline type in_p(uint16_t port)				\
 static __always_inline void out_p(type v, uint16_t port)			\
 { IOMAP_ORDER_W_io_delay(out(v, port)); }				\
 static __always_inline void ins(uint16_t port, void *buf, unsigned long count) \
-{ __asm__ __volatile__("rep ins" #k : "+D" (buf), "+c" (count) : "d" (port) : "memory"); } \
+{ __asm__ __volatile__(IOMAP_INSN("rep ins" #k) : "+D" (buf), "+c" (count) : "d" (port) : "memory"); } \
 static __always_inline void outs(uint16_t port, const void *buf, unsigned long count) \
-{ __asm__ __volatile__("rep outs" #k : "+S" (buf), "+c" (count) : "d" (port) : "memory"); } \
+{ __asm__ __volatile__(IOMAP_INSN("rep outs" #k) : "+S" (buf), "+c" (count) : "d" (port) : "memory"); } \
 static __always_inline void ins_p(uint16_t port, void *buf, unsigned long count) \
 { ins(port, buf, count); }						\
 static __always_inline void outs_p(uint16_t port, const void *buf, unsigned long count) \
@@ -225,7 +214,7 @@ IOMAP_BUILD_PORT(uint32_t, l, inl, outl, inl_p, outl_p, insl, outsl, insl_p, out
 #undef IOMAP_BUILD_PORT
 
 /* The string strategy's port _rep: rep insX/outsX. */
-#define IOMAP_BUILD_PORT_REP_STRING(bits, type, k)				\
+#define IOMAP_BUILD_PORT_REP_STRING(bits, type, k, reg, wreg)			\
 static __always_inline void iomap_in##bits##_rep_string(uint16_t port, void *buf, unsigned long count) \
 { ins##k(port, buf, count); }						\
 static __always_inline void iomap_out##bits##_rep_string(uint16_t port, const void *buf, unsigned long count) \

@@ -1,43 +1,26 @@
-/* asm/strategies.h (x86_64): which strategies x86-64 has, what generates them, and their rows of the run-time table */
+/* asm/strategies.h (x86_64): which of the listed strategies x86-64 has, and their rows of the run-time table */
 #ifndef IOMAP_ASM_STRATEGIES_H
 #define IOMAP_ASM_STRATEGIES_H
 
 /*
- * The lists iomap/strategies.h describes, for x86-64.  The accesses and
- * orderings are asm/io.h's:
- *   access  mov (one mov of the width with a compiler barrier: x86 readl),
- *           raw (the mov alone: readl_relaxed, __raw_readl, inb), deref and
- *           the splits lohi/hilo (generic)
- *   order   none, rmb_wmb (read then lfence, sfence then write), mb (mfence
- *           around), locked (a locked no-op around), io_delay (a port
- *           access, then a write to port 0x80; no MMIO form)
+ * Which strategies x86-64 has is the strategy list's `where` (x86_64 and
+ * all: IOMAP_ON_x86_64 keeps its arguments, IOMAP_OFF_x86_64 drops them);
+ * what their accesses and orderings are, asm/io.h's.
  */
-#define IOMAP_STRATEGIES(X, ...)						\
-	X(volatile, deref, none, ##__VA_ARGS__)					\
-	X(ordered, mov, none, ##__VA_ARGS__)					\
-	X(relaxed, raw, none, ##__VA_ARGS__)					\
-	X(barriered, mov, rmb_wmb, ##__VA_ARGS__)				\
-	X(fenced, mov, mb, ##__VA_ARGS__)					\
-	X(locked, mov, locked, ##__VA_ARGS__)					\
-	X(lo_hi, lohi, none, ##__VA_ARGS__)					\
-	X(hi_lo, hilo, none, ##__VA_ARGS__)					\
-	X(io_delay, raw, io_delay, ##__VA_ARGS__)
-#define IOMAP_REP_STRATEGIES(X, ...)						\
-	X(volatile, ##__VA_ARGS__) X(ordered, ##__VA_ARGS__) X(relaxed, ##__VA_ARGS__) X(barriered, ##__VA_ARGS__)
-#define IOMAP_PORT_REP_LOOPS(X, ...)						\
-	X(ordered, ##__VA_ARGS__) X(relaxed, ##__VA_ARGS__) X(barriered, ##__VA_ARGS__)
-/* string's port _rep is rep insX/outsX (asm/io.h), not a loop */
-#define IOMAP_PORT_REP_STRATEGIES(X, ...) IOMAP_PORT_REP_LOOPS(X, ##__VA_ARGS__) X(string, ##__VA_ARGS__)
+#define IOMAP_ON_x86_64(...) __VA_ARGS__
+#define IOMAP_OFF_x86_64(...)
+#define IOMAP_ON_arm64(...)
+#define IOMAP_OFF_arm64(...) __VA_ARGS__
 
 /* Where a single access needs its own kind of device (ports) or CPU, the skip reason says so. */
 #define IOMAP_MOVES_RANGES "vector accesses move ranges of memory, not one register once or count times"
 
 /*
- * The row of each strategy x86-64 has (IOMAP_ROW_<id>, in parentheses):
- * what it can do here and its accessors (IOMAP_SINGLES and IOMAP_REPS fill
- * in the function pointers, strategy.c; its copies' follow from its forms in
- * iomap/strategies.h).  A form it lacks is false or NULL, and `lacks` is
- * the reason a benchmark that needs it is skipped.  The tests hold these
+ * The row of each strategy x86-64 has (IOMAP_ROW_<id>, in parentheses): what
+ * it issues here (help), why it lacks a form (`lacks`: the reason a benchmark
+ * that needs it is skipped), what its copies issue and the CPU feature they
+ * need.  Its forms and their function pointers follow from its line in the
+ * strategy list (IOMAP_SINGLES, iomap/strategies.h).  The tests hold these
  * rows to what the strategies issue.
  */
 #define IOMAP_ARCH_NAME "x86-64"
@@ -45,90 +28,61 @@
 #define IOMAP_ROW_volatile ( \
 	.help = "C volatile dereference of the exact-width type", \
 	.lacks = "C cannot dereference a port: volatile has no port form", \
-	.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
-	.mmio_rep = true, \
-	.copy_widths = 1 | 2 | 4 | 8, .copy_element = 8, \
-	IOMAP_SINGLES(volatile), IOMAP_REPS(volatile) \
+	.copy_widths = 1 | 2 | 4 | 8, .copy_element = 8 \
 )
 
 #define IOMAP_ROW_ordered ( \
 	.help = "one inline-asm mov of the exact width with a compiler barrier: x86 readl/writel", \
 	.lacks = "its copies would be the relaxed strategy's loop: a compiler barrier between the movs of one copy " \
-		 "changes nothing the device sees", \
-	.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
-	.port_single = true, .port_widths = 1 | 2 | 4, \
-	.mmio_rep = true, .port_rep = true, \
-	IOMAP_SINGLES(ordered), IOMAP_REPS(ordered) \
+		 "changes nothing the device sees" \
 )
 
 #define IOMAP_ROW_relaxed ( \
 	.help = "one inline-asm mov of the exact width, no compiler barrier: x86 readl_relaxed, __raw_readl; " \
 		"_rep: readsX/writesX", \
 	.lacks = "", \
-	.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
-	.port_single = true, .port_widths = 1 | 2 | 4, \
-	.mmio_rep = true, .port_rep = true, \
-	.copy_widths = 1 | 2 | 4 | 8, .copy_element = 8, \
-	IOMAP_SINGLES(relaxed), IOMAP_REPS(relaxed) \
+	.copy_widths = 1 | 2 | 4 | 8, .copy_element = 8 \
 )
 
 #define IOMAP_ROW_barriered ( \
 	.help = "portable ordering: read then lfence, sfence then write", \
 	.lacks = "", \
-	.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
-	.port_single = true, .port_widths = 1 | 2 | 4, \
-	.mmio_rep = true, .port_rep = true, \
-	.copy_widths = 1 | 2 | 4 | 8, .copy_element = 8, \
-	IOMAP_SINGLES(barriered), IOMAP_REPS(barriered) \
+	.copy_widths = 1 | 2 | 4 | 8, .copy_element = 8 \
 )
 
 #define IOMAP_ROW_fenced ( \
 	.help = "mfence before and after the access", \
-	.lacks = IOMAP_ORDERS_SINGLES, \
-	.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
-	.port_single = true, .port_widths = 1 | 2 | 4, \
-	IOMAP_SINGLES(fenced) \
+	.lacks = IOMAP_ORDERS_SINGLES \
 )
 
 #define IOMAP_ROW_locked ( \
 	.help = "a locked no-op (lock or $0,(%rsp)) before and after the access", \
-	.lacks = IOMAP_ORDERS_SINGLES, \
-	.single = true, .single_widths = IOMAP_WIDTHS_ALL, .single_issues64 = 8, \
-	.port_single = true, .port_widths = 1 | 2 | 4, \
-	IOMAP_SINGLES(locked) \
+	.lacks = IOMAP_ORDERS_SINGLES \
 )
 
 #define IOMAP_ROW_lo_hi ( \
 	.help = "a 64-bit access as two 32-bit ones, low half first: lo_hi_readq/writeq (two readl), " \
 		"ioread64_lo_hi on a port (two inl)", \
-	.lacks = IOMAP_SPLITS_64, \
-	.single = true, .single_widths = IOMAP_WIDTH_64, .single_issues64 = 4, \
-	.port_single = true, .port_widths = IOMAP_WIDTH_64, \
-	.read64 = iomap_read64_lo_hi, .write64 = iomap_write64_lo_hi \
+	.lacks = IOMAP_SPLITS_64 \
 )
 
 #define IOMAP_ROW_hi_lo ( \
 	.help = "a 64-bit access as two 32-bit ones, high half first: hi_lo_readq/writeq, " \
 		"ioread64_hi_lo on a port", \
-	.lacks = IOMAP_SPLITS_64, \
-	.single = true, .single_widths = IOMAP_WIDTH_64, .single_issues64 = 4, \
-	.port_single = true, .port_widths = IOMAP_WIDTH_64, \
-	.read64 = iomap_read64_hi_lo, .write64 = iomap_write64_hi_lo \
+	.lacks = IOMAP_SPLITS_64 \
 )
 
 #define IOMAP_ROW_io_delay ( \
 	.help = "x86 inb_p/outb_p: the port access, then the I/O delay (outb %al,$0x80)", \
 	.lacks = "it is port I/O with x86's I/O delay, which writes port 0x80: it has no MMIO form, " \
 		 "and its string forms (insb_p) are insb", \
-	.single_issues64 = 8, \
-	.port_single = true, .port_widths = 1 | 2 | 4, .delay_port = 0x80 \
+	.delay_port = 0x80 \
 )
 
 #define IOMAP_ROW_string ( \
 	.help = "rep movsb / rep stosb (byte elements); rep insX/outsX for port _rep", \
 	.lacks = "it moves ranges (a single access is one mov: the relaxed strategy); x86 has no string " \
 		 "instruction that repeats one memory address, so its _rep is rep insX/outsX on port targets", \
-	.port_rep = true, \
 	.copy_widths = 1, .copy_element = 1 \
 )
 
