@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "console.h"
+#include "inkernel.h"
 #include "selfcheck.h"
 #include "session.h"
 
@@ -129,7 +130,7 @@ void rb_console_header(const rb_session &s, const benchmark::BenchmarkReporter::
 	if (*s.env.warnings)
 		fprintf(stderr, "regbench: note: %s\n", s.env.warnings);
 	// a step of 2 ns or more swallows an access that hits the cache (1-2 ns)
-	if (clk.resolution / clk.tsc_hz >= 2e-9 && iomap_target_kernel_fd(&t) < 0)
+	if (clk.resolution / clk.tsc_hz >= 2e-9 && rb_sampled_dithered(iomap_target_kernel_fd(&t)))
 		fprintf(stderr, "regbench: note: the " RB_COUNTER_NAME " moves in steps of %.1f ns here: %s dither each sample's start "
 			"against it and read below one step, with an interval (docs/METHOD.md)\n", clk.resolution / clk.tsc_hz * 1e9,
 			sampled_families().c_str());
@@ -400,7 +401,7 @@ void rb_console::finish()
 		if (b.below)
 			print(std::string(b.family->name) + "/: " + std::to_string(b.below) + " of " +
 			      std::to_string(b.below + b.measured) + " below resolution (" +
-			      (iomap_target_kernel_fd(&s_.target) < 0 ? "the dithered interval reaches 0" : "under one step of the timer") +
+			      (rb_sampled_dithered(iomap_target_kernel_fd(&s_.target)) ? "the dithered interval reaches 0" : "under one step of the timer") +
 			      "): " +
 			      b.family->instead);
 }

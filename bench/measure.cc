@@ -287,7 +287,7 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 	std::vector<double> s, ratio;
 	std::vector<rb_batch> batches;
 	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0, b.clk.timer, 0, b.clk.dither_range};
-	bool calm = w.calm(), dithered = b.kfd < 0;	// the regbench module does not dither yet (sampled_estimate)
+	bool calm = w.calm(), dithered = rb_sampled_dithered(b.kfd);	// the regbench module does not yet (inkernel.h)
 
 	raw.reserve(kSamples);
 	base.reserve(kSamples);
