@@ -114,6 +114,71 @@ static void timer_cost(struct rb_clock *c)
 	free(s);
 }
 
+/*
+ * How far the counter moves when it moves.  Where readings back to back can
+ * read the same count, the counter is coarser than a reading, and the
+ * median advance between readings that differ is its granule: qemu-user's
+ * generic counter moves once a microsecond by 62 or 63 ticks of 62.5 MHz,
+ * whose step the resolution check reads as 1 (1 divides both).  Where every
+ * reading differs from the last (a TSC that ticks by 1, or by 27 on the
+ * development VM, where a reading takes longer than a step), the
+ * resolution is the granule.
+ */
+static void granularity(struct rb_clock *c)
+{
+	enum { N = 20001 };
+	uint64_t *moved = malloc(N * sizeof(*moved)), prev = rb_timer_start();
+	size_t changes = 0, same = 0;
+
+	c->granularity = c->resolution;
+	if (!moved)
+		return;
+	for (int i = 0; i < N; i++) {
+		uint64_t now = rb_timer_start();
+
+		if (now == prev)
+			same++;
+		else if (now > prev)
+			moved[changes++] = now - prev;
+		prev = now;
+	}
+	if (same && changes)
+		c->granularity = fmax(c->resolution, rb_median_u64(moved, changes));
+	free(moved);
+}
+
+static __always_inline uint64_t spin_timed(enum rb_timer t, uint64_t turns)
+{
+	uint64_t t0 = rb_timer_start();
+
+	rb_dither_spin(turns);
+	return rb_timer_stop(t) - t0;
+}
+
+/*
+ * A sampled kernel's dither draws 0..range-1 turns of rb_dither_spin twice
+ * (sampled.h).  One draw should span two granules of the counter, so that
+ * the sum, spread over four, leaves the start's phase within a granule
+ * nearly uniform: the turns of two granules, from the fastest of a few
+ * timed spins (a slower core later makes the spread wider, never narrower).
+ */
+static void dither_range(struct rb_clock *c)
+{
+	enum { TURNS = 20000 };
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 5; i++) {
+		uint64_t d = RB_TIMED(c->timer, spin_timed, TURNS);
+
+		if (d < best)
+			best = d;
+	}
+	double per_turn = ((double)best - c->overhead) / TURNS;
+	double range = per_turn > 0 ? ceil(2 * c->granularity / per_turn) : 1;
+
+	c->dither_range = range < 1 ? 1 : range > 1e6 ? 1000000 : (uint32_t)range;
+}
+
 /* One add per core cycle on every x86 core of the last 25 years and every Arm core: ticks per add give the core clock. */
 double rb_core_per_tick(enum rb_timer t)
 {
@@ -271,6 +336,8 @@ int rb_clock_init(struct rb_clock *c, char *why, size_t whylen)
 		c->tick_hz_source = calibrated;
 	}
 	timer_cost(c);
+	granularity(c);
+	dither_range(c);
 	c->core_hz = c->tick_hz * rb_core_per_tick(c->timer);
 	c->core_hz_source = "estimate: dependent add chain at 1 add per core cycle, timed on the " RB_COUNTER_NAME;
 	core_counter_open(c);

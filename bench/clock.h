@@ -38,6 +38,8 @@ struct rb_clock {
 	bool invariant;			/* constant rate in all C/P-states (x86: CPUID 0x80000007 EDX[8]) */
 	double overhead;		/* median ticks of an empty start/stop pair */
 	double resolution;		/* smallest step between distinct serialized readings */
+	double granularity;		/* how far the counter moves when it moves: the resolution, or more (clock.c) */
+	uint32_t dither_range;		/* turns of a sampled kernel's dither draw (sampled.h): two granules' worth */
 	double core_hz;			/* core clock, estimated from a dependent add chain */
 	const char *core_hz_source;
 	int core_fd;			/* hardware core-cycle counter (perf_event), or -1 */

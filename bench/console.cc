@@ -9,7 +9,9 @@
 #include <cstring>
 
 #include "console.h"
+#include "inkernel.h"
 #include "published.h"
+#include "selfcheck.h"
 #include "session.h"
 
 namespace {
@@ -129,9 +131,14 @@ void rb_console_header(const rb_session &s, const benchmark::BenchmarkReporter::
 	if (*s.env.warnings)
 		fprintf(stderr, "regbench: note: %s\n", s.env.warnings);
 	// a step of 2 ns or more swallows an access that hits the cache (1-2 ns)
-	if (clk.resolution / clk.tick_hz >= 2e-9)
-		fprintf(stderr, "regbench: note: the " RB_COUNTER_NAME " moves in steps of %.1f ns here: %s figures under one step are "
-			"below resolution\n", clk.resolution / clk.tick_hz * 1e9, sampled_families().c_str());
+	if (clk.resolution / clk.tick_hz >= 2e-9 && rb_sampled_dithered(iomap_target_kernel_fd(&t)))
+		fprintf(stderr, "regbench: note: the " RB_COUNTER_NAME " moves in steps of %.1f ns here: %s dither each sample's start "
+			"against it and read below one step, with an interval (docs/METHOD.md)\n", clk.resolution / clk.tick_hz * 1e9,
+			sampled_families().c_str());
+	else if (clk.resolution / clk.tick_hz >= 2e-9)
+		fprintf(stderr, "regbench: note: the " RB_COUNTER_NAME " moves in steps of %.1f ns here, and the regbench module does "
+			"not dither %s samples yet: their figures under one step are below resolution\n",
+			clk.resolution / clk.tick_hz * 1e9, sampled_families().c_str());
 }
 
 bool rb_fancy_terminal(int fd)
@@ -292,8 +299,8 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 	if (header_.empty())
 		print("Time is the cost of one unit (the unit column: " + units() + ") in ns: Google\n"
 		      "Benchmark's real_time, which regbench sets (manual time). cycles: " RB_COUNTER_NAME " ticks per unit;\n"
-		      "core_cycles: core clock cycles per unit; GB/s: 10^9 bytes per second. Medians of " +
-		      std::to_string(runs[0].repetitions) + " repetitions; CV: their spread in cycles.");
+		      "core_cycles: core clock cycles per unit; GB/s: 10^9 bytes per second. Medians of " + repetitions() +
+		      "; CV: their spread in cycles.");
 	if (cols != header_) {
 		print(cols);
 		header_ = cols;
@@ -344,12 +351,25 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 			it = below_.insert(below_.end(), Below{family, 0, 0});
 		(e->state == rb_state::measured ? it->measured : it->below)++;
 	}
+	if (figure && runs[0].repetitions != s_.measure.least)
+		note += std::string(note.empty() ? "" : "; ") + std::to_string(runs[0].repetitions) + " repetitions";
 	if (figure && e->disturbed)
 		note += std::string(note.empty() ? "" : "; ") + "disturbed in " + std::to_string(e->disturbed) + " of " +
 			std::to_string(runs[0].repetitions) + " repetitions";
 	if (!note.empty())
 		row += "  (" + note + ")";
 	print(row, color);
+}
+
+// How many repetitions each benchmark gets: "3 repetitions", or with adaptive ones "3 to 9 repetitions (...)".
+std::string rb_console::repetitions() const
+{
+	const rb_measure_state &m = s_.measure;
+
+	if (m.most == m.least)
+		return std::to_string(m.least) + (m.least == 1 ? " repetition" : " repetitions");
+	return std::to_string(m.least) + " to " + std::to_string(m.most) + " repetitions (more where they cannot tell a "
+	       "5% difference, within --run-budget; the note says how many)";
 }
 
 /*
@@ -369,9 +389,9 @@ void rb_console::flush_skipped()
 }
 
 /*
- * Where the timer's step limited a sampled family, say so once, with what
- * to read instead: on a coarse timer (the TSC steps by 21 ticks on an AMD EPYC VM)
- * every lat/ access to RAM is below it.
+ * Where a sampled family could not tell a cost from nothing, say so once,
+ * with what to read instead: even dithered, an access whose interval
+ * reaches 0 (a store that only issues) has no figure.
  */
 void rb_console::finish()
 {
@@ -381,5 +401,8 @@ void rb_console::finish()
 	for (const Below &b : below_)
 		if (b.below)
 			print(std::string(b.family->name) + "/: " + std::to_string(b.below) + " of " +
-			      std::to_string(b.below + b.measured) + " below one step of the timer: " + b.family->below_step);
+			      std::to_string(b.below + b.measured) + " below resolution (" +
+			      (rb_sampled_dithered(iomap_target_kernel_fd(&s_.target)) ? "the dithered interval reaches 0" : "under one step of the timer") +
+			      "): " +
+			      b.family->below_step);
 }

@@ -89,6 +89,7 @@ private:
 	void flush_skipped();
 	void print(const std::string &text, const char *color = nullptr);
 	std::string figures(const benchmark::BenchmarkReporter::Run *r) const;
+	std::string repetitions() const;
 };
 
 #endif

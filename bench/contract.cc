@@ -163,6 +163,13 @@ json benchmark(const rb_result &r)
 
 	if (r.state == rb_state::below_resolution)
 		e["bound"] = r.bound;
+	if ((r.state == rb_state::measured || r.state == rb_state::below_resolution) && !r.batches.empty()) {
+		// a sampled benchmark: its dithered mean over every repetition's batches, with its interval
+		rb_dithered d = rb_dithered_across(rb_dithered_mean(r.batches.data(), r.batches.size()),
+						   r.sampled_means.data(), r.sampled_means.size());
+		if (std::isfinite(d.low) && std::isfinite(d.high))
+			e["interval"] = {d.low, d.high};
+	}
 	if (!r.pair.empty())
 		e["pair"] = r.pair;
 	if (k.note)

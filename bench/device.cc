@@ -33,7 +33,7 @@ rb_device::rb_device(const iomap_target *t, const rb_clock *clk, rb_context *con
 int rb_device::read(unsigned int bytes, uint64_t *value, std::string *why) const
 {
 	RegisterRead r = {t_, bytes, 0};
-	rb_kernel_arg a = {t_->base, &r, 0, 0, 0, clk_->timer};
+	rb_kernel_arg a = {t_->base, &r, 0, 0, 0, clk_->timer, 0, 0};
 	rb_span span;
 	char fault[160];
 

@@ -245,3 +245,185 @@ double rb_timer_step(const uint64_t *durations, size_t n)
 	free(s);
 	return step;
 }
+
+struct rb_batch rb_batch_of(const uint64_t *timed, const uint64_t *base, size_t n, double fence)
+{
+	double sum[2] = { 0, 0 }, sq[2] = { 0, 0 }, kept[2] = { 0, 0 };
+	struct rb_batch b;
+
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < 2; k++) {
+			double v = (double)(k ? base : timed)[i];
+
+			if (v <= fence) {
+				sum[k] += v;
+				sq[k] += v * v;
+				kept[k]++;
+			}
+		}
+	if (!kept[0] || !kept[1]) {
+		b.diff = NAN;
+		b.var = NAN;
+		return b;
+	}
+	b.diff = sum[0] / kept[0] - sum[1] / kept[1];
+	b.var = 0;
+	for (int k = 0; k < 2; k++) {
+		double mean = sum[k] / kept[k];
+
+		b.var += kept[k] > 1 ? fmax(sq[k] - kept[k] * mean * mean, 0) / (kept[k] - 1) / kept[k] : 0;
+	}
+	return b;
+}
+
+double rb_student_t95(size_t df)
+{
+	static const double t[] = {
+		1.960, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+	};
+	double z = 1.959964, v = (double)df;
+
+	if (df < sizeof(t) / sizeof(t[0]))
+		return t[df];
+	/* Cornish-Fisher: within 0.001 of the exact value from 30 degrees of freedom on */
+	return z + (z * z * z + z) / (4 * v) + (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * v * v);
+}
+
+struct rb_dithered rb_dithered_mean(const struct rb_batch *b, size_t n)
+{
+	struct rb_dithered d = { NAN, NAN, NAN, 0 };
+	double sum = 0, var = 0, sq = 0, se;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(b[i].diff)) {
+			sum += b[i].diff;
+			var += b[i].var;
+			d.batches++;
+		}
+	if (!d.batches)
+		return d;
+	d.mean = sum / (double)d.batches;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(b[i].diff))
+			sq += (b[i].diff - d.mean) * (b[i].diff - d.mean);
+	/* the batches' own variances: the standard error were every sample independent */
+	se = sqrt(var) / (double)d.batches;
+	if (d.batches > 1)
+		se = fmax(se, sqrt(sq / (double)(d.batches - 1) / (double)d.batches));
+	se *= rb_student_t95(d.batches - 1);
+	d.low = d.mean - se;
+	d.high = d.mean + se;
+	return d;
+}
+
+struct rb_dithered rb_dithered_across(struct rb_dithered d, const double *means, size_t n)
+{
+	double sum = 0, sq = 0, half;
+
+	if (n < 2 || !isfinite(d.mean))
+		return d;
+	for (size_t i = 0; i < n; i++)
+		sum += means[i];
+	for (size_t i = 0; i < n; i++)
+		sq += (means[i] - sum / (double)n) * (means[i] - sum / (double)n);
+	half = rb_student_t95(n - 1) * sqrt(sq / (double)(n - 1) / (double)n);
+	d.low = fmin(d.low, d.mean - half);
+	d.high = fmax(d.high, d.mean + half);
+	return d;
+}
+
+/* Where x's run of equal values starts in n sorted values (end: false), or ends (end: true). */
+static size_t run_edge(const uint64_t *sorted, size_t n, uint64_t x, bool end)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sorted[mid] < x || (end && sorted[mid] == x))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+double rb_dithered_quantile(const uint64_t *sorted, size_t n, double step, double q)
+{
+	double pos = q * (double)n;
+	size_t i, lo, hi;
+
+	if (!n)
+		return NAN;
+	i = pos < (double)n ? (size_t)pos : n - 1;
+	lo = run_edge(sorted, n, sorted[i], false);
+	hi = run_edge(sorted, n, sorted[i], true);
+	return (double)sorted[i] - step / 2 + step * fmin(fmax((pos - (double)lo) / (double)(hi - lo), 0), 1);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The k of the Mann-Whitney interval for n values a side at 90%: the most
+ * of the n * n differences that can be dropped at each end while P(U < k)
+ * stays within 5% (U of two samples of n without ties, counted exactly:
+ * ways[u] choices of n ranks out of 2n whose U is u).
+ */
+static size_t mann_whitney_k(size_t n)
+{
+	static double ways[RB_DECIDE_MAX + 1][RB_DECIDE_MAX * RB_DECIDE_MAX + 1];
+	static size_t known[RB_DECIDE_MAX + 1];		/* k + 1 for each n once counted */
+	size_t k = 0;
+	double total = 0, below = 0;
+
+	if (known[n])
+		return known[n] - 1;
+
+	/* ways[j][u]: choices of j of the ranks seen so far with U = u; each rank of the other sample adds the chosen below it */
+	memset(ways, 0, sizeof(ways));
+	ways[0][0] = 1;
+	for (size_t rank = 0; rank < 2 * n; rank++)
+		for (size_t j = (rank + 1 < n ? rank + 1 : n); j >= 1; j--)
+			for (size_t u = 0; u <= n * n; u++) {
+				/* rank chosen for the first sample: the other's ranks before it, rank - (j - 1), each beat it */
+				size_t beaten = rank - (j - 1);
+
+				if (beaten <= n && u >= beaten)
+					ways[j][u] += ways[j - 1][u - beaten];
+			}
+	for (size_t u = 0; u <= n * n; u++)
+		total += ways[n][u];
+	for (size_t u = 0; u <= n * n; u++) {
+		below += ways[n][u];
+		if (below / total > 0.05 + 1e-12)
+			break;
+		k = u + 1;
+	}
+	known[n] = k + 1;
+	return k;
+}
+
+bool rb_repetitions_decide(const double *v, size_t n, double margin)
+{
+	static double d[RB_DECIDE_MAX * RB_DECIDE_MAX];
+	size_t k, m = 0;
+
+	if (n < 3 || n > RB_DECIDE_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return false;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			d[m++] = log(v[j]) - log(v[i]);
+	qsort(d, m, sizeof(d[0]), cmp_double);
+	k = mann_whitney_k(n);
+	return k >= 1 && fmax(-d[k - 1], d[m - k]) <= log1p(margin);
+}

@@ -185,6 +185,72 @@ bool rb_hist_span(const uint64_t *counts, size_t *first, size_t *end);
  */
 double rb_timer_step(const uint64_t *durations, size_t n);
 
+/*
+ * Sampled figures below the timer's step (bench/sampled.h dithers each
+ * sample's start against the tick, docs/METHOD.md has the method).  A
+ * batch is one call of a sampled kernel and one of its baseline beside it:
+ * `diff` is the mean of the kernel's samples minus the mean of the
+ * baseline's, each over its samples not above the fence (interrupts and
+ * preemptions are left out of both alike), `var` that difference's variance
+ * were the samples independent (the two sample variances over their
+ * counts).  With the start's phase uniform, the mean of quantized readings
+ * is the mean duration itself, so diff estimates the access's mean cost to
+ * a fraction of a step.
+ */
+struct rb_batch {
+	double diff, var;
+};
+
+/* One batch from n samples of the kernel and n of its baseline; diff is NAN when either keeps none. */
+struct rb_batch rb_batch_of(const uint64_t *timed, const uint64_t *base, size_t n, double fence);
+
+/*
+ * The mean of n batches and its 95% interval: the mean of their diffs plus
+ * or minus Student's t (n - 1 degrees of freedom) times their standard
+ * error, which batch-to-batch movement (a cost that drifts, a machine that
+ * changes pace) widens; never narrower than the batches' own variances
+ * allow.  Batches whose diff is NAN are left out; with none, mean is NAN.
+ */
+struct rb_dithered {
+	double mean, low, high;
+	size_t batches;
+};
+struct rb_dithered rb_dithered_mean(const struct rb_batch *b, size_t n);
+
+/*
+ * d, the estimate from every repetition's batches together, its interval
+ * widened to hold what the n repetitions' own means say of their mean
+ * (Student's t over them): a machine that changed pace between repetitions
+ * moves whole repetitions, which batches within each cannot show.  d as it
+ * is for fewer than two.
+ */
+struct rb_dithered rb_dithered_across(struct rb_dithered d, const double *means, size_t n);
+
+/* The two-sided 95% quantile of Student's t with df degrees of freedom (the normal's 1.96 for df = 0). */
+double rb_student_t95(size_t df);
+
+/*
+ * The q-quantile (0..1) of the durations n sorted quantized samples stand
+ * for, each spread evenly over the step around it (the uniform quantization
+ * undone, to first order): within the run of equal values that holds the
+ * quantile, its position in the run is its place in that step.  A duration
+ * of 0.3 steps read as 0 (70%) and 1 step (30%) has its median at 0.21
+ * steps; the true quantile is always within one step of it.
+ */
+double rb_dithered_quantile(const uint64_t *sorted, size_t n, double step, double q);
+
+/*
+ * Whether n values (a benchmark's repetitions, n <= RB_DECIDE_MAX) would
+ * decide a difference of `margin` (0.05: 5%): the distribution-free 90%
+ * interval of the ratio between two samples like them, the one that
+ * inverts the Mann-Whitney test (scripts/regbench_base/stats.py's
+ * shift_interval, which the verdicts take), lies within 1 +- margin.  With
+ * 3 values that is the range of their 9 ratios: largest over smallest at
+ * most 1 + margin.  Never with fewer than 3, nor with a value of 0 or less.
+ */
+#define RB_DECIDE_MAX 64
+bool rb_repetitions_decide(const double *v, size_t n, double margin);
+
 /* The median of n values, which it sorts. */
 double rb_median_u64(uint64_t *v, size_t n);
 

@@ -280,7 +280,7 @@ void add(rb_session &s, const rb_kernel &k, size_t n)
 	if (!r.selected)
 		return;
 	if (!why.empty()) {
-		benchmark::RegisterBenchmark(rec->name.c_str(), [rec](benchmark::State &st) { rb_skip(st, *rec); });
+		benchmark::RegisterBenchmark(rec->name.c_str(), [&s, rec](benchmark::State &st) { rb_skip(st, s, *rec); });
 		return;
 	}
 	// the runner sets each repetition's time: the cost per unit

@@ -28,7 +28,8 @@ static const size_t sizes[] = { 4096, 256 << 10, 4 << 20, 0 }, quick_sizes[] = {
  * a result measured disturbed.
  */
 const struct rb_family rb_families[REGBENCH_NR_FAMILIES] = {
-	[REGBENCH_LAT] = { "lat", "one access at a time between serializing timer reads (median of all samples)",
+	[REGBENCH_LAT] = { "lat", "one access at a time between serializing timer reads (the mean of all samples, each start "
+			   "dithered against the timer's tick)",
 			   "access", RB_SAMPLED, RB_PARAM_NONE, NULL, NULL, RB_AT_REG,
 			   RB_REPORT_PERCENTILES | RB_REPORT_OUTLIERS | RB_REPORT_HISTOGRAM,
 			   .below_step = "chain/ gives a read's latency and thrpt/ an access's issue cost, in bulk "

@@ -261,8 +261,10 @@ void rb_benchmark_env_check()
 }
 
 std::vector<std::string> rb_benchmark_args(const char *program, const rb_benchmark_flags &gb, bool quick,
-					   double *budget)
+					   double *budget, int *repetitions, bool *repetitions_given)
 {
+	const std::string reps = "--benchmark_repetitions=";
+
 	const std::pair<const char *, const char *> defaults[] = {
 		{"--benchmark_min_time=", quick ? kQuickMinTime : kMinTime},
 		{"--benchmark_repetitions=", "3"},
@@ -270,14 +272,18 @@ std::vector<std::string> rb_benchmark_args(const char *program, const rb_benchma
 	const std::string min_time = defaults[0].first;
 	std::vector<std::string> args{program};
 
+	*repetitions_given = std::any_of(gb.pass.begin(), gb.pass.end(), [&](const std::string &a) { return !a.rfind(reps, 0); });
 	for (const auto &d : defaults)
 		if (std::none_of(gb.pass.begin(), gb.pass.end(), [&](const std::string &a) { return !a.rfind(d.first, 0); }))
 			args.push_back(std::string(d.first) + d.second);
 	args.insert(args.end(), gb.pass.begin(), gb.pass.end());
-	for (std::string &a : args)
+	for (std::string &a : args) {
 		if (!a.rfind(min_time, 0)) {
 			*budget = strtod(a.c_str() + min_time.size(), nullptr);
 			a = min_time + "0";
 		}
+		if (!a.rfind(reps, 0))
+			*repetitions = atoi(a.c_str() + reps.size());
+	}
 	return args;
 }

@@ -121,6 +121,18 @@ void cpu(rb_options &o, const std::string &v)
 	o.cpu = (int)n;
 }
 
+// --run-budget=SECONDS: a decimal number of seconds from 0 (fixed repetitions) to a day.
+void run_budget(rb_options &o, const std::string &v)
+{
+	char *end = nullptr;
+	double sec = v.empty() || !(isdigit((unsigned char)v[0]) || v[0] == '.') ? -1 : strtod(v.c_str(), &end);
+
+	if (!end || *end || !(sec >= 0 && sec <= 86400))
+		throw rb_error("--run-budget", "bad time '" + v + "'",
+			       "seconds from 0 (every benchmark its --benchmark_repetitions) to 86400, e.g. --run-budget=20");
+	o.run_budget = sec;
+}
+
 void list_strategies(FILE *f)
 {
 	for (size_t i = 0; i < iomap_nr_strategies; i++)
@@ -151,6 +163,10 @@ const Flag kFlags[] = {
 	{"--cpu", "N", "the highest CPU this process may use", "pin to CPU N", cpu, nullptr},
 	{"--quick", nullptr, nullptr, "fewer sizes and counts, short runs: the whole suite in seconds",
 	 [](rb_options &o, const std::string &) { o.quick = true; }, nullptr},
+	{"--run-budget", "SECONDS", RB_RUN_BUDGET " s; 0 with --quick or --benchmark_repetitions",
+	 "the run's time goal: a benchmark whose repetitions cannot yet tell a 5%\n"
+	 "difference gets more (up to three times --benchmark_repetitions) while its\n"
+	 "share of what is left lasts; 0: exactly --benchmark_repetitions each", run_budget, nullptr},
 	{"--sizes", "LIST", nullptr, "copy sizes in bytes, e.g. --sizes=8,64,4k,256k,4m (k, m, g: binary);\n"
 	 "each must fit the target's copy window",
 	 [](rb_options &o, const std::string &v) { o.sizes = number_list("--sizes", v, kMaxSize, "8,64,4k,256k,4m"); },

@@ -34,8 +34,9 @@ void rb_benchmark_env_check();
 // What Google Benchmark gets: the program's name, its flags as checked, and what regbench sets
 // unless the command line does (a short min_time, three repetitions).  regbench keeps min_time as
 // its budget, *budget in seconds, and hands Google Benchmark 0: each repetition is then one call of
-// one iteration, whose manual time the runner sets.
+// one iteration, whose manual time the runner sets.  *repetitions is how many each benchmark gets,
+// *repetitions_given whether the command line said so.
 std::vector<std::string> rb_benchmark_args(const char *program, const rb_benchmark_flags &gb, bool quick,
-					   double *budget);
+					   double *budget, int *repetitions, bool *repetitions_given);
 
 #endif

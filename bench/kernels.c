@@ -48,9 +48,11 @@
  * being 0 at run time), so reads cannot overlap: read latency.  Its baseline
  * is the same instructions without the read (chains.c, REGION_CHAIN_BASE;
  * tests/chain-check.sh compares their disassembly).
- * lat: each access timed alone between serializing timer reads.  flush: a
- * write and the read-back of the same register timed together: the read
- * cannot complete before the write has reached the target.
+ * lat: each access timed alone between serializing timer reads, at the
+ * offset `at` (0, from the start reading: sampled.h), so that it cannot
+ * begin before the start reading.  flush: a write and the read-back of the
+ * same register timed together: the read cannot complete before the write
+ * has reached the target.  Their baseline is the space's (below).
  */
 #define SINGLE(bits, type, k, reg, wreg, s, access, order, sp, rd, wr)					\
 	UNROLLED(thrpt_##rd##bits##_##s, sp##_REG,				\
@@ -59,11 +61,22 @@
 		 iomap_##wr##bits##_##s(v, sp##_AT(0)), 0)			\
 	UNROLLED(chain_##rd##bits##_##s, sp##_REG; uint64_t v = 0; uint64_t z = a->zero, \
 		 v = iomap_##rd##bits##_##s(sp##_AT(v & z)), v)			\
-	SAMPLED(lat_##rd##bits##_##s, sp##_REG, (void)iomap_##rd##bits##_##s(sp##_AT(0))) \
+	SAMPLED(lat_##rd##bits##_##s, sp##_REG, (void)iomap_##rd##bits##_##s(sp##_AT(at))) \
 	SAMPLED(lat_##wr##bits##_##s, sp##_REG; uint##bits##_t v = (uint##bits##_t)a->value, \
-		iomap_##wr##bits##_##s(v, sp##_AT(0)))				\
+		iomap_##wr##bits##_##s(v, sp##_AT(at)))				\
 	SAMPLED(flush_##wr##bits##_##s, sp##_REG; uint##bits##_t v = (uint##bits##_t)a->value, \
-		iomap_##wr##bits##_##s(v, sp##_AT(0)); (void)iomap_##rd##bits##_##s(sp##_AT(0)))
+		iomap_##wr##bits##_##s(v, sp##_AT(at)); (void)iomap_##rd##bits##_##s(sp##_AT(at)))
+
+/*
+ * The baseline of a space's lat/ and flush/ kernels: the same loop, the
+ * register's address (or port) computed from `at` as an access would, no
+ * access.  One per space serves every width and strategy: what an access
+ * adds to its address is the access.
+ */
+#define SAMPLED_BASE(sp) SAMPLED(lat_base_##sp, sp##_REG, __typeof__(sp##_NUM(at)) __x = sp##_NUM(at); OPAQUE(__x))
+SAMPLED_BASE(MMIO)
+IOMAP_PORTS(SAMPLED_BASE(PIO))
+SAMPLED_BASE(REGION)
 
 /* rep: calls of an n-element _rep on the one register. */
 #define REP(bits, type, k, reg, wreg, s, sp, rd, wr)				\
@@ -144,18 +157,18 @@ UNROLLED(dispatch_direct_pio, PIO_REG, (void)inl(io), 0)
  */
 #define ENTRIES_SINGLE(bits, type, k, reg, wreg, id, access, order, sp, rd, wr, notefn)	\
 	K(REGBENCH_LAT, "read", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
-	  .space = sp, .fn = lat_##rd##bits##_##id)					\
+	  .space = sp, .fn = lat_##rd##bits##_##id, .base = lat_base_##sp)		\
 	K(REGBENCH_LAT, "write", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .writes = true, \
-	  .space = sp, .fn = lat_##wr##bits##_##id)					\
+	  .space = sp, .fn = lat_##wr##bits##_##id, .base = lat_base_##sp)		\
 	K(REGBENCH_CHAIN, "read", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
 	  .space = sp, TWINS(chain_##rd##bits##_##id), .base = chain_##rd##base##bits##_##id,	\
 	  .base_twin = chain_##rd##base##bits##_##id##_2, .note = notefn(access, bits))	\
 	K(REGBENCH_THRPT, "read", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
 	  .space = sp, TWINS(thrpt_##rd##bits##_##id))					\
-	K(REGBENCH_THRPT, "write", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits),	\
-	  .writes = true, .space = sp, TWINS(thrpt_##wr##bits##_##id))				\
+	K(REGBENCH_THRPT, "write", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .writes = true, \
+	  .space = sp, TWINS(thrpt_##wr##bits##_##id))					\
 	K(REGBENCH_FLUSH, "write", bits, #id, .bytes = bits / 8, .widths = IOMAP_ISSUES_##access(bits), .reads = true, \
-	  .writes = true, .space = sp, .fn = flush_##wr##bits##_##id)
+	  .writes = true, .space = sp, .fn = flush_##wr##bits##_##id, .base = lat_base_##sp)
 #define ENTRIES_REP(bits, type, k, reg, wreg, id, sp, rd, wr)			\
 	K(REGBENCH_REP, "read", bits, #id, .bytes = bits / 8, .widths = bits / 8, .reads = true, .space = sp, \
 	  .fn = rep_##rd##bits##_##id)							\

@@ -22,6 +22,8 @@ struct rb_kernel_arg {
 	uint64_t value;		/* what writes store */
 	uint64_t zero;		/* 0, kept opaque to the compiler: chains depend on it */
 	enum rb_timer timer;	/* how sampled kernels read the counter (the clock's) */
+	uint64_t dither_seed;	/* sampled kernels: the dither generator's state before the first sample (sampled.h) */
+	uint32_t dither_range;	/* sampled kernels: each of a sample's two dither draws spins 0..range-1 turns */
 };
 
 /*
@@ -29,9 +31,11 @@ struct rb_kernel_arg {
  * Its family's shape decides what one unit is (family.h): an RB_UNROLLED
  * kernel runs `unroll` accesses per iteration and has a twin with twice as
  * many; an RB_SAMPLED one times each of `iters` accesses itself into mem[i]
- * (uint64_t); an RB_BATCH one makes `iters` calls of n elements or bytes.  A
- * chain kernel also has a baseline of the same shape without the access
- * (the and/add that form the dependency), subtracted from it.
+ * (uint64_t), its start dithered (sampled.h); an RB_BATCH one makes `iters`
+ * calls of n elements or bytes.  A chain kernel also has a baseline of the
+ * same shape without the access (the and/add that form the dependency),
+ * subtracted from it; so has a sampled one (the address computed from the
+ * start reading, without the access), timed beside it.
  */
 typedef uint64_t (*rb_kernel_fn)(const struct rb_kernel_arg *a, uint64_t iters);
 
@@ -56,7 +60,7 @@ struct rb_kernel {
 	const char *pair;		/* a port kernel beside MMIO: the MMIO strategy it compares with (NULL: the kernel's) */
 	unsigned int unroll;
 	rb_kernel_fn fn, twin;		/* twin: 2 x unroll (RB_UNROLLED only) */
-	rb_kernel_fn base, base_twin;	/* chain baseline, or NULL */
+	rb_kernel_fn base, base_twin;	/* chain baseline (and its twin), a sampled kernel's baseline, or NULL */
 	const char *note;		/* what its figure holds beyond the access, or NULL (the JSON's note) */
 	const char *lacks;		/* why it does not exist on this architecture (no fn), or NULL */
 };

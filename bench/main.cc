@@ -4,7 +4,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -206,6 +208,8 @@ void describe(rb_session &s)
 	c.set("target_len", std::to_string(t.len));
 	c.set("target_iommu", t.iommu);
 	c.set("runs_in", iomap_target_kernel_fd(&t) >= 0 ? "kernel" : "user");
+	// measure.cc's run_sampled: the module times lat/ and flush/ samples without the dither yet (inkernel.h)
+	c.set("sampled_estimate", rb_sampled_dithered(iomap_target_kernel_fd(&t)) ? "dithered mean" : "median");
 	char version[64], built_for[80];
 	if (iomap_target_kernel_fd(&t) >= 0 &&
 	    !rb_inkernel_info(iomap_target_kernel_fd(&t), version, sizeof(version), built_for, sizeof(built_for))) {
@@ -282,7 +286,18 @@ int run(int argc, char **argv)
 	s.command = rb_parse_flags(argc, argv);
 	const rb_options &o = s.command.options;
 	double budget = 0;
-	std::vector<std::string> gb_args = rb_benchmark_args(argv[0], s.command.benchmark, o.quick, &budget);
+	int repetitions = 3;
+	bool repetitions_given = false;
+	std::vector<std::string> gb_args = rb_benchmark_args(argv[0], s.command.benchmark, o.quick, &budget, &repetitions,
+							     &repetitions_given);
+	// repetitions adapt to the noise by default; asked for a number of them, or a quick run, each gets exactly that
+	s.measure.run_budget = o.run_budget >= 0 ? o.run_budget : o.quick || repetitions_given ? 0 : atof(RB_RUN_BUDGET);
+	s.measure.least = repetitions;
+	s.measure.most = s.measure.run_budget > 0 ? 3 * repetitions : repetitions;
+	// Google Benchmark calls each benchmark as often as it may repeat; the calls not needed end at once
+	for (std::string &a : gb_args)
+		if (!a.rfind("--benchmark_repetitions=", 0))
+			a = "--benchmark_repetitions=" + std::to_string(s.measure.most);
 	std::vector<char *> gb_argv;
 	char why[300];
 
@@ -327,6 +342,7 @@ int run(int argc, char **argv)
 	add_labels(s);
 	rb_register_families(s);
 	check_filter(s);
+	s.measure.left = s.registry.selected(true);
 	rb_output output(s);
 	output.open();
 

@@ -1,5 +1,6 @@
 // measure.cc: runs one benchmark: its kernel timed in its family's shape, the estimators applied, counters reported, how it ended recorded
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -19,50 +20,13 @@
 
 namespace {
 
-constexpr size_t kSamples = 100000;		// lat/flush samples per repetition
+constexpr size_t kSamples = 50000;		// lat/flush samples per repetition
 constexpr size_t kSamplesPerCall = 256;
 constexpr uint64_t kMinTicksPerCall = 20000;	// kernels run long enough for the timer to be exact
 constexpr unsigned int kMinRounds = 12;		// rounds of fastest calls, however soon they stop dropping
 // rounds even past the budget: the one round a host's steal lands on can leave a twin faster than its kernel
 constexpr unsigned int kFewestRounds = 3;
 constexpr uint64_t kWriteValue = 0x5a5a5a5a5a5a5a5aull;
-
-/*
- * Every counter a measured benchmark may carry, in the order the JSON lists
- * them: which families have it (the RB_REPORT_* they need, 0: all; bytes:
- * only where bytes move), and what it is (the context's "counters").  The
- * percentiles follow, for the families with RB_REPORT_PERCENTILES.
- */
-struct Counter {
-	const char *name;
-	unsigned int reports;
-	bool bytes;
-	const char *what;
-};
-const Counter kCounters[] = {
-	{"cycles", 0, false, "timer ticks per access, element or copy, timer and loop cost removed"},
-	{"core_cycles", 0, false, "the same in core clock cycles (see core_cycles_source)"},
-	{"ns", 0, false, nullptr},
-	{"bytes_per_second", 0, true, nullptr},
-	{"outliers", RB_REPORT_OUTLIERS, false, "samples beyond Q3 + 3 IQR"},
-	{"below_overhead", RB_REPORT_OUTLIERS, false, "samples under the timer's own median cost, kept as 0"},
-};
-
-bool carries(const Counter &c, const rb_family &f)
-{
-	return (f.reports & c.reports) == c.reports && (!c.bytes || f.where != RB_AT_NOTHING);
-}
-
-// "lat/ and flush/": the families that report all of the RB_REPORT_* in mask.
-std::string families_with(unsigned int mask)
-{
-	std::string out;
-
-	for (const rb_family &f : rb_families)
-		if ((f.reports & mask) == mask)
-			out += (out.empty() ? "" : " and ") + std::string(f.name) + "/";
-	return out;
-}
 
 struct Buffer {
 	std::unique_ptr<unsigned char[]> raw;
@@ -259,7 +223,7 @@ Cost cost(const rb_cost &c)
 Cost run_unrolled(Bench &b, Watch &w)
 {
 	const rb_kernel &k = b.k;
-	rb_kernel_arg a = {b.io, nullptr, 0, kWriteValue, 0, b.clk.timer};
+	rb_kernel_arg a = {b.io, nullptr, 0, kWriteValue, 0, b.clk.timer, 0, 0};
 	rb_fastest once = rb_fastest_none(), twice = once, base_once = once, base_twice = once;
 	uint64_t iters;
 	auto round = [&](bool *dropped) {
@@ -282,54 +246,108 @@ Cost run_unrolled(Bench &b, Watch &w)
 				     (double)(iters * k.unroll), b.clk.resolution));
 }
 
+// A seed for a sampled call's dither (never 0): splitmix64 of a count, so that every run draws alike.
+uint64_t dither_seed()
+{
+	static uint64_t n;
+	uint64_t z = (n += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return z ? z : 1;
+}
+
 /*
  * RB_SAMPLED: every access timed alone, kSamples of them (fewer when the
- * budget ends first), the timer's own median cost subtracted: as many empty
- * timings, taken between the calls of this repetition, since the timer's
- * cost moves with the host's load by more than an L1 access costs.  A sample
- * below that cost (the timer alone varies by a step or two) is counted in
- * below_overhead and kept as 0, never as a negative latency.  Samples beyond
- * the far-out fence are interrupts, migrations or host preemption: counted
- * as outliers, kept in the percentiles and the histogram, never dropped.
+ * budget ends first), each call of the kernel followed by a call of its
+ * baseline (the same loop without the access: sampled.h), since the timer's
+ * cost moves with the host's load by more than an L1 access costs.  The
+ * start of every sample is dithered against the timer's tick, so the mean
+ * of the samples minus the baseline's mean is the access's mean cost below
+ * one step of the timer (estimate.h: rb_dithered_mean), with its interval;
+ * a repetition whose interval reaches 0 is below resolution, its bound the
+ * interval's top.  Samples beyond the far-out fence are interrupts,
+ * migrations or host preemption: counted as outliers, left out of both
+ * means, kept in the percentiles and the histogram.  The samples less the
+ * baseline's median are what the histogram bins and min and max are: a
+ * sample below that median (the timer alone varies by a step or two) is
+ * counted in below_overhead and kept as 0, never as a negative latency.
+ * Between min and max, p50 to p999 are those of the durations the
+ * quantized samples stand for (each spread over its step), less the
+ * baseline's mean.  On a kernel: target the module times the samples
+ * without a dither and has no sampled baseline yet: its samples less the
+ * timer alone's median (as many, timed in the kernel) give the median, and
+ * percentiles, of plain readings, below resolution under one step
+ * (docs/METHOD.md, and the context's sampled_estimate, say so).
  */
 Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 {
 	const rb_family &f = *b.k.family;
-	std::vector<uint64_t> chunk(kSamplesPerCall), raw, empty;
+	std::vector<uint64_t> chunk(kSamplesPerCall), raw, base;
 	std::vector<double> s, ratio;
-	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0, b.clk.timer};
-	size_t under = 0;
-	bool calm = w.calm();
+	std::vector<rb_batch> batches;
+	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0, b.clk.timer, 0, b.clk.dither_range};
+	bool calm = w.calm(), dithered = rb_sampled_dithered(b.kfd);	// the regbench module does not yet (inkernel.h)
 
 	raw.reserve(kSamples);
-	empty.reserve(kSamples);
+	base.reserve(kSamples);
 	ratio.reserve(kSamples / kSamplesPerCall + 1);
 	do {
 		rb_span span;
 
+		a.dither_seed = dither_seed();
 		if (!run(b, b.k.fn, a, kSamplesPerCall, &span))
 			return {};
 		if (span.ticks)
 			ratio.push_back((double)span.core / (double)span.ticks);
 		raw.insert(raw.end(), chunk.begin(), chunk.end());
-		empty.resize(raw.size());
-		if (!timer_alone(b, &empty[raw.size() - kSamplesPerCall], kSamplesPerCall))
+		a.dither_seed = dither_seed();
+		if (!(dithered ? run(b, b.k.base, a, kSamplesPerCall, &span) : timer_alone(b, chunk.data(), kSamplesPerCall)))
 			return {};
+		base.insert(base.end(), chunk.begin(), chunk.end());
 	} while (raw.size() < kSamples && w.time_left());
 	w.disturbed = !(w.calm() && calm);
-	double overhead = rb_median_u64(empty.data(), empty.size());
+
+	std::vector<uint64_t> sorted(raw), base_sorted(base);
+	// the histogram's grid is the resolution's; a sample's own step is the counter's granule (clock.h)
+	double step = b.clk.resolution, grain = b.clk.granularity;
+	double overhead = rb_median_u64(base_sorted.data(), base_sorted.size());
+	size_t under = 0;
+
+	std::sort(sorted.begin(), sorted.end());
 	s.reserve(raw.size());
-	for (uint64_t v : raw) {
+	for (uint64_t v : sorted) {
 		double c = (double)v - overhead;
 		under += c < 0;
 		s.push_back(std::max(c, 0.0));
 	}
-	std::sort(s.begin(), s.end());
-	auto pct = [&](double p) { return rb_percentile(s.data(), s.size(), p); };
-	double step = b.clk.resolution;
-	size_t outliers = rb_count_above(s.data(), s.size(), rb_outlier_fence(s.data(), s.size(), step));
+	double fence = rb_outlier_fence(s.data(), s.size(), grain);
+	size_t outliers = rb_count_above(s.data(), s.size(), fence);
+	for (size_t i = 0; dithered && i < raw.size(); i += kSamplesPerCall)
+		batches.push_back(rb_batch_of(&raw[i], &base[i], kSamplesPerCall, fence + overhead));
+	rb_dithered d = rb_dithered_mean(batches.data(), batches.size());
+	/*
+	 * The baseline's mean (as the dithered mean counts it) is what a
+	 * percentile is counted from: the timer's cost is nearly one duration,
+	 * whose mean the dither gives exactly, where a quantile undone from
+	 * quantized readings is only within a step (estimate.h).
+	 */
+	double base_sum = 0, base_kept = 0;
+	for (uint64_t v : base)
+		if ((double)v <= fence + overhead) {
+			base_sum += (double)v;
+			base_kept++;
+		}
+	double base_mean = base_kept ? base_sum / base_kept : overhead;
 	Cost r;
 
+	double median = rb_percentile(s.data(), s.size(), 0.5);
+
+	if (dithered) {
+		b.r.batches.insert(b.r.batches.end(), batches.begin(), batches.end());
+		b.r.sampled_means.push_back(d.mean);
+	}
 	if (f.reports & RB_REPORT_HISTOGRAM) {
 		// every repetition's samples on the machine's one grid: they add up, as runs of the machine do
 		if (b.r.histogram.empty())
@@ -338,12 +356,13 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 		b.r.histogram_step = step;
 	}
 	r.ok = true;
-	if (pct(0.5) < step) {
+	if (dithered ? !(d.low > 0) : median < step) {
+		// even the dithered estimate cannot tell it from nothing: below the top of its interval (undithered: a step)
 		r.below = true;
-		r.bound = step;
+		r.bound = !dithered ? step : d.high > 0 ? d.high : std::isfinite(d.high) ? d.high - d.low : step;
 		return r;
 	}
-	r.ticks = pct(0.5);
+	r.ticks = dithered ? d.mean : median;
 	std::nth_element(ratio.begin(), ratio.begin() + ratio.size() / 2, ratio.end());
 	// with a counter, the live core-cycles-per-tick ratio of these samples converts the timer's figure
 	r.core = ratio.empty() ? 0 : r.ticks * ratio[ratio.size() / 2];
@@ -352,8 +371,13 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 		st.counters["below_overhead"] = (double)under;
 	}
 	if (f.reports & RB_REPORT_PERCENTILES)
-		for (const rb_percentile_counter &p : rb_percentile_counters)
-			st.counters[p.counter] = pct(p.q);
+		for (const rb_percentile_counter &p : rb_percentile_counters) {
+			// min and max are the extreme samples as the histogram bins them; between them, quantiles
+			double q = rb_dithered_quantile(sorted.data(), sorted.size(), grain, p.q) - base_mean;
+			st.counters[p.counter] = !dithered ? rb_percentile(s.data(), s.size(), p.q)
+						 : p.q <= 0 ? s.front() : p.q >= 1 ? s.back()
+						 : std::min(std::max(q, s.front()), s.back());
+		}
 	return r;
 }
 
@@ -364,7 +388,7 @@ Cost run_batch(Bench &b, Watch &w)
 	const rb_kernel &k = b.k;
 	bool count = k.family->param == RB_PARAM_COUNT;
 	Buffer mem(b.n * k.bytes);
-	rb_kernel_arg a = {b.io, mem.p, b.n, 0xa5, 0, b.clk.timer};
+	rb_kernel_arg a = {b.io, mem.p, b.n, 0xa5, 0, b.clk.timer, 0, 0};
 	rb_fastest f = rb_fastest_none();
 	uint64_t iters;
 
@@ -413,7 +437,9 @@ rb_repetition measure(benchmark::State &st, Bench &b)
 	if (bytes > 0)
 		st.counters["bytes_per_second"] = bytes * b.clk.tick_hz / r.ticks;
 	st.SetIterationTime(ns * 1e-9);
-	return {rb_state::measured, 0, "", w.disturbed};
+	rb_repetition rep{rb_state::measured, 0, "", w.disturbed};
+	rep.cycles = r.ticks;
+	return rep;
 }
 
 /*
@@ -447,7 +473,7 @@ void stop(benchmark::State &st, rb_result &r, const rb_repetition &rep)
 }  // namespace
 
 // Each benchmark is one likwid marker region named after it, when likwid-perfctr -m runs us.
-void rb_run(benchmark::State &st, rb_session &s, rb_result &r)
+void rb_measure_once(benchmark::State &st, rb_session &s, rb_result &r)
 {
 	const rb_kernel &k = *r.kernel;
 	Bench b{k, s.clock, s.measure, r.io, r.param, r, "", r.line >= 0 ? iomap_target_kernel_fd(&s.target) : -1};
@@ -481,34 +507,9 @@ void rb_run(benchmark::State &st, rb_session &s, rb_result &r)
 	r.add(rep);
 }
 
-void rb_skip(benchmark::State &st, rb_result &r)
+void rb_measure_skipped(benchmark::State &st, rb_result &r)
 {
 	stop(st, r, {rb_state::skipped, 0, r.reason, false});
-}
-
-std::vector<std::string> rb_counters(const rb_family &f)
-{
-	std::vector<std::string> out;
-
-	for (const Counter &c : kCounters)
-		if (carries(c, f))
-			out.push_back(c.name);
-	if (f.reports & RB_REPORT_PERCENTILES)
-		for (const rb_percentile_counter &p : rb_percentile_counters)
-			out.push_back(p.counter);
-	return out;
-}
-
-std::string rb_counters_text()
-{
-	std::string out, percentiles;
-
-	for (const Counter &c : kCounters)
-		out += (out.empty() ? "" : "; ") + (c.reports ? families_with(c.reports) + " " : "") + c.name +
-		       (c.what ? std::string(": ") + c.what : "") + (c.bytes ? " (where bytes move)" : "");
-	for (const rb_percentile_counter &p : rb_percentile_counters)
-		percentiles += std::string(percentiles.empty() ? "" : " ") + p.counter;
-	return out + "; " + families_with(RB_REPORT_PERCENTILES) + " " + percentiles + ": timer ticks";
 }
 
 void rb_measure_context(rb_session &s)

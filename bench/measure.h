@@ -23,10 +23,16 @@ void rb_measure_close(rb_session &s);
 
 // One repetition of a benchmark: Google Benchmark's one iteration, whose manual time is the cost per
 // unit; r records how it ended.  A skipped benchmark only says so.
-void rb_run(benchmark::State &st, rb_session &s, rb_result &r);
-void rb_skip(benchmark::State &st, rb_result &r);
+void rb_measure_once(benchmark::State &st, rb_session &s, rb_result &r);
+void rb_measure_skipped(benchmark::State &st, rb_result &r);
 
-// The counters a measured benchmark of family f carries, and the context's text of what each is.
+// What Google Benchmark calls (adaptive.cc): each benchmark as often as adaptive repetitions may repeat
+// it, one repetition a call; a call beyond what it needs ends at once and is not reported
+// (reporter-tee.cc).
+void rb_run(benchmark::State &st, rb_session &s, rb_result &r);
+void rb_skip(benchmark::State &st, rb_session &s, rb_result &r);
+
+// The counters a measured benchmark of family f carries, and the context's text of what each is (counters.cc).
 std::vector<std::string> rb_counters(const rb_family &f);
 std::string rb_counters_text();
 

@@ -9,12 +9,17 @@
 #include "filter.h"
 #include "iomap/target.h"
 
+// Seconds a default run aims at (--run-budget): the default suite takes about 7 s on the development VM when
+// its host is quiet, and adaptive repetitions add what is left of this.
+#define RB_RUN_BUDGET "8"
+
 // regbench's own flags (flags.cc has each one's default and help).
 struct rb_options {
 	std::string target = IOMAP_DEFAULT_TARGET;
 	std::vector<std::string> strategies;	// empty: every strategy
 	int cpu = -1;				// -1: chosen from the affinity mask
 	bool quick = false;
+	double run_budget = -1;			// --run-budget: seconds the run aims at (-1: its default, main.cc)
 	std::vector<size_t> sizes, counts;	// --sizes, --counts: the copy sizes and _rep counts (empty: the family's)
 	bool list_targets = false;
 	bool self_check = false;

@@ -22,14 +22,53 @@ bool rb_tee::ReportContext(const Context &context)
 	return ok;
 }
 
+namespace {
+
+using Run = benchmark::BenchmarkReporter::Run;
+
+/*
+ * The runs of the repetitions a benchmark needed, named as regbench
+ * registered it (without Google Benchmark's /manual_time): a repetition adaptive repetitions did not need (measure.cc) ended at once
+ * and is left out, and every run left says how many there are.  Google
+ * Benchmark counted the calls it made: an aggregate's iterations, by which
+ * its time is divided, become the repetitions kept (its statistics already
+ * leave out calls that did not measure).
+ */
+std::vector<Run> needed_runs(const std::vector<Run> &given, const rb_registry &registry)
+{
+	std::vector<Run> runs;
+
+	for (const Run &g : given) {
+		Run run = g;
+		run.run_name.time_type.clear();
+		const rb_result *r = registry.find(run.run_name.str());
+		int64_t kept = r && r->ran() ? (int64_t)r->repetitions.size() : g.repetitions;
+
+		if (run.run_type == Run::RT_Iteration && run.repetition_index >= kept)
+			continue;
+		if (run.run_type == Run::RT_Aggregate && run.iterations == g.repetitions && kept < g.repetitions) {
+			if (run.aggregate_unit == benchmark::kTime) {
+				run.real_accumulated_time *= (double)kept / (double)g.repetitions;
+				run.cpu_accumulated_time *= (double)kept / (double)g.repetitions;
+			}
+			run.iterations = kept;
+		}
+		run.repetitions = kept;
+		runs.push_back(run);
+	}
+	return runs;
+}
+
+}  // namespace
+
 void rb_tee::ReportRuns(const std::vector<Run> &given)
 {
-	std::vector<Run> runs = given;
+	std::vector<Run> runs = needed_runs(given, s_.registry);
 
-	for (Run &r : runs) {
-		r.run_name.time_type.clear();	// the names regbench registered
+	if (runs.empty())
+		return;
+	for (Run &r : runs)
 		carry_text(r);
-	}
 	if (display_) {
 		std::vector<Run> shown;
 		for (const Run &r : runs)

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "estimate.h"
 #include "kernels.h"
 
 /*
@@ -31,6 +32,7 @@ struct rb_repetition {
 	double bound = 0;		// below_resolution: the timer step its figure lies under, in timer ticks
 	std::string reason;		// skipped, error, not_run: why
 	bool disturbed = false;		// measured while the control read the machine disturbed
+	double cycles = 0;		// measured: its figure, TSC ticks per unit
 };
 
 // One benchmark: what registration made of it, and what the runner (measure.cc) found; reporters read it.
@@ -49,7 +51,11 @@ struct rb_result {
 	std::string reason;		// skipped, error, not_run: why ("" otherwise)
 	double bound = 0;		// below_resolution: the highest bound of its repetitions below it
 	int disturbed = 0;		// repetitions measured on a disturbed machine
-	std::vector<rb_repetition> repetitions;	// in the order Google Benchmark called them
+	std::vector<rb_repetition> repetitions;	// in the order Google Benchmark called them, those it needed
+	double share = 0, spent = 0;	// adaptive repetitions: seconds of the run's budget it may take, and took
+	bool enough = false;		// it needs no more repetitions (measure.cc): the later calls are not kept
+	std::vector<rb_batch> batches;		// a sampled family's batches of every repetition (estimate.h),
+	std::vector<double> sampled_means;	// and each repetition's dithered mean
 	std::vector<uint64_t> histogram;	// a sampled family's samples of every repetition, binned on the grid of
 	double histogram_step = 0;		// this step (estimate.h: rb_bin_samples); empty before the first
 

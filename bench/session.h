@@ -20,6 +20,13 @@ struct rb_measure_state {
 	rb_control_history control{};		// every reading of the disturbance control so far
 	std::vector<double> core_per_tick;	// the core clock beside each repetition (core cycles per timer tick)
 	bool markers = false;			// each benchmark is a likwid marker region
+
+	// Adaptive repetitions (measure.cc): each benchmark gets `least` repetitions, and up to `most` while they
+	// cannot tell a 5% difference and its share of the run's budget lasts.
+	int least = 3, most = 3;
+	double run_budget = 0;			// seconds the run aims at (--run-budget; 0: `least` each)
+	double started = -1;			// when the first benchmark started (steady clock, seconds)
+	size_t left = 0;			// benchmarks not yet started
 };
 
 struct rb_session {

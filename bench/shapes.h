@@ -7,6 +7,7 @@
 #include "iomap/io.h"
 #include "clock.h"
 #include "kernels.h"
+#include "sampled.h"
 
 #define UNROLL 8
 
@@ -37,24 +38,8 @@ linkage uint64_t name(const struct rb_kernel_arg *a, uint64_t n) { return name##
 linkage uint64_t name##_2(const struct rb_kernel_arg *a, uint64_t n) { return name##_x(a, n, 1); }
 #define UNROLLED(name, setup, body, result) UNROLLED_AS(static, name, setup, body, result)
 
-/* SAMPLED times each body alone into mem[i], built once per timer (clock.h). */
-#define SAMPLED(name, setup, body)						\
-static __always_inline uint64_t name##_t(enum rb_timer timer, const struct rb_kernel_arg *a, uint64_t iters) \
-{									\
-	uint64_t *out = a->mem;						\
-	setup;								\
-									\
-	for (uint64_t i = 0; i < iters; i++) {				\
-		uint64_t t0 = rb_timer_start();				\
-		body;							\
-		out[i] = rb_timer_stop(timer) - t0;			\
-	}								\
-	return 0;							\
-}									\
-static uint64_t name(const struct rb_kernel_arg *a, uint64_t iters)	\
-{									\
-	return RB_TIMED(a->timer, name##_t, a, iters);			\
-}
+/* SAMPLED times each body alone into mem[i], its start dithered, built once per timer (sampled.h). */
+#define SAMPLED(name, setup, body) RB_SAMPLED(name, setup, body)
 
 /* BATCH repeats body; the harness times the whole. */
 #define BATCH(name, setup, body)						\

@@ -174,6 +174,10 @@ expect_error "regbench: --strategy: an empty name in '' (names joined by commas,
 expect_error "regbench: --strategy: an empty name in 'relaxed,' (names joined by commas, e.g. --strategy=relaxed,volatile)" --strategy=relaxed,
 expect_error "regbench: --strategy: 'relaxed' given twice (name each strategy once)" --strategy=relaxed,volatile,relaxed
 expect_error "regbench: --quick: takes no value (give --quick alone)" --quick=yes
+expect_error "regbench: --run-budget: bad time 'x' (seconds from 0 (every benchmark its --benchmark_repetitions) to 86400, e.g. --run-budget=20)" --run-budget=x
+expect_error "regbench: --run-budget: bad time '-1' (seconds from 0 (every benchmark its --benchmark_repetitions) to 86400, e.g. --run-budget=20)" --run-budget=-1
+expect_error "regbench: --run-budget: bad time '1e9' (seconds from 0 (every benchmark its --benchmark_repetitions) to 86400, e.g. --run-budget=20)" --run-budget=1e9
+expect_error "regbench: --run-budget: bad time 'nan' (seconds from 0 (every benchmark its --benchmark_repetitions) to 86400, e.g. --run-budget=20)" --run-budget=nan
 expect_error "regbench: --allow-write: target 'ram' is not hardware: its write families run without it (drop --allow-write)" --allow-write=0+4
 expect_error "regbench: --force: target 'trap' is not hardware: no driver can own it (drop --force)" --target=trap --force
 expect_error "regbench: --list-targets: takes no other flag, and --target was given (run regbench --list-targets alone)" --list-targets --target=trap

@@ -300,6 +300,121 @@ static void test_control(void)
 	check(!rb_control_disturbed(&always_shared, &usual), "control: the published rates are met when calm");
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A timer of step S read around a duration of d ticks, starting at phase
+ * (0..1 of a step) between two ticks: the whole steps the reading crosses.
+ */
+enum { S = 27, BATCH = 256 };
+static uint64_t reading(double d, double phase)
+{
+	return (uint64_t)(S * floor(phase + d / S));
+}
+
+static double uniform(void)
+{
+	return (double)(next() >> 11) / 9007199254740992.0;
+}
+
+/*
+ * Batches of samples of a cost drawn by cost() (ticks) on top of the timer's
+ * own 1.6 steps, each with its baseline, started at a uniform phase
+ * (dithered) or always at the same one; one sample in 500 is preempted.
+ * Returns the dithered estimate; sorted (n samples) receives the timed ones.
+ */
+static struct rb_dithered simulate(double (*cost)(void), int dithered, size_t batches, uint64_t *sorted)
+{
+	static uint64_t timed[64 * BATCH], base[64 * BATCH];
+	static struct rb_batch b[64];
+	const double timer = 1.6 * S, fence = 30 * S;
+
+	for (size_t i = 0; i < batches * BATCH; i++) {
+		double extra = next() % 500 == 0 ? 5000 : 0;
+
+		timed[i] = reading(timer + cost() + extra, dithered ? uniform() : 0.25);
+		base[i] = reading(timer, dithered ? uniform() : 0.25);
+	}
+	for (size_t k = 0; k < batches; k++)
+		b[k] = rb_batch_of(timed + k * BATCH, base + k * BATCH, BATCH, fence);
+	if (sorted) {
+		memcpy(sorted, timed, batches * BATCH * sizeof(*sorted));
+		qsort(sorted, batches * BATCH, sizeof(*sorted), cmp_u64);
+	}
+	return rb_dithered_mean(b, batches);
+}
+
+static double cost_fixed(void) { return 0.3 * S; }
+static double cost_noisy(void) { return 0.3 * S + 4 * uniform(); }
+static double cost_bimodal(void) { return next() % 2 ? 0.2 * S : 3.2 * S; }
+
+static void test_dithered(void)
+{
+	static uint64_t sorted[64 * BATCH];
+	const size_t n = 64 * BATCH;
+	struct rb_dithered d;
+	int covered = 0;
+	char line[200];
+
+	/* a cost of 0.3 steps: with the phase uniform, the mean of readings of 0 or 1 step is 0.3 steps */
+	d = simulate(cost_fixed, 1, 64, sorted);
+	snprintf(line, sizeof(line), "dithered: 0.3 steps (8.1 ticks) inside [%.2f, %.2f]", d.low, d.high);
+	check(d.low < 0.3 * S && 0.3 * S < d.high && d.high - d.low < 0.1 * S, line);
+	check(d.batches == 64, "dithered: every batch counts");
+	/* its median, each reading spread over its step: within a quarter step of 0.3 (the timer's 1.6 steps on top) */
+	check_near(rb_dithered_quantile(sorted, n, S, 0.5), 1.9 * S, 0.25 * S, "dithered: the median undone from its steps");
+	/* the same cost always started at one phase reads one step, or none: the interval misses it by far */
+	d = simulate(cost_fixed, 0, 64, NULL);
+	snprintf(line, sizeof(line), "undithered: 0.3 steps is outside [%.2f, %.2f] (a fixed phase reads whole steps)",
+		 d.low, d.high);
+	check(!(d.low < 0.3 * S && 0.3 * S < d.high), line);
+
+	/* the 95% interval holds the true mean in about 95 of 100 repetitions of 16 batches (not under 88) */
+	for (int i = 0; i < 100; i++) {
+		d = simulate(cost_noisy, 1, 16, NULL);
+		covered += d.low < 0.3 * S + 2 && 0.3 * S + 2 < d.high;
+	}
+	snprintf(line, sizeof(line), "dithered: the 95%% interval covers the mean in %d of 100 repetitions", covered);
+	check(covered >= 88, line);
+
+	/* a cost that is 0.2 steps half the time and 3.2 the rest: its mean lies between, its quartiles on each */
+	d = simulate(cost_bimodal, 1, 64, sorted);
+	check_near(d.mean, 1.7 * S, 0.1 * S, "bimodal: the mean is between the two costs");
+	check_near(rb_dithered_quantile(sorted, n, S, 0.25) - 1.6 * S, 0.2 * S, 0.5 * S, "bimodal: the first quartile");
+	check_near(rb_dithered_quantile(sorted, n, S, 0.75) - 1.6 * S, 3.2 * S, 0.5 * S, "bimodal: the third quartile");
+
+	/* quantiles of quantized values: a run of equal values spans the step around them */
+	static const uint64_t q[] = { 27, 27, 27, 27, 27, 27, 27, 54, 54, 54 };
+	check_near(rb_dithered_quantile(q, 10, S, 0.5), 27 - 13.5 + 27 * 5.0 / 7, 1e-9, "quantile: inside its run");
+	check_near(rb_dithered_quantile(q, 10, S, 0), 13.5, 1e-9, "quantile: the lowest is half a step below");
+	check_near(rb_dithered_quantile(q, 10, S, 1), 67.5, 1e-9, "quantile: the highest half a step above");
+	check_near(rb_student_t95(1), 12.706, 1e-3, "t: one degree of freedom");
+	check_near(rb_student_t95(40), 2.021, 1e-3, "t: forty degrees of freedom (Cornish-Fisher)");
+	check_near(rb_student_t95(0), 1.960, 1e-3, "t: none is the normal's");
+	static const uint64_t t[] = { 10, 12, 9999 }, b[] = { 4, 6, 8 };
+	struct rb_batch one = rb_batch_of(t, b, 3, 100);
+	check_near(one.diff, 11 - 6, 1e-9, "batch: the means below the fence, differenced");
+}
+
+static void test_decide(void)
+{
+	static const double tight[] = { 100, 101, 102 }, loose[] = { 100, 104, 107 };
+	static const double one_off[] = { 100, 100.5, 101, 100.2, 130 }, two_off[] = { 100, 130, 101, 131, 100.5 };
+
+	check(rb_repetitions_decide(tight, 3, 0.05), "decide: 3 repetitions within 2% decide 5%");
+	check(!rb_repetitions_decide(loose, 3, 0.05), "decide: 3 repetitions 7% apart do not");
+	check(!rb_repetitions_decide(tight, 2, 0.05), "decide: 2 repetitions never do (no 90% interval)");
+	/* 5 a side drop the 4 most extreme of the 25 ratios at each end: one repetition off does not count */
+	check(rb_repetitions_decide(one_off, 5, 0.05), "decide: 5 repetitions, one 30% off, decide 5%");
+	check(!rb_repetitions_decide(two_off, 5, 0.05), "decide: 5 repetitions, two 30% off, do not");
+	check(!rb_repetitions_decide(tight, 3, 0.01), "decide: 3 within 2% do not decide 1%");
+}
+
 int main(void)
 {
 	test_unrolled();
@@ -309,6 +424,8 @@ int main(void)
 	test_step();
 	test_enough_rounds();
 	test_control();
+	test_dithered();
+	test_decide();
 	printf("test-estimate: %d of %d checks %s\n", checks - failures, checks, failures ? "passed, FAILED" : "passed");
 	return failures != 0;
 }

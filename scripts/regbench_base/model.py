@@ -149,6 +149,9 @@ class Measure:
 
 ABSENT = Measure(Gap.ABSENT)
 
+# A sampled result's interval as two counters (Result.measure): its low and high ends, TSC cycles.
+INTERVAL = ("interval_low", "interval_high")
+
 
 @dataclass
 class Histogram:
@@ -183,6 +186,10 @@ class Result:
     disturbed: int = 0               # repetitions measured while the machine was disturbed
     note: str = ""                   # regbench's note on what the figure holds beyond the access, or ""
     failed: List[str] = field(default_factory=list)   # error messages of repetitions that failed
+    # lat/, flush/: the 95% interval of the mean cost (TSC cycles) from every repetition's dithered samples; None
+    # for other families, for several runs taken together, and in files older than the field
+    interval: Optional[Tuple[float, float]] = None
+    dithered: bool = False           # its figure is a dithered mean (the file gave an interval): no timer steps
 
     family = property(lambda self: self.key.family)
     op = property(lambda self: self.key.op)
@@ -191,7 +198,15 @@ class Result:
     param = property(lambda self: self.key.param)
 
     def measure(self, counter="cycles"):
-        """The Measure of one counter (absent when this benchmark has no such counter)."""
+        """The Measure of one counter (absent when this benchmark has no such counter).
+
+        INTERVAL's names are the ends of `interval` (of cycles), which tables show as counters.
+        """
+        if counter in INTERVAL:
+            if self.interval is None:
+                return ABSENT
+            return Measure(self.state, self.interval[INTERVAL.index(counter)]) if self.state.figure else \
+                Measure(self.state, bound=self.bound, reason=self.reason)
         if not self.state.figure:
             # the bound is in timer ticks: it says nothing about ns or bytes/s
             bound = self.bound if counter in ("cycles", "p50") else None
@@ -256,6 +271,13 @@ class Run:
     @property
     def repetitions(self):
         return max((r.repetitions for r in self.results.values()), default=1)
+
+    @property
+    def repetitions_text(self):
+        """How many repetitions its benchmarks had: "3 repetitions", or with adaptive ones "3 to 9 repetitions"."""
+        counts = [r.repetitions for r in self.results.values() if r.state.figure] or [self.repetitions]
+        least, most = min(counts), max(counts)
+        return f"{least} to {most} repetitions" if least != most else f"{most} repetition" + ("s" if most != 1 else "")
 
 
 def load(path):
@@ -411,10 +433,11 @@ def _meta(path, rb):
 
 
 def _entry(path, m, described, name):
-    """(Key, state, space, pair, bound, reason, disturbed, note) of regbench.benchmarks[name].
+    """(Key, state, space, pair, bound, reason, disturbed, note, interval) of regbench.benchmarks[name].
 
-    disturbed (repetitions measured on a disturbed machine) and note are
-    optional: files of regbench versions that did not write them have none.
+    disturbed (repetitions measured on a disturbed machine), note and
+    interval are optional: files of regbench versions that did not write
+    them have none.
     """
     e = described[name]
     where = contract.field(["regbench", "benchmarks", name])
@@ -426,8 +449,12 @@ def _entry(path, m, described, name):
     pair = e.get("pair")
     if pair is not None:
         _ref(path, f"{where}.pair", pair, described, "a benchmark of regbench.benchmarks")
+    interval = e.get("interval")
+    if interval is not None and (len(interval) != 2 or not interval[0] <= interval[1]):
+        got = ", ".join(contract.shown(v) for v in interval[:3]) + (", ..." if len(interval) > 3 else "")
+        raise ReportError(path, f"{where}.interval: expected [low, high], low at most high, got [{got}]", _DAMAGED)
     return (key, State(e["state"]), e["space"], pair, e.get("bound"), e["reason"], e.get("disturbed", 0),
-            e.get("note", ""))
+            e.get("note", ""), tuple(float(v) for v in interval) if interval is not None else None)
 
 
 def _histograms(path, obj):
@@ -454,7 +481,7 @@ def _counters(entry):
 
 
 def _result(name, entries, described):
-    key, state, space, pair, bound, reason, disturbed, note = described
+    key, state, space, pair, bound, reason, disturbed, note, interval = described
     runs = [e for e in entries if e.get("run_type") != "aggregate"]
     aggs = {e.get("aggregate_name"): e for e in entries if e.get("run_type") == "aggregate"}
     first = (runs or entries)[0]
@@ -464,7 +491,8 @@ def _result(name, entries, described):
     runs = [e for e in runs if not e.get("error_occurred")]
     if not state.figure:
         return Result(name, key, state, space, pair, repetitions=reps, bound=bound if state.bound else None,
-                      reason=reason, disturbed=disturbed, note=note, failed=failed)
+                      reason=reason, disturbed=disturbed, note=note, failed=failed, interval=interval,
+                      dithered=interval is not None)
 
     median, cv, stddev, mean = (_counters(aggs[a]) if a in aggs else {} for a in ("median", "cv", "stddev", "mean"))
     samples = [_counters(e) for e in runs]
@@ -480,7 +508,8 @@ def _result(name, entries, described):
         noise[c] = _noise(c, cv, stddev, mean, vals)
         values[c] = vals
     return Result(name, key, state, space, pair, counters, noise, values, repetitions=reps,
-                  reason=str(first.get("label") or ""), disturbed=disturbed, note=note, failed=failed)
+                  reason=str(first.get("label") or ""), disturbed=disturbed, note=note, failed=failed,
+                  interval=interval, dithered=interval is not None)
 
 
 def _noise(c, cv, stddev, mean, vals):
@@ -535,8 +564,9 @@ def group(runs):
             unmeasured = next((m for m in missing if m), None)     # None: the runs that lack it do not have it
             state, why = (unmeasured.state, unmeasured.reason or unmeasured.state) if unmeasured else \
                 (State.SKIPPED, "not in every run's file")
-            results[key] = dataclasses.replace(unmeasured or first, state=state, reason=f"{why} (measured in "
-                                               f"{len(members) - len(missing)} of {len(members)} runs)")
+            results[key] = dataclasses.replace(unmeasured or first, state=state, interval=None,
+                                               reason=f"{why} (measured in {len(members) - len(missing)} of "
+                                                      f"{len(members)} runs)")
             continue
         counters, noise, reps, medians = {}, {}, {}, {}
         for c in dict.fromkeys(c for m in members for c in m.counters):
@@ -546,7 +576,7 @@ def group(runs):
             reps[c] = [v for m in members for v in m.reps.get(c, [])]
             noise[c] = _noise(c, {}, {}, {}, per_run)
         results[key] = dataclasses.replace(first, counters=counters, noise=noise, reps=reps, runs=medians,
-                                           disturbed=sum(m.disturbed for m in members),
+                                           interval=None, dithered=all(m.dithered for m in members), disturbed=sum(m.disturbed for m in members),
                                            failed=[f for m in members for f in m.failed],
                                            note=next((m.note for m in members if m.note), ""))
     return Run([p for r in runs for p in r.paths], dict(runs[0].context), results, meta(runs), len(runs),

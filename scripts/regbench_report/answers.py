@@ -279,7 +279,7 @@ def lines(run):
                          _copies(r, "toio"), _copies(r, "fromio")) if a]
     if not found:
         return []
-    reps = f"Medians of {run.repetitions} repetitions" if run.repetitions > 1 else "One repetition each"
+    reps = f"Medians of {run.repetitions_text}" if run.repetitions > 1 else "One repetition each"
     note = (f"{reps}. Whether two figures differ is the report's own test of "
             f"their repetitions (an exact rank test at p ≤ {stats.ALPHA:g} and a difference of at least "
             f"{stats.MIN_EFFECT['run']:.0%}); the same means the 90% interval of their ratio lies within "

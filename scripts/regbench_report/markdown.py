@@ -494,8 +494,8 @@ def noise_summary(run):
     mid = cvs[len(cvs) // 2][0]
     worst = cvs[-1]
     if run.runs > 1:
-        return (f"Noise: {run.runs} runs of {run.repetitions} repetitions; tables quote the median of the runs' "
+        return (f"Noise: {run.runs} runs of {run.repetitions_text}; tables quote the median of the runs' "
                 f"medians. Spread (CV) of `cycles` across the runs: median {mid:.1%} over {len(cvs)} benchmarks, "
                 f"largest {worst[0]:.1%} (`{worst[1]}`).")
-    return (f"Noise: {run.repetitions} repetitions; tables quote medians. Spread (CV) of `cycles` across "
+    return (f"Noise: {run.repetitions_text}; tables quote medians. Spread (CV) of `cycles` across "
             f"repetitions: median {mid:.1%} over {len(cvs)} benchmarks, largest {worst[0]:.1%} (`{worst[1]}`).")

@@ -76,9 +76,13 @@ def _row(cells):
     return f"{name:<30} {tsc:>10} {core:>10} {ns:>9} {gbs:>8} {cv:>7}  {note}".rstrip()
 
 
-def _note(res):
+def _note(res, least):
+    """A row's note: its state or label, its lat/ interval, its noise, repetitions beyond the run's least (adaptive
+    ones), how many were disturbed, regbench's note."""
     if res.state.figure:
         parts = [res.reason]
+        if res.interval:
+            parts.append(f"95% interval {_num(res.interval[0])} to {_num(res.interval[1])}")
     elif res.state.bound or res.state is State.NOT_RUN:
         parts = [res.reason]
     else:
@@ -86,6 +90,8 @@ def _note(res):
     cv = res.noise.get("cycles") if res.state.figure else None
     if cv is not None and cv > NOISY:
         parts.append("NOISY: CV above 5%")
+    if res.state.figure and res.repetitions > least:
+        parts.append(f"{res.repetitions} repetitions")
     if res.disturbed:
         parts.append(f"DISTURBED: {res.disturbed} of {res.repetitions} repetitions")
     parts.append(res.note)
@@ -101,12 +107,13 @@ def lines(run):
            f"{run.timer_counter()} {_ghz(run.ctx_float('tsc_hz'), 3)} GHz, "
            f"core ~{_ghz(run.ctx_float('core_hz_estimate'), 2)} GHz ({core_source})", "",
            _row(["benchmark", tables.ticks([run]), "core cyc.", "ns", "GB/s", "CV", "note"])]
+    least = min((r.repetitions for r in run.results.values() if r.state.figure), default=1)
     skipped = []         # skipped rows in a row with one reason (another architecture's barriers): one line
 
     def fold():
         if skipped:
             first, last = skipped[0], skipped[-1]
-            note = _note(first) if len(skipped) == 1 else \
+            note = _note(first, least) if len(skipped) == 1 else \
                 f"{len(skipped)} skipped, {first.name} to {last.name}: {first.reason}"
             out.append(_row([first.name, "-", "-", "-", "-", "-", note]))
             skipped.clear()
@@ -121,7 +128,7 @@ def lines(run):
         get = lambda counter: res.counters.get(counter) if res.state.figure else None
         gbs, cv = get("bytes_per_second"), res.noise.get("cycles") if res.state.figure else None
         out.append(_row([res.name, _num(get("cycles")), _num(get("core_cycles")), _num(get("ns")),
-                         _num(gbs / 1e9) if gbs else "-", _percent(cv), _note(res)]))
+                         _num(gbs / 1e9) if gbs else "-", _percent(cv), _note(res, least)]))
     fold()
     results = sorted(run.results.values(), key=lambda r: run.meta.display_key(r.key))
     count = lambda state: sum(r.state == state for r in results)

@@ -25,6 +25,9 @@ from regbench_base.text import bound_text, number, ratio_text, tick_words
 from regbench_base import stats
 
 PERCENTILES = ["min", "p50", "p90", "p99", "p999", "max", "outliers"]
+# The latency table's columns: the mean's 95% interval (model.INTERVAL), then the percentiles.
+LATENCY = list(model.INTERVAL) + PERCENTILES
+LATENCY_TEXT = {"interval_low": "mean, 95% low", "interval_high": "mean, 95% high"}
 
 
 @dataclass
@@ -146,6 +149,19 @@ def _in_clocks(runs, family, make):
     return first
 
 
+def dithered(runs, family=None):
+    """Whether some sampled result (of family, if given) in the runs is a dithered mean: its file gives an interval."""
+    return any(res.dithered for r in runs for res in r.results.values() if family in (None, res.family))
+
+
+def _sampled_text(runs, family):
+    """What a sampled family's figure is: the mean of dithered samples where the runs' files say so (an interval),
+    the median of the samples in files older than the dither."""
+    if not family.sampled:
+        return ""
+    return " (mean of dithered samples)" if dithered(runs, family.name) else " (median of samples)"
+
+
 def access_tables(runs, op):
     """Cycles per access by strategy x width, one table per family (other clock on demand), for reads or writes."""
     m = model.meta(runs)
@@ -157,7 +173,7 @@ def access_tables(runs, op):
                                  if k.family == fam and k.op == op and k.width and k.param is None}
         t = _in_clocks(runs, fam, lambda counter, clock: _grid(
             f"{op}-{fam}-{counter}", fam, f"{op.capitalize()}s, {fam}/: {clock} per {f.unit}", f.what,
-            f"{clock} per {f.unit}" + (" (median of samples)" if f.sampled else ""), "strategy", "width (bits)",
+            f"{clock} per {f.unit}" + _sampled_text(runs, f), "strategy", "width (bits)",
             cells(counter), runs, main="cycles" if counter == "cycles" else None, row_key=m.strategy_key,
             col_text=lambda w: f"{w}-bit"))
         if t:
@@ -173,14 +189,16 @@ def latency_table(runs):
     lat = [k for k in union(runs) if k.family == fam and any(r.measure(k, "p50").state.figure for r in runs)]
     if not lat:
         return None
-    cells = {(k, p): (k, p) for k in lat for p in PERCENTILES}
+    cells = {(k, p): (k, p) for k in lat for p in LATENCY}
     order = lambda k: (k.op, k.width or 0, m.strategy_key(k.strategy))
     lat_family = m.families[fam]
+    interval = "; the mean's 95% interval first (docs/METHOD.md: below the timer's step)" \
+        if dithered(runs, fam) else ""
     # main=None: min and max are single samples, not results to compare
     return _grid("latency", fam, f"Latency percentiles, {fam}/: {ticks(runs)} per {lat_family.unit}",
-                 lat_family.what + "; outliers is a count, not cycles", ticks(runs),
-                 "benchmark", "percentile", cells, runs, main=None, row_key=order, col_key=PERCENTILES.index,
-                 row_text=names.label)
+                 lat_family.what + interval + "; outliers is a count, not cycles", ticks(runs),
+                 "benchmark", "percentile", cells, runs, main=None, row_key=order, col_key=LATENCY.index,
+                 row_text=names.label, col_text=lambda c: LATENCY_TEXT.get(c, c))
 
 
 def rep_tables(runs):
@@ -341,8 +359,12 @@ def sampled_families(runs):
 
 
 def quantum(run, key, counter):
-    """The step a counter of this benchmark moves in: the timer resolution for sampled families."""
+    """The step a counter of this benchmark moves in: the timer resolution for sampled families, but for the cost
+    of a dithered one (its mean goes below a step; its percentiles are still a step coarse)."""
     if run.meta.sampled(key.family) and counter != "outliers":
+        res = run.results.get(key)
+        if res is not None and res.dithered and counter in ("cycles", "core_cycles", "ns"):
+            return 0.0
         return run.ctx_float("timer_resolution_cycles") or 0.0
     return 0.0
 

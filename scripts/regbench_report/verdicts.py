@@ -65,7 +65,9 @@ def document(runs, labels, files):
                       "min_effect": stats.MIN_EFFECT, "calm_effect": spreads(runs),
                       "negligible_cycles": stats.NEGLIGIBLE_CYCLES, "values_needed": stats.values_needed(),
                       "timer_step": f"a sampled result ({tables.sampled_families(runs)}) must also move by one "
-                                    "timer step"},
+                                    "timer step" + (", but for the cost of one measured with dithered samples (its "
+                                                    "file gives an interval), which goes below a step"
+                                                    if tables.dithered(runs) else "")},
            "results": []}
     for r, label, mine in zip(runs[1:], labels[1:], results(runs)):
         for key, counter, name, v in mine:

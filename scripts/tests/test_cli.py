@@ -205,6 +205,13 @@ class Summary(unittest.TestCase):
                          ["lat/read32/fenced", "thrpt/read32/fenced", "copy/toio/simd/4096", "copy/toio/libc/4096"])
         self.assertEqual(rows["lat/read32/fenced"], ("78", ""))
 
+    def test_a_sampled_figure_shows_its_interval(self):
+        def edit(doc):
+            doc["regbench"]["kernel_strategies"]["single"] = "fenced"
+            doc["regbench"]["benchmarks"]["lat/read32/fenced"]["interval"] = [76.5, 80.25]
+        self.assertEqual(self.rows(summary(edited("single.json", edit)))["lat/read32/fenced"],
+                         ("78", "95% interval 76.5 to 80.25"))
+
     def test_names_are_only_shown(self):
         named, opaque = summary(fixture.path("single.json")), summary(fixture.path("opaque.json"))
         self.assertEqual(opaque.returncode, 0)

@@ -50,6 +50,19 @@ class LoadSingle(unittest.TestCase):
         self.assertEqual(self.run.measure(Key("copy", "toio", None, "libc", 4096), "bytes_per_second").state, Gap.ABSENT)
         self.assertEqual(self.run.measure(Key("no", "such")).state, Gap.ABSENT)
 
+    def test_a_sampled_result_s_interval(self):
+        doc = document("single.json")
+        doc["regbench"]["benchmarks"]["lat/read32/fenced"]["interval"] = [76.5, 80.25]
+        run = model.from_document("dithered.json", doc)
+        lat = run.named("lat/read32/fenced")
+        self.assertEqual(lat.interval, (76.5, 80.25))
+        self.assertEqual([run.measure(lat.key, c).value for c in model.INTERVAL], [76.5, 80.25])
+        # a file without one (older, or another family) has none, and tables show nothing there
+        self.assertIsNone(self.run.named("lat/read32/fenced").interval)
+        self.assertEqual(self.run.measure(lat.key, "interval_low").state, Gap.ABSENT)
+        # several runs together have no one interval of their mean
+        self.assertIsNone(model.group([run, run]).named("lat/read32/fenced").interval)
+
     def test_histogram_belongs_to_its_benchmark(self):
         h = self.run.named("lat/read32/fenced").histogram
         self.assertEqual((h.unit, len(h.edges), h.counts[1]), ("cycles", 5, 800))
@@ -263,6 +276,17 @@ class BadFiles(unittest.TestCase):
         del doc["regbench"]["benchmarks"]["lat/read32/relaxed"]["bound"]
         self.check_doc(doc, "regbench.benchmarks['lat/read32/relaxed'].bound: expected a number from 0 to "
                             "9007199254740992 or null, found nothing")
+
+    def test_malformed_interval(self):
+        where = "regbench.benchmarks['lat/read32/fenced'].interval"
+        for value, why in (([80.0], f"{where}: expected at least 2 items, got 1"),
+                           ([76, 78, 80], f"{where}: expected [low, high], low at most high, got [76, 78, 80]"),
+                           ([80, 76], f"{where}: expected [low, high], low at most high, got [80, 76]"),
+                           (["76", 80], f"{where}[0]: expected a number")):
+            doc = document("single.json")
+            doc["regbench"]["benchmarks"]["lat/read32/fenced"]["interval"] = value
+            with self.subTest(value=value):
+                self.check_doc(doc, why)
 
     def test_malformed_descriptions(self):
         doc = document("single.json")

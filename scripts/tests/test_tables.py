@@ -66,6 +66,20 @@ class SingleRunTables(unittest.TestCase):
         self.assertEqual(rows(t), ["lat/read32/fenced", "lat/write32/fenced"])
         self.assertEqual(t.cols, ["min", "p50", "p90", "p99", "p999", "max", "outliers"])
 
+    def test_dithered_files_say_mean_and_show_the_interval(self):
+        run = self.runs[0]
+        lat = run.named("lat/read32/fenced")
+        self.assertEqual(tables.quantum(run, lat.key, "cycles"), 26)     # a file without the dither: whole steps
+        lat.interval, lat.dithered = (76.5, 80.25), True
+        t = by_key(self.runs)
+        self.assertEqual(t["latency"].cols[:3], ["interval_low", "interval_high", "min"])
+        self.assertEqual(t["latency"].col_text("interval_low"), "mean, 95% low")
+        self.assertEqual(t["read-lat-cycles"].unit, "TSC cycles per access (mean of dithered samples)")
+        # flush/ of this file has no interval: its figure is still a median of samples
+        self.assertEqual(t["write-flush-cycles"].unit, "TSC cycles per write+read (median of samples)")
+        # a dithered mean goes below one step, so a comparison takes no step as its floor; its percentiles still do
+        self.assertEqual((tables.quantum(run, lat.key, "cycles"), tables.quantum(run, lat.key, "p50")), (0.0, 26))
+
     def test_rows_every_run_skipped_are_left_to_not_measured(self):
         self.assertEqual(rows(self.t["rep"]), ["read32 relaxed"])
         self.assertEqual(self.t["rep"].col_text(256), "×256")

@@ -58,6 +58,18 @@ static inline __attribute__((always_inline)) uint64_t rb_timer_stop(enum rb_time
 }
 
 /*
+ * The dither before a sampled reading (bench/sampled.h): n turns (n >= 1)
+ * of a decrement and a branch back, about one core cycle a turn; what a
+ * turn costs does not matter, only that the spin's length varies.
+ */
+#define RB_DITHER_SPIN_ASM "1:\n\tsubs %[n], %[n], #1\n\tb.ne 1b"
+
+static inline __attribute__((always_inline)) void rb_dither_spin(uint64_t n)
+{
+	__asm__ __volatile__(RB_DITHER_SPIN_ASM : [n] "+r" (n) : : "cc");
+}
+
+/*
  * Clean and invalidate the line holding p to the point of coherency and wait
  * for it (timer-test's cache-missing load); Linux lets user space issue
  * dc civac (SCTLR_EL1.UCI).

@@ -59,6 +59,18 @@ static inline __attribute__((always_inline)) uint64_t rb_timer_stop(enum rb_time
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/*
+ * The dither before a sampled reading (bench/sampled.h): n turns (n >= 1)
+ * of a decrement and a branch back, about one core cycle a turn; what a
+ * turn costs does not matter, only that the spin's length varies.
+ */
+#define RB_DITHER_SPIN_ASM "1:\n\tdec %[n]\n\tjnz 1b"
+
+static inline __attribute__((always_inline)) void rb_dither_spin(uint64_t n)
+{
+	__asm__ __volatile__(RB_DITHER_SPIN_ASM : [n] "+r" (n) : : "cc");
+}
+
 /* Evict the line holding p from every cache and wait until it is gone (timer-test's cache-missing load). */
 static inline __attribute__((always_inline)) void rb_flush_line(volatile void *p)
 {
