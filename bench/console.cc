@@ -307,6 +307,17 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 				print(pad(name + " #" + std::to_string(r.repetition_index + 1), width_, false) + figures(&r));
 
 	std::string row = pad(name, width_, false);
+	if (e && e->state == rb_state::skipped) {
+		std::string line = rb_result_line(*e, (int)runs[0].repetitions);
+
+		if (line != skipped_line_)
+			flush_skipped();
+		skipped_.push_back(name);
+		skipped_line_ = line;
+		skipped_why_ = e->reason;
+		return;
+	}
+	flush_skipped();
 	if (e && e->state == rb_state::not_run) {
 		not_run_++;	// one line for all of them, at the end
 		not_run_why_ = e->reason;
@@ -342,12 +353,29 @@ void rb_console::benchmark(const rb_runs &runs, rb_progress *progress)
 }
 
 /*
+ * Skipped benchmarks that follow one another for one reason are one line, as
+ * the report lists them: on x86-64 the eight arm64 barriers, on arm64 the
+ * x86 ones, are "8 skipped, barrier/dmb_ish to barrier/isb" and the reason.
+ */
+void rb_console::flush_skipped()
+{
+	if (skipped_.empty())
+		return;
+	print(pad(skipped_.front(), width_, false) + (skipped_.size() == 1 ? skipped_line_ :
+		std::to_string(skipped_.size()) + " skipped, " + skipped_.front() + " to " + skipped_.back() + ": " +
+		skipped_why_), "33");
+	skipped_.clear();
+	skipped_line_.clear();
+}
+
+/*
  * Where the timer's step limited a sampled family, say so once, with what
  * to read instead: on a coarse TSC (steps of 21 ticks on an AMD EPYC VM)
  * every lat/ access to RAM is below it.
  */
 void rb_console::finish()
 {
+	flush_skipped();
 	if (not_run_)
 		print(rb_not_run_line(not_run_, not_run_why_), "33");
 	for (const Below &b : below_)

@@ -83,6 +83,10 @@ private:
 	};
 	std::vector<Below> below_;	// per sampled family: its results below the resolution, and those measured
 	std::string header_;		// the column header last printed
+	// skipped benchmarks in a row with one reason (another architecture's barriers): one line for all of them
+	std::vector<std::string> skipped_;
+	std::string skipped_line_, skipped_why_;
+	void flush_skipped();
 	void print(const std::string &text, const char *color = nullptr);
 	std::string figures(const benchmark::BenchmarkReporter::Run *r) const;
 };

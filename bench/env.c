@@ -338,3 +338,21 @@ bool rb_contended(const struct rb_contention *a, const struct rb_contention *b)
 		return b->run_delay_ns - a->run_delay_ns > RB_RUN_DELAY_NS;
 	return b->involuntary > a->involuntary || (a->has_stall && b->has_stall && b->stall_us > a->stall_us);
 }
+
+void rb_hypervisor_name(char *sig)
+{
+	size_t n = strlen(sig);
+
+	for (size_t unit = 1; unit <= n / 2; unit++) {
+		size_t i = unit;
+
+		while (i < n && sig[i] == sig[i % unit])
+			i++;
+		if (i == n) {		/* the whole signature repeats its first `unit` bytes */
+			sig[unit] = '\0';
+			break;
+		}
+	}
+	for (n = strlen(sig); n && sig[n - 1] == ' '; n--)
+		sig[n - 1] = '\0';
+}

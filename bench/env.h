@@ -92,6 +92,12 @@ bool rb_contended(const struct rb_contention *a, const struct rb_contention *b);
  * /proc/cpuinfo's model name; arm64: the MIDR's implementer and part).
  */
 void rb_cpu_hypervisor(bool *vm, char *name, size_t len);
+/*
+ * A hypervisor's 12-byte CPUID signature repeats its name to fill the bytes
+ * ("KVMKVMKVM", "bhyve bhyve ", "VMwareVMware"): sig becomes the name once,
+ * without the padding ("KVM", "bhyve", "VMware"); any other text stays.
+ */
+void rb_hypervisor_name(char *sig);
 void rb_cpu_model(char *out, size_t len);
 
 /* Why this CPU is known to be an emulator's, whose loads do not miss caches, or NULL (bench/arch/ARCH/cpu.c). */

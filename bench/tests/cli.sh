@@ -322,4 +322,28 @@ if echo "$out" | grep -q "skipped: it copies whole 4-byte words: 13 bytes is not
 else
 	echo "FAIL: iowrite32-copy of 13 bytes:"; echo "$out" | tail -3 | sed 's/^/  /'; fail=1
 fi
+# Skipped benchmarks in a row with one reason (another architecture's barriers: eight arm64 ones on x86-64, four
+# x86 ones on arm64) are one line on the console and in scripts/summary, not a row each
+out=$(mktemp) || exit 1
+console=$("$regbench" --benchmark_filter='^barrier/' --benchmark_min_time=0.001 --benchmark_repetitions=1 \
+	--benchmark_out="$out" 2>/dev/null)
+skipped=$(/usr/bin/python3 -c 'import json, sys
+b = json.load(open(sys.argv[1]))["regbench"]["benchmarks"]
+print(" ".join(n for n, e in b.items() if e["state"] == "skipped"))' "$out")
+summary=$("$(dirname "$0")/../../scripts/summary" "$out")
+set -- $skipped
+for where in console summary; do
+	text=$(eval echo '"$'$where'"')
+	rows=0
+	for name in $skipped; do
+		rows=$((rows + $(echo "$text" | grep -c "^$name ")))
+	done
+	if [ $# -ge 2 ] && { [ "$rows" != 1 ] || ! echo "$text" | grep -q "^$1 .* $# skipped, $1 to "; }; then
+		echo "FAIL: $where: the $# skipped barriers ($skipped) are $rows rows, not one line:"
+		echo "$text" | sed 's/^/  /'; fail=1
+	else
+		echo "ok: $where: the $# skipped barriers are one line"
+	fi
+done
+rm -f "$out"
 exit $fail

@@ -92,8 +92,9 @@ def checks(doc, run, console, target):
         r.family == "copy" and run.meta.is_reference(r.strategy) for r in res.values()) else ["no reference row"]
     single = run.meta.kernel["single"]
     yield "the 64-bit read and write of the kernel's strategy are measured", [
-        f"{f}/{op}64/{single}" for f, op in (("thrpt", "read"), ("thrpt", "write"), ("chain", "read"))
-        if not (run.find(f, op, 64, single) and run.find(f, op, 64, single).state.figure)]
+        f"{f}/{op}64/{single}: {r.state.value if r else 'absent'} {r.reason if r else ''}"
+        for f, op in (("thrpt", "read"), ("thrpt", "write"), ("chain", "read"))
+        for r in [run.find(f, op, 64, single)] if not (r and r.state.figure)]
     yield "core cycles come with every TSC figure", [e["name"] for e in its if "cycles" in e
                                                      and not e.get("core_cycles", 0) > 0]
     thrpt = next((r.name for r in res.values() if r.family == "thrpt" and r.state.figure), None)

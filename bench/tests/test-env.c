@@ -1,4 +1,4 @@
-/* test-env.c: the environment notes from synthetic /proc/stat texts (CPUs by field, the total line, 1-CPU machines, busy siblings and others), and contention: synthetic and a real hog on this CPU */
+/* test-env.c: the environment notes from synthetic /proc/stat texts (CPUs by field, the total line, 1-CPU machines, busy siblings and others), contention (synthetic and a real hog on this CPU), a hypervisor's name from its signature */
 #define _GNU_SOURCE
 #include <math.h>
 #include <sched.h>
@@ -156,12 +156,32 @@ static void test_real_hog(void)
 	check(rb_contended(&a, &b), "a CPU hog on this CPU is seen");
 }
 
+/* A hypervisor's CPUID signature is its name once: the VM line said "bhyve bhyve". */
+static void test_hypervisor_name(void)
+{
+	static const char *const cases[][2] = {
+		{ "KVMKVMKVM", "KVM" }, { "bhyve bhyve ", "bhyve" }, { "VMwareVMware", "VMware" },
+		{ "TCGTCGTCGTCG", "TCG" }, { "Microsoft Hv", "Microsoft Hv" }, { "XenVMMXenVMM", "XenVMM" },
+		{ "ACRNACRNACRN", "ACRN" }, { " lrpepyh  vr", " lrpepyh  vr" }, { "", "" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char sig[16], what[64];
+
+		snprintf(sig, sizeof(sig), "%s", cases[i][0]);
+		rb_hypervisor_name(sig);
+		snprintf(what, sizeof(what), "signature '%s' is '%s' (got '%s')", cases[i][0], cases[i][1], sig);
+		check(strcmp(sig, cases[i][1]) == 0, what);
+	}
+}
+
 int main(void)
 {
 	test_parse();
 	test_load();
 	test_contended();
 	test_real_hog();
+	test_hypervisor_name();
 	printf("test-env: %s\n", failures ? "FAILED" : "all passed");
 	return failures != 0;
 }

@@ -1,27 +1,49 @@
-"""The report folder: which files in it are the report's, and writing them all or none.
+"""An output folder: which files in it are the writer's, and writing them all or none.
 
-A report folder may sit among a user's files (a README of their own, their
-charts), so the report keeps a manifest of the files it wrote (MANIFEST) and
-removes or overwrites only those.  A folder holding anything else is refused
-unless the caller forces it, and even then only same-named files are
-overwritten; nothing unlisted is ever removed.  Files are rendered into a
-staging folder first and moved into place only when all of them exist, as one
-step that is rolled back if it fails midway, so an interrupted (SIGINT,
-SIGTERM, SIGHUP) or failed rendering leaves the folder as it was.
+An output folder may sit among a user's files (a README of their own, their
+charts), so each writer (scripts/report, and scripts/results' table, site and
+history -o) keeps a manifest of the files it wrote (MANIFEST, its first line
+naming the writer) and removes or overwrites only those.  A folder holding
+anything else, another writer's files among them, is refused unless the
+caller forces it, and even then only same-named files are overwritten;
+nothing unlisted is ever removed.  Files are rendered into a staging folder
+first and moved into place only when all of them exist, as one step that is
+rolled back if it fails midway, so an interrupted (SIGINT, SIGTERM, SIGHUP:
+command.py) or failed rendering leaves the folder as it was.
 """
-import contextlib
 import os
 import re
 import shutil
-import signal
 import tempfile
+from dataclasses import dataclass
+from typing import Callable
+
+from .command import held, settled
 
 MANIFEST = ".report-files"
-_HEAD = "# the files scripts/report wrote in this folder: it removes or overwrites only these\n"
 STAGING = ".report-staging-"
+_HEAD = re.compile(r"^# the files (.+?) wrote in this folder: ")
 # A README that an older scripts/report (before the manifest) rendered: its own links name its files.
 _OLD_README = re.compile(r"^> \*\*Headline:\*\* .*^Render this report again with `scripts/report", re.M | re.S)
 _LINK = re.compile(r"\]\(([^()/\s]+)\)")
+
+
+@dataclass(frozen=True)
+class Writer:
+    """A command that writes output folders: its name in the manifest, and which files of a manifest written before
+    writers were told apart it takes as its own (every command then wrote "scripts/report" in the manifest's head:
+    a table, a site and history charts are each recognized by the files they are made of)."""
+    name: str
+    said: str                                      # how a message names it: the report, the site, ...
+    legacy: Callable = lambda names: True
+
+    @property
+    def head(self):
+        return f"# the files {self.name} wrote in this folder: it removes or overwrites only these\n"
+
+
+# The report's head is the one every manifest had before writers were told apart.
+REPORT = Writer("scripts/report", "the report")
 
 
 class FolderError(Exception):
@@ -33,13 +55,29 @@ def _plain(name):
     return name and "/" not in name and name not in (".", "..")
 
 
-def owned(out_dir):
-    """The files of out_dir the report wrote: its manifest's, or those an older report's README links to."""
+def manifest(out_dir):
+    """(the writer the manifest names, the files it lists), or None where out_dir has no manifest."""
     try:
-        with open(os.path.join(out_dir, MANIFEST), encoding="utf-8") as f:
-            return {l.strip() for l in f if _plain(l.strip()) and not l.startswith("#")}
-    except (FileNotFoundError, IsADirectoryError):
-        pass
+        with open(os.path.join(out_dir, MANIFEST), encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+    head = _HEAD.match(lines[0]) if lines else None
+    return (head.group(1) if head else REPORT.name), {l.strip() for l in lines if _plain(l.strip())
+                                                      and not l.startswith("#")}
+
+
+def owned(out_dir, writer=REPORT):
+    """The files of out_dir this writer wrote: its manifest's, or those an older report's README links to.
+
+    Another writer's manifest owns nothing of this one's; a manifest from before writers were told apart is this
+    writer's where it lists only files this writer writes (Writer.legacy)."""
+    found = manifest(out_dir)
+    if found is not None:
+        name, files = found
+        return files if name == writer.name or name == REPORT.name and writer.legacy(files) else set()
+    if writer != REPORT:
+        return set()
     readme = os.path.join(out_dir, "README.md")
     try:
         with open(readme, encoding="utf-8") as f:
@@ -51,84 +89,37 @@ def owned(out_dir):
     return {"README.md"} | {f for f in _LINK.findall(text) if os.path.isfile(os.path.join(out_dir, f))}
 
 
-def foreign(out_dir, sources=()):
-    """The entries of out_dir the report did not write (sources: input files that sit there, theirs to keep)."""
-    mine = owned(out_dir) | {MANIFEST}
+def _mine(out_dir, writer):
+    """What the writer may replace: its files, and the manifest where the manifest is its own (or there is none)."""
+    files = owned(out_dir, writer)
+    found = manifest(out_dir)
+    return files | ({MANIFEST} if found is None or files or not found[1] else set())
+
+
+def foreign(out_dir, sources=(), writer=REPORT):
+    """The entries of out_dir the writer did not write (sources: input files that sit there, theirs to keep)."""
+    mine = _mine(out_dir, writer)
     keep = {os.path.abspath(p) for p in sources}
     return sorted(e for e in os.listdir(out_dir) if e not in mine and not e.startswith(STAGING)
                   and os.path.abspath(os.path.join(out_dir, e)) not in keep)
 
 
-def check(out_dir, force=False, sources=()):
-    """Raises FolderError when the report may not write into out_dir (a file, or a folder with others' files)."""
+def check(out_dir, force=False, sources=(), writer=REPORT):
+    """Raises FolderError when the writer may not write into out_dir (a file, or a folder with others' files)."""
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
         raise FolderError(f"{out_dir}: not a folder (give a new or empty folder for the report, "
                           f"e.g. {out_dir}-report)")
     if not os.path.isdir(out_dir) or force:
         return
-    others = foreign(out_dir, sources)
+    others = foreign(out_dir, sources, writer)
     if others:
-        shown = ", ".join(others[:4]) + (f" and {len(others) - 4} more" if len(others) > 4 else "")
-        raise FolderError(f"{out_dir}: holds {len(others)} file{'s' if len(others) > 1 else ''} the report did not "
-                          f"write ({shown}) (give a new or empty folder, or --force to write beside them: same-named "
-                          "ones are overwritten, the rest kept)")
-
-
-class Interrupted(KeyboardInterrupt):
-    """SIGINT, SIGTERM or SIGHUP stopped the report; signo says which.  The folder is left as it was."""
-
-    def __init__(self, signo):
-        super().__init__(signal.Signals(signo).name)
-        self.signo = signo
-
-
-_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-_hold = 0           # > 0 while the folder is being changed: a signal waits for the end of the change
-_pending = None     # the signal that waits
-_done = False       # the report is in place, or stopping: a signal has nothing left to stop
-
-
-def _on_signal(signo, frame):
-    global _pending
-    if _done:
-        return
-    if _hold:
-        _pending = _pending or signo
-        return
-    raise Interrupted(signo)
-
-
-def catch_signals():
-    """Makes SIGINT, SIGTERM and SIGHUP raise Interrupted, so that staging is cleaned up on any of them.
-
-    None of them stops the report midway through changing the folder (creating it, putting the
-    finished files in place, cleaning up): that ends first.  Returns a function that puts the
-    previous handlers back.
-    """
-    global _hold, _pending, _done
-    _hold, _pending, _done = 0, None, False
-    old = {s: signal.signal(s, _on_signal) for s in _SIGNALS}
-    return lambda: [signal.signal(s, h) for s, h in old.items()]
-
-
-def settled():
-    """From now on a signal has nothing to stop (the report is in place or stopping: it only says so)."""
-    global _done
-    _done = True
-
-
-@contextlib.contextmanager
-def _held():
-    """A change of the folder that a signal does not cut short: the signal interrupts after it."""
-    global _hold, _pending
-    _hold += 1
-    try:
-        yield
-    finally:
-        _hold -= 1
-        if not _hold and _pending and not _done:
-            signo, _pending = _pending, None
-            raise Interrupted(signo)
+        found = manifest(out_dir)
+        whose = (f", {found[0]}'s among them" if found and found[0] != writer.name and not owned(out_dir, writer)
+                 and found[1] else "")
+        listed = ", ".join(others[:4]) + (f" and {len(others) - 4} more" if len(others) > 4 else "")
+        raise FolderError(f"{out_dir}: holds {len(others)} file{'s' if len(others) > 1 else ''} {writer.said} did not "
+                          f"write ({listed}{whose}) (give a new or empty folder, or --force to write beside them: "
+                          "same-named ones are overwritten, the rest kept)")
 
 
 class Staging:
@@ -138,15 +129,16 @@ class Staging:
     any missing folders above it are created on entry and removed again when nothing was committed.
     """
 
-    def __init__(self, out_dir):
+    def __init__(self, out_dir, writer=REPORT):
         self.out_dir = out_dir
+        self.writer = writer
         self.created = []
         self.path = None
 
     def __enter__(self):
         # a signal that came meanwhile interrupts at the end of the block, and __exit__ is not called then
         try:
-            with _held():
+            with held():
                 try:
                     missing, d = [], os.path.abspath(self.out_dir)
                     while not os.path.isdir(d):
@@ -174,7 +166,7 @@ class Staging:
         manifest comes last, and a failure on the way moves everything back, so the folder is
         either the new report or exactly what it was.
         """
-        old = owned(self.out_dir) - {MANIFEST}
+        old = owned(self.out_dir, self.writer) - {MANIFEST}
         new = sorted(os.listdir(self.path))
         keep = {os.path.abspath(p) for p in sources}
         if MANIFEST in new:
@@ -190,7 +182,7 @@ class Staging:
         # a copy made by an earlier report that is now this one's input stays the report's
         listed = sorted(set(new) | {n for n in old if os.path.abspath(os.path.join(self.out_dir, n)) in keep})
         with open(os.path.join(self.path, MANIFEST), "w", encoding="utf-8") as f:
-            f.write(_HEAD + "".join(n + "\n" for n in listed))
+            f.write(self.writer.head + "".join(n + "\n" for n in listed))
         self.swap(new + [MANIFEST], gone)
 
     def swap(self, names, gone=()):
@@ -200,7 +192,7 @@ class Staging:
         failure on the way moves everything back.  A signal waits for the end, after which it has
         nothing left to stop (settled).
         """
-        with _held():
+        with held():
             aside = tempfile.mkdtemp(prefix=STAGING, dir=self.out_dir)
             done = []    # [name, what was there is aside, the new entry is in place], in order
             try:
@@ -240,7 +232,7 @@ class Staging:
 
     def _clean(self):
         """Removes the staging folder and the folders __enter__ created (what is in them is the report's)."""
-        with _held():
+        with held():
             if self.path:
                 shutil.rmtree(self.path, ignore_errors=True)
                 self.path = None

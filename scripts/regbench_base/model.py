@@ -24,6 +24,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from . import contract
 from .state import Gap, State
+from .text import printable
 
 CONTRACT = contract.version()
 
@@ -37,8 +38,7 @@ class ReportError(Exception):
 
     def __init__(self, path, why, hint):
         # reasons quote names and values from the file: their control characters must not break the one line
-        text = f"{path}: {why} ({hint})"
-        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in text))
+        super().__init__(printable(f"{path}: {why} ({hint})"))
 
 
 class Key(NamedTuple):
@@ -299,6 +299,8 @@ def from_document(path, doc):
     why = contract.problem(doc)
     if why:
         raise ReportError(path, why, _DAMAGED)
+    doc = as_data(path, doc)
+    context, rb = doc["context"], doc["regbench"]
     m = _meta(path, rb)
     described = rb["benchmarks"]
     entries = {}
@@ -320,6 +322,23 @@ def from_document(path, doc):
             raise ReportError(path, f"histogram '{name}' is of no benchmark in the file", _DAMAGED)
         by_name[name].histogram = h
     return Run([path], context, results, m)
+
+
+def as_data(path, v):
+    """A parsed run file (or a part of it) with every text, keys too, on one line (text.printable): a run's text is
+    shown as data wherever it lands (a terminal, a Markdown file, a chart), and a newline, an escape sequence or a
+    right-to-left override in it cannot start a line, a heading or a colour of its own.  The file itself, the one the
+    store and the report keep, is left as it was; a text already printable is the same object."""
+    if isinstance(v, str):
+        return printable(v)
+    if isinstance(v, list):
+        return [as_data(path, x) for x in v]
+    if isinstance(v, dict):
+        out = {printable(k): as_data(path, x) for k, x in v.items()}
+        if len(out) != len(v):
+            raise ReportError(path, "two names differ only in control characters", _DAMAGED)
+        return out
+    return v
 
 
 # --- references between fields: what the schema cannot say ---------------------------------

@@ -1,8 +1,32 @@
 """How the report writes benchmarks, sizes and sets of benchmarks for a reader.
 
 Pure formatting: what a benchmark is comes from the file's metadata (model.Key);
-nothing here takes a name apart or decides an order.
+nothing here takes a name apart or decides an order.  file_name() is the one
+way a text from a run (an op, a benchmark, a host) becomes part of a path.
 """
+import hashlib
+import re
+
+# What a file name made of a run's text keeps; anything else becomes one "_".
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+FILE_NAME_LIMIT = 120
+
+
+def file_name(text, ext, taken=None):
+    """A file name of the folder itself made of text (a run's op, a benchmark and machine): letters, digits, dot,
+    dash and underscore kept, the rest one "_", no leading dot, at most FILE_NAME_LIMIT characters before ext.
+
+    No text chooses a path: "/", "..", a NUL or 10,000 characters become an ordinary name.  A name cut short,
+    or one already in taken (a set the caller keeps for the folder: "a/b" and "a_b"), carries a hash of the
+    text, so two texts never write one file.
+    """
+    text = str(text)
+    safe = _UNSAFE.sub("_", text).strip("._-") or "_"
+    if len(safe) > FILE_NAME_LIMIT or (taken is not None and safe + ext in taken):
+        safe = safe[:FILE_NAME_LIMIT].rstrip("._-") + "-" + hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:10]
+    if taken is not None:
+        taken.add(safe + ext)
+    return safe + ext
 
 
 def opw(op, width):

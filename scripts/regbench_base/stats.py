@@ -29,6 +29,8 @@ import statistics
 from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple
 
+from .verdict import Verdict
+
 # The test's false-positive rate, two-sided.  With 3 values a side (3
 # repetitions, regbench's default, or 3 runs) the smallest exact p is 2/20 =
 # 0.10: only a complete separation passes.
@@ -78,7 +80,7 @@ SPREAD_Z = statistics.NormalDist().inv_cdf(0.99)
 RUNS_LIMIT = 30
 
 # The verdicts, in the order reports count them.
-VERDICTS = ("slower", "faster", "same", "unclear", "n/a")
+VERDICTS = tuple(Verdict)
 
 # A cost below this many cycles per unit is no cost to speak of (barrier/compiler
 # reads 0.00001): two such results are the same whatever their ratio.
@@ -91,12 +93,12 @@ EXACT_LIMIT = 25
 
 
 @dataclass
-class Verdict:
+class Comparison:
     """How side b's value of a counter compares with side a's.
 
     ratio is b's median over a's (of the counter as written: cycles, or
-    bytes/s); verdict is slower or faster (b against a, in cost: less GB/s
-    is slower), same, unclear or n/a; unit what the test counted
+    bytes/s); verdict is a Verdict: slower or faster (b against a, in cost:
+    less GB/s is slower), same, unclear or n/a; unit what the test counted
     (repetition or run) and n how many of them on each side; p is the
     test's two-sided p (None when not tested); floor the smallest relative
     difference that could count as slower or faster; margin the ±relative
@@ -110,7 +112,7 @@ class Verdict:
     both sides (its family's floor applied).
     """
     ratio: Optional[float]
-    verdict: str
+    verdict: Verdict
     p: Optional[float] = None
     floor: Optional[float] = None
     why: str = ""
@@ -265,7 +267,7 @@ def _pooled_sigma(xa, xb):
 def compare(a: Sequence[float], b: Sequence[float], *, a_runs: Sequence[float] = (), b_runs: Sequence[float] = (),
             higher_is_better=False, quantum=0.0, floor=None, calm_family=None, negligible=0.0, spread=None,
             shaken_family=None):
-    """The Verdict of side b against side a for one counter.
+    """The Comparison of side b against side a for one counter.
 
     a and b are the values of every repetition (empty: no number on that
     side); a_runs and b_runs each run's median where a side holds several
@@ -283,13 +285,13 @@ def compare(a: Sequence[float], b: Sequence[float], *, a_runs: Sequence[float] =
     spread widens an interval over repetitions by the floor's spread.
     """
     if not a or not b:
-        return Verdict(None, "n/a", why="no number in " + ("either run" if not a and not b else
+        return Comparison(None, Verdict.NA, why="no number in " + ("either run" if not a and not b else
                                                              "the first run" if not a else "the later run"))
     unit = "run" if len(a_runs) >= 2 and len(b_runs) >= 2 else "repetition"
     xa, xb = (list(a_runs), list(b_runs)) if unit == "run" else (list(a), list(b))
     ma, mb = statistics.median(xa), statistics.median(xb)
     if ma <= 0 or mb <= 0:
-        return Verdict(None, "n/a", why="a median of 0: no ratio", unit=unit)
+        return Comparison(None, Verdict.NA, why="a median of 0: no ratio", unit=unit)
     ratio, between = mb / ma, spread is None
     if floor is None:
         floor = CALM_EFFECT.get(calm_family, MIN_EFFECT[unit]) if unit == "repetition" else MIN_EFFECT[unit]
@@ -302,12 +304,12 @@ def compare(a: Sequence[float], b: Sequence[float], *, a_runs: Sequence[float] =
     margin = max(MARGIN, quantum / min(ma, mb))
     seen = dict(floor=floor, unit=unit, n=(len(xa), len(xb)), calm=calm_family is not None, margin=margin)
     if max(ma, mb) < negligible:
-        return Verdict(ratio, "same", why=f"both under {negligible:g}: no cost to speak of", **seen)
+        return Comparison(ratio, Verdict.SAME, why=f"both under {negligible:g}: no cost to speak of", **seen)
     p = mann_whitney_p(xa, xb) if smallest_p(len(xa), len(xb)) <= ALPHA else None
     shift = math.log(ratio)
     if p is not None and p <= ALPHA and abs(shift) >= math.log1p(floor) and abs(mb - ma) >= quantum:
         costlier = (ratio < 1) if higher_is_better else (ratio > 1)
-        return Verdict(ratio, "slower" if costlier else "faster", p, **seen)
+        return Comparison(ratio, Verdict.SLOWER if costlier else Verdict.FASTER, p, **seen)
     iv = shift_interval(xa, xb)
     if iv:
         wide = math.log1p(spread)
@@ -317,7 +319,7 @@ def compare(a: Sequence[float], b: Sequence[float], *, a_runs: Sequence[float] =
                 + (f" (with the ±{pct(spread)} {'run-to-run ' if between else ''}spread their values cannot show)"
                    if spread else ""))
         if max(-lo, hi) <= math.log1p(margin):
-            return Verdict(ratio, "same", p, why=f"within ±{pct(margin)}: {span}", **seen)
+            return Comparison(ratio, Verdict.SAME, p, why=f"within ±{pct(margin)}: {span}", **seen)
         why = f"cannot tell within ±{pct(margin)}: {span} reaches ±{pct(seen['margin_needed'])}"
     else:
         why = (f"cannot tell within ±{pct(margin)}: {len(xa)} and {len(xb)} {unit}s give no 90% interval")
@@ -337,4 +339,70 @@ def compare(a: Sequence[float], b: Sequence[float], *, a_runs: Sequence[float] =
                "on which side of it")
     else:
         how = f"more than {RUNS_LIMIT} {more} would be needed"
-    return Verdict(ratio, "unclear", p, why=f"{why}; {how}", **seen)
+    return Comparison(ratio, Verdict.UNCLEAR, p, why=f"{why}; {how}", **seen)
+
+
+# --- a machine against its own history (scripts/results alerts) -------------------------------------------------
+
+# A latest run is compared with the machine's own earlier runs: where it has at least OWN_RUNS of them with the
+# result, their spread from run to run decides how far the latest may land before it is slower (a one-sided
+# prediction bound at OWN_LEVEL: one more run of an unchanged machine lands beyond it once in 1 / (1 - OWN_LEVEL)),
+# instead of the family-wide CALM_EFFECT, which the steadiest machine cannot tighten and the noisiest cannot widen.
+# OWN_FLOOR is the least it names however steady the runs.  Measured in docs/METHOD.md ("Alerts").
+OWN_RUNS = 4
+OWN_LEVEL = 0.999
+OWN_FLOOR = 0.05
+
+
+def _t_pdf(x, df):
+    return math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi) \
+        * (1 + x * x / df) ** (-(df + 1) / 2)
+
+
+def t_quantile(level, df):
+    """Student's t quantile at level (above 0.5) with df degrees of freedom: the t pdf integrated (Simpson) and the
+    upper end found by bisection; the normal quantile from 200 degrees on."""
+    if df >= 200:
+        return statistics.NormalDist().inv_cdf(level)
+
+    def cdf(x, steps=2000):
+        h = x / steps
+        s = _t_pdf(0, df) + _t_pdf(x, df) + sum((4 if i % 2 else 2) * _t_pdf(i * h, df) for i in range(1, steps))
+        return 0.5 + s * h / 3
+    lo, hi = 0.0, 1.0
+    while cdf(hi) < level:
+        lo, hi = hi, hi * 2
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < level else (lo, mid)
+    return (lo + hi) / 2
+
+
+def own_floor(runs):
+    """The smallest relative slowdown a machine's own runs show (lists of one result's values, one per earlier run):
+    the one-sided OWN_LEVEL prediction bound for one more run, from the spread of the runs' medians (in log), at
+    least OWN_FLOOR; None with fewer than OWN_RUNS runs (the family's floor then applies)."""
+    if len(runs) < OWN_RUNS:
+        return None
+    logs = [math.log(statistics.median(r)) for r in runs if r and statistics.median(r) > 0]
+    if len(logs) < OWN_RUNS:
+        return None
+    bound = t_quantile(OWN_LEVEL, len(logs) - 1) * statistics.stdev(logs) * math.sqrt(1 + 1 / len(logs))
+    return max(OWN_FLOOR, math.expm1(bound))
+
+
+def against_history(runs, b, *, family=None, disturbed=False, shaken=False, negligible=0.0):
+    """The Comparison of a latest run's values b against a machine's earlier runs of the same result (a list of
+    value lists, oldest first): slower only beyond what those runs' own spread allows (own_floor), where there
+    are enough of them and the latest was not measured on a disturbed machine (disturbed; the earlier runs'
+    disturbance, shaken, is in their spread); else as compare() with the family's floor, which either's
+    disturbance widens."""
+    pooled = [x for r in runs for x in r]
+    medians = [statistics.median(r) for r in runs if r]
+    floor = None if disturbed else own_floor(runs)
+    if floor is None:
+        return compare(pooled, b, a_runs=medians if len(medians) > 1 else (),
+                       calm_family=None if disturbed or shaken else family, negligible=negligible)
+    v = compare(pooled, b, floor=floor, spread=floor, negligible=negligible)
+    v.why = (v.why + "; " if v.why else "") + f"the floor is this machine's own: {len(medians)} earlier runs"
+    return v

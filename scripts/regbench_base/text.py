@@ -2,9 +2,13 @@
 
 The report and the store write the same figures, so they write them with
 these functions: a bound always reads `< N` rounded up, never down, and a
-ratio always has the digits a reader compares.
+ratio always has the digits a reader compares.  md_safe() is the last step of
+every Markdown file written: a run's text in it is never markup.  printable()
+keeps a run's text on one line wherever it is shown (model.from_document
+passes every text of a run file through it).
 """
 import math
+import re
 
 # The mark beside a figure some repetition of which ran while the machine was disturbed.
 DISTURBED = "†"
@@ -47,9 +51,37 @@ def ratio_text(x):
     return f"{x:.1f}×" if x >= 10 else f"{x:.2f}×" if x >= 0.01 else f"{number(x)}×"
 
 
+def printable(text):
+    """Text as one line: each control or format character (a newline, an escape sequence, a NUL, a right-to-left
+    override) written as its escape, as Python writes it in a string (\\n, \\x1b, \\u202e)."""
+    text = str(text)
+    return text if text.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+# The only HTML a report writes itself; any other tag in a Markdown file came from a run's text.
+_OWN_TAGS = r"/?(?:details|summary|br)>"
+_TAG = re.compile(rf"<(?!{_OWN_TAGS})(?=[A-Za-z/!?])")
+# The only links and images a report writes itself go to files beside it (a chart, the raw JSON, ../reference/); a
+# link or image to anywhere else (a script, a scheme, an entity, another host) came from a run's text.
+_OWN_LINK = r"(?:\.\./)*[\w.][\w.-]*(?:/[\w.-]+)*/?\)"
+_LINK = re.compile(rf"\]\((?!{_OWN_LINK})")
+# a link reference definition ([name]: target) at the start of a line
+_DEFINITION = re.compile(r"^( {0,3})\[(?=[^\]\n]*\]:)", re.M)
+
+
+def md_safe(md):
+    """A Markdown document whose texts from run files cannot act as markup: a `<` that would open a tag other than
+    the report's own (details, summary, br) written as `&lt;`, and a link, image or link definition to anything but
+    a file beside the document written as text (a run's host may be `<img src=x onerror=...>`,
+    `[x](javascript:...)` or `![x](https://tracker.example/)`; a Markdown viewer shows them as written).  A run's
+    text holds no line break by then (printable), so it cannot open a heading or a list of its own."""
+    md = _TAG.sub("&lt;", md)
+    return _DEFINITION.sub(lambda m: m.group(1) + "\\[", _LINK.sub("]\\(", md))
+
+
 def md_table(head, rows):
-    """A GitHub Markdown table; | inside cells is escaped."""
-    esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")
+    """A GitHub Markdown table; | inside cells is escaped, a line break or other control character is a space."""
+    esc = lambda s: re.sub(r"[\x00-\x1f\x7f]", " ", str(s).replace("|", "\\|"))
     lines = ["| " + " | ".join(map(esc, head)) + " |", "|" + "|".join("---" for _ in head) + "|"]
     lines += ["| " + " | ".join(map(esc, r)) + " |" for r in rows]
     return "\n".join(lines)

@@ -76,17 +76,16 @@ class _Answers:
 
     def against(self, base, other):
         """The verdict of benchmark other against base, |difference| in their first clock and, for no verdict,
-        why; None when either has no figure: ('same' | 'more' | 'less' | 'unclear', '3.77', why)."""
+        why; None when either has no figure: (the Verdict, '3.77', why)."""
         a, b = self.value(base), self.value(other)
         if a is None or b is None:
             return None
         v = tables.compare_results(self.run, base, other, self.counter(base))
-        verdict = {"slower": "more", "faster": "less"}.get(v.verdict, v.verdict)
         # a sentence has room for how far an unclear verdict's interval reaches; compare.json has the rest
-        why = v.why if v.verdict != "unclear" else (
+        why = v.why if not v.verdict.undecided else (
             f"within ±{stats.pct(v.margin_needed)}, not shown within ±{stats.pct(v.margin)}" if v.margin_needed
             else f"too few repetitions to show it within ±{stats.pct(v.margin)}")
-        return verdict, tables.number(abs(b - a)), why
+        return v.verdict, tables.number(abs(b - a)), why
 
 
 def _readl(r, readl):
@@ -135,15 +134,15 @@ def _relaxed(r, readl, relaxed):
             continue
         d = r.against(base, other)
         both = f"{how} {r.num(other)} against {r.num(base)} {r.unit(family)}"
-        same &= bool(d) and d[0] == "same"
-        differs |= bool(d) and d[0] in ("less", "more")
+        same &= bool(d) and d[0].same
+        differs |= bool(d) and d[0].differs
         if d is None:
             parts.append(f"{how}, `{names.label(other)}` {r.figure(other)}, `{names.label(base)}` {r.figure(base)}")
-        elif d[0] == "less":
+        elif d[0].differs and not d[0].costlier:
             parts.append(f"{both}: it saves {d[1]} per read")
-        elif d[0] == "more":
+        elif d[0].costlier:
             parts.append(f"{both}: it costs {d[1]} more per read")
-        elif d[0] == "same":
+        elif d[0].same:
             parts.append(both)
         else:
             parts.append(f"{both}, {d[1]} apart, {d[0]}: {d[2]}")
@@ -190,12 +189,12 @@ def _cookie(r):
                     key=lambda k: r.run.meta.strategy_key(k.strategy)):
         d = r.against(direct, k)
         text = f"`{k.strategy}` ({r.run.meta.help.get(k.strategy, '')}) {r.num(k)}"
-        if d and d[0] == "same":
+        if d and d[0].same:
             same.append(text)
             continue
         if d:
-            text += {"more": f", {d[1]} more", "less": f", {d[1]} less", "unclear": f", {d[1]} apart, unclear: {d[2]}",
-                     "n/a": f", {d[1]} apart: {d[2]}"}[d[0]]
+            text += (f", {d[1]} more" if d[0].costlier else f", {d[1]} less" if d[0].differs else
+                     f", {d[1]} apart, unclear: {d[2]}" if d[0].undecided else f", {d[1]} apart: {d[2]}")
         parts.append(text)
     # the ones the same as a direct readl are said first, plainly
     if same:
@@ -219,12 +218,13 @@ def _ordering(r, relaxed):
                          and k.strategy != relaxed and r.run.meta.kinds.get(k.strategy) == "accessor"
                          and r.value(k) is not None), key=lambda k: r.run.meta.strategy_key(k.strategy)):
             d = r.against(base, k)
-            if d[0] == "same":
+            if d[0].same:
                 same.append(f"`{k.strategy}`")
                 continue
-            adds.append(f"`{k.strategy}` " + {"more": f"+{d[1]}{r.mark(k)}", "less": f"−{d[1]}{r.mark(k)}",
-                                              "unclear": f"{d[1]} apart, unclear ({d[2]})",
-                                              "n/a": f"{d[1]} apart ({d[2]})"}[d[0]])
+            adds.append(f"`{k.strategy}` " + (f"+{d[1]}{r.mark(k)}" if d[0].costlier else
+                                              f"−{d[1]}{r.mark(k)}" if d[0].differs else
+                                              f"{d[1]} apart, unclear ({d[2]})" if d[0].undecided else
+                                              f"{d[1]} apart ({d[2]})"))
         said = ([f"the same within ±{stats.pct(stats.MARGIN)}: " + ", ".join(same)] if same else []) + \
             ([", ".join(adds)] if adds else [])
         parts.append(f"per {op}, against `{relaxed}` at {r.num(base)}: " + "; ".join(said))

@@ -7,10 +7,9 @@ it cannot use, 1 for files or folders it cannot use, 130, 143 or 129 when
 SIGINT, SIGTERM or SIGHUP stopped it (the output folder as it was).
 """
 import os
-import signal
 import sys
 
-from regbench_base import contract, folder, model
+from regbench_base import command, contract, folder, model
 from regbench_base.args import Parser, UsageError
 
 from . import index
@@ -126,17 +125,4 @@ def _say(path):
 
 
 def main(argv=None):
-    restore = folder.catch_signals()
-    try:
-        try:
-            return _run(argv)
-        finally:
-            folder.settled()
-    except UsageError as e:
-        return fail(str(e), 2)
-    except KeyboardInterrupt as e:
-        signo = getattr(e, "signo", signal.SIGINT)
-        by = "" if signo == signal.SIGINT else f" by {signal.Signals(signo).name}"
-        return fail(f"interrupted{by} (the output folder is as it was before)", 128 + signo)
-    finally:
-        restore()
+    return command.run("report", lambda: _run(argv), interrupted="the output folder is as it was before")

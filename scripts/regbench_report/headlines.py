@@ -87,7 +87,7 @@ def copy_places(run, direction):
             continue
         best = max(ok, key=lambda s: gbs(s, n).value)
         tied = [s for s in ok if s != best and tables.compare_results(run, key(best, n), key(s, n), "bytes_per_second",
-                                                                      higher_is_better=True).verdict == "same"]
+                                                                      higher_is_better=True).verdict.same]
         out.append(Place(n, best, gbs(best, n).value, tied))
     return out
 

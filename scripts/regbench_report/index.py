@@ -7,6 +7,8 @@ disagree and re-indexing needs no matplotlib and no JSON.
 import os
 import re
 
+from regbench_base.text import md_safe
+
 _TITLE = re.compile(r"^# (.+)$", re.M)
 _HEADLINE = re.compile(r"^> \*\*Headline:\*\* (.+)$", re.M)
 
@@ -57,5 +59,5 @@ def write(reports_dir, force=False):
              "do not edit it by hand.", ""]
     lines += [f"- [{d}]({d}/) — {title}: {head}" for d, title, head in items] or ["(none yet)"]
     with open(path, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
+        f.write(md_safe("\n".join(lines) + "\n"))
     return path, len(items)

@@ -5,12 +5,14 @@ column per run and the ratio columns.  Every number printed here is read
 from the JSON through model and tables; the wording around it is fixed.
 """
 import math
+import re
 import statistics
 
 from regbench_base import model, names
 from regbench_base.model import Key
 from regbench_base.state import unmeasured
 from regbench_base.text import DISTURBED, md_table
+from regbench_base.verdict import Verdict
 
 from regbench_base import stats
 
@@ -42,10 +44,19 @@ def _caches(run):
     return ", ".join(out) or None
 
 
+def _once(signature):
+    """A hypervisor's CPUID signature as a name: its 12 bytes repeat the name ("KVMKVMKVM", "bhyve bhyve "), which
+    files of a regbench before it said the name once hold as they are."""
+    for unit in range(1, len(signature) // 2 + 1):
+        if all(c == signature[i % unit] for i, c in enumerate(signature)):
+            return signature[:unit].strip()
+    return signature.strip()
+
+
 def _vm(run):
     for key in ("hypervisor", "virtualization", "vm", "env_vm"):
         if run.ctx(key):
-            return str(run.ctx(key))
+            return re.sub(r"^yes \((.*)\)$", lambda m: f"yes ({_once(m.group(1))})", str(run.ctx(key)))
     if run.ctx("accelerator"):
         return f"yes: a QEMU guest ({run.ctx('accelerator')})"
     if "hypervisor" in str(run.ctx("tsc_hz_source", "")).lower():
@@ -299,12 +310,12 @@ def verdict_section(runs, labels):
     """The verdicts counted for each later side, and what the unclear ones would need, family by family."""
     out = []
     for label, mine in zip(labels[1:], verdicts.results(runs)):
-        counts = {v: sum(x.verdict == v for *_, x in mine) for v in stats.VERDICTS}
+        counts = {v: sum(x.verdict is v for *_, x in mine) for v in Verdict}
         out.append(f"**{label} against {labels[0]}**: " + ", ".join(f"{n} {v}" for v, n in counts.items() if n) + ".")
         rows = []
-        fams = sorted({k.family for k, _, _, v in mine if v.verdict == "unclear"}, key=runs[0].meta.family_key)
+        fams = sorted({k.family for k, _, _, v in mine if v.verdict.undecided}, key=runs[0].meta.family_key)
         for f in fams:
-            these = [v for k, _, _, v in mine if k.family == f and v.verdict == "unclear"]
+            these = [v for k, _, _, v in mine if k.family == f and v.verdict.undecided]
             reach = sorted(v.margin_needed for v in these if v.margin_needed is not None)
             need = [v.runs_needed for v in these if v.runs_needed]
             rows.append([f"`{f}/`", str(len(these)),
@@ -327,11 +338,11 @@ def comparison_counts(runs):
     """For each run after the first: ({verdict: count}, largest (ratio, Key, counter) among faster and slower)."""
     out = []
     for mine in verdicts.results(runs):
-        counts = {v: 0 for v in stats.VERDICTS}
+        counts = {v: 0 for v in Verdict}
         largest = None
         for key, counter, _, v in mine:
             counts[v.verdict] += 1
-            if v.verdict in ("slower", "faster") and (largest is None
+            if v.verdict.differs and (largest is None
                                                       or abs(math.log(v.ratio)) > abs(math.log(largest[0]))):
                 largest = (v.ratio, key, counter)
         out.append((counts, largest))
@@ -364,10 +375,9 @@ def headline(runs, labels):
         parts = []
         for label, (counts, largest) in zip(labels[1:], comparison_counts(runs)):
             total = sum(counts.values())
-            text = (f"{label} vs {labels[0]}: of {total} results {counts['slower']} slower, {counts['faster']} faster, "
-                    f"{counts['same']} the same, {counts['unclear']} unclear")
-            if counts["n/a"]:
-                text += f", {counts['n/a']} without a figure on a side"
+            # every verdict counted, n/a only where there is one
+            text = f"{label} vs {labels[0]}: of {total} results " + ", ".join(
+                v.counted.format(n=n) for v, n in counts.items() if n or v.figures)
             if largest:
                 text += f"; most {names.label(largest[1])} ({largest[2]}) at {tables.number(largest[0])}×"
             parts.append(text)
@@ -407,8 +417,8 @@ def headline(runs, labels):
         v = tables.compare_results(run, toio.reference, toio.fastest, "bytes_per_second", higher_is_better=True) \
             if ref and toio.reference else None
         if v and v.ratio:
-            text += {"same": f", the same as {ref} within ±{stats.pct(v.margin)}",
-                     "unclear": f", {v.ratio:.2f}× {ref}, unclear"}.get(v.verdict, f", {v.ratio:.2f}× {ref}")
+            text += (f", the same as {ref} within ±{stats.pct(v.margin)}" if v.verdict.same else
+                     f", {v.ratio:.2f}× {ref}" if v.verdict.differs else f", {v.ratio:.2f}× {ref}, unclear")
         bits.append(text + ")")
     return "; ".join(bits)
 

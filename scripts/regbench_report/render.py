@@ -8,6 +8,7 @@ import os
 import shutil
 
 from regbench_base import folder, model
+from regbench_base.text import md_safe
 
 from . import answers, charts, markdown, tables, verdicts
 
@@ -165,7 +166,7 @@ def _render(runs, out_dir, staging, labels, title, command):
     md += ["Render this report again with `scripts/report " + ("--compare " if compare else "") + names
            + " ".join(f for fs in files for f in fs) + " -o DIR` (see the project README, *Reading a report*).", ""]
     with open(os.path.join(staging, "README.md"), "w", encoding="utf-8") as f:
-        f.write("\n".join(md).rstrip() + "\n")
+        f.write(md_safe("\n".join(md).rstrip() + "\n"))
     if compare:
         verdicts.write(os.path.join(staging, "compare.json"), runs, labels, files)
     return os.path.join(out_dir, "README.md")

@@ -12,7 +12,7 @@ import math
 import statistics
 import sys
 
-from regbench_base import contract, model
+from regbench_base import command, contract, model
 from regbench_base.args import Parser as BaseParser, UsageError
 from regbench_base.state import State
 
@@ -101,12 +101,28 @@ def lines(run):
            f"TSC {_ghz(run.ctx_float('tsc_hz'), 3)} GHz, core ~{_ghz(run.ctx_float('core_hz_estimate'), 2)} GHz "
            f"({core_source})", "",
            _row(["benchmark", "TSC cycles", "core cyc.", "ns", "GB/s", "CV", "note"])]
+    skipped = []         # skipped rows in a row with one reason (another architecture's barriers): one line
+
+    def fold():
+        if skipped:
+            first, last = skipped[0], skipped[-1]
+            note = _note(first) if len(skipped) == 1 else \
+                f"{len(skipped)} skipped, {first.name} to {last.name}: {first.reason}"
+            out.append(_row([first.name, "-", "-", "-", "-", "-", note]))
+            skipped.clear()
     for key in h.rows:
         res = run.results[key]
+        if res.state is State.SKIPPED and not res.disturbed:
+            if skipped and skipped[-1].reason != res.reason:
+                fold()
+            skipped.append(res)
+            continue
+        fold()
         get = lambda counter: res.counters.get(counter) if res.state.figure else None
         gbs, cv = get("bytes_per_second"), res.noise.get("cycles") if res.state.figure else None
         out.append(_row([res.name, _num(get("cycles")), _num(get("core_cycles")), _num(get("ns")),
                          _num(gbs / 1e9) if gbs else "-", _percent(cv), _note(res)]))
+    fold()
     results = sorted(run.results.values(), key=lambda r: run.meta.display_key(r.key))
     count = lambda state: sum(r.state == state for r in results)
     noisy = [r for r in results if r.state.figure and (r.noise.get("cycles") or 0) > NOISY]
@@ -176,15 +192,5 @@ def _run(argv):
 
 
 def main(argv=None):
-    try:
-        return _run(argv)
-    except UsageError as e:
-        print(f"summary: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("summary: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        # `scripts/summary FILE | head`: the reader has what it wanted
-        sys.stderr.close()
-        return 0
+    # `scripts/summary FILE | head`: a reader that has what it wanted is no failure
+    return command.run("summary", lambda: _run(argv), broken_pipe=0)

@@ -18,6 +18,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from regbench_base import model, names
 from regbench_base.model import Key
 from regbench_base.state import Gap
+from regbench_base.verdict import Verdict
 from regbench_base.text import bound_text, number, ratio_text
 
 from regbench_base import stats
@@ -268,7 +269,7 @@ def cell_text(m, scale=1.0):
 
 def compare(a, b, quantum=0.0, higher_is_better=False, floor=None, calm_family=None, negligible=0.0, spread=None,
             shaken_family=None):
-    """stats.Verdict of Measure b against Measure a, over their repetitions or runs (n/a when either has no number).
+    """stats.Comparison of Measure b against Measure a, over their repetitions or runs (n/a when either has no number).
 
     quantum is the step the values move in (the timer resolution for sampled
     families): a difference smaller than one step is no difference.
@@ -332,7 +333,7 @@ def compare_in(a, b, key, counter, higher_is_better=False):
     v = compare(a.measure(key, counter), b.measure(key, counter), max(quantum(r, key, counter) for r in (a, b)),
                 higher_is_better, calm_family=family, shaken_family=shaken,
                 negligible=stats.NEGLIGIBLE_CYCLES if counter in ("cycles", "core_cycles") else 0.0)
-    if v.verdict not in ("slower", "faster") or counter == "core_cycles" or not all(_clock_free(r) for r in (a, b)):
+    if not v.verdict.differs or counter == "core_cycles" or not all(_clock_free(r) for r in (a, b)):
         return v
     core = compare(a.measure(key, "core_cycles"), b.measure(key, "core_cycles"), calm_family=family,
                    shaken_family=shaken, negligible=stats.NEGLIGIBLE_CYCLES)
@@ -340,7 +341,7 @@ def compare_in(a, b, key, counter, higher_is_better=False):
         return v
     # The TSC figure moved and core cycles did not, or the other way: the clock's change, not the code's. What
     # core cycles show of the code decides: the same within their interval, or nothing to tell.
-    return dataclasses.replace(v, verdict="same" if core.verdict == "same" else "unclear", interval=core.interval,
+    return dataclasses.replace(v, verdict=Verdict.SAME if core.verdict.same else Verdict.UNCLEAR, interval=core.interval,
                                margin=core.margin, margin_needed=core.margin_needed, runs_needed=core.runs_needed,
                                why=f"in core cycles {core.verdict} ({core.ratio:.2f}×): the core clock moved between "
                                    "the runs" + (f"; {core.why}" if core.why else ""))
@@ -350,5 +351,4 @@ def verdict_text(v):
     """A ratio cell: **bold** and the verdict when faster or slower, ≈ when the same, ? when unclear."""
     if v.ratio is None:
         return "—"
-    r = ratio_text(v.ratio)
-    return {"slower": f"**{r} slower**", "faster": f"**{r} faster**", "same": f"≈{r}", "unclear": f"{r} ?"}[v.verdict]
+    return v.verdict.cell(ratio_text(v.ratio))

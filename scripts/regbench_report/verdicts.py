@@ -17,7 +17,7 @@ from . import tables
 
 
 def results(runs):
-    """For each run after the first: [(Key, counter, name, stats.Verdict)] of every headline result, in label order.
+    """For each run after the first: [(Key, counter, name, stats.Comparison)] of every headline result, in label order.
 
     Over each benchmark's main counter (cycles, or GB/s for copies), in the
     union of the runs' benchmarks: a result one run lacks is n/a.
@@ -64,7 +64,7 @@ def document(runs, labels, files):
         for key, counter, name, v in mine:
             res = [x.results.get(key) for x in (runs[0], r)]
             doc["results"].append({
-                "name": name, "counter": counter, "run": label, "ratio": v.ratio, "verdict": v.verdict,
+                "name": name, "counter": counter, "run": label, "ratio": v.ratio, "verdict": str(v.verdict),
                 "p": v.p, "unit": v.unit, "n": list(v.n), "min_effect": v.floor, "margin": v.margin,
                 "interval": list(v.interval) if v.interval else None, "margin_needed": v.margin_needed,
                 "runs_needed": v.runs_needed, "why": v.why,

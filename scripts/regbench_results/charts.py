@@ -6,20 +6,23 @@ range; a point the report's verdict calls slower than the one before is red.
 The folder follows scripts/report's rules (regbench_base.folder).
 """
 import os
-import re
 
-from regbench_base import folder
+from regbench_base import folder, names, plot
 
 
-def file_name(s):
-    """A series' SVG name: its benchmark, machine and target made one safe file name."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", f"{s.name}--{s.host}--{s.target}").strip("_.") + ".svg"
+# history -o's folder is its own (folder.Writer): SVGs alone, no README (a table's has one).
+WRITER = folder.Writer("scripts/results history", "history -o", lambda names: bool(names) and all(n.endswith(".svg") for n in names))
+
+
+def file_name(s, taken=None):
+    """A series' SVG name: its benchmark, host and target (and the machine's id where it is not the host: two machines
+    may share a name) made one safe file name."""
+    machine = f"--{s.machine[:12]}" if s.machine != s.host else ""
+    return names.file_name(f"{s.name}--{s.host}--{s.target}{machine}", ".svg", taken)
 
 
 def chart(s, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = plot.pyplot()
     points = [p for p in s.points if p.result["ns"] is not None]
     rc = {"svg.hashsalt": "regbench", "svg.fonttype": "none", "font.size": 8, "font.family": "DejaVu Sans"}
     with plt.rc_context(rc):
@@ -30,7 +33,7 @@ def chart(s, path):
         lo = [max(0.0, y - (p.result["ns_lo"] if p.result["ns_lo"] is not None else y)) for y, p in zip(ys, points)]
         hi = [max(0.0, (p.result["ns_hi"] if p.result["ns_hi"] is not None else y) - y) for y, p in zip(ys, points)]
         ax.errorbar(xs, ys, yerr=[lo, hi], fmt="-o", color="tab:blue", markersize=3, capsize=2, linewidth=1)
-        slower = [i for i, p in enumerate(points) if p.verdict and p.verdict.verdict == "slower"]
+        slower = [i for i, p in enumerate(points) if p.verdict and p.verdict.verdict.costlier]
         ax.plot([xs[i] for i in slower], [ys[i] for i in slower], "o", color="tab:red", label="slower than the run before")
         ax.set_xticks(xs, [str(p.run["date"] or "")[:10] for p in points], rotation=60, ha="right", fontsize=6)
         ax.set_ylabel("ns (median, repetitions' range)")
@@ -44,14 +47,14 @@ def chart(s, path):
 def write(all_series, out_dir, force=False):
     """An SVG per series into out_dir, all or nothing; returns the files' names."""
     try:
-        folder.check(out_dir, force)
-        with folder.Staging(out_dir) as stage:
-            names = []
+        folder.check(out_dir, force, writer=WRITER)
+        with folder.Staging(out_dir, WRITER) as stage:
+            written, taken = [], set()
             for s in all_series:
-                names.append(file_name(s))
-                chart(s, os.path.join(stage.path, names[-1]))
+                written.append(file_name(s, taken))
+                chart(s, os.path.join(stage.path, written[-1]))
             stage.commit()
     except folder.FolderError as e:
         from .errors import ResultsError
         raise ResultsError(str(e)) from None
-    return names
+    return written

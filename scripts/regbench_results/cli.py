@@ -3,25 +3,30 @@
 Kept thin (arguments, printing, exit status) over the package's modules.
 Every failure is one line, `results: what: why (what to try)`, and a non-zero
 exit: 2 for a command line it cannot use, 1 for files, stores and folders it
-cannot use (and for alerts found), 128 + the signal's number when SIGINT,
-SIGTERM or SIGHUP stops it (the store and the output folder are then as they
-were).  Output that cannot be written (a full disk under stdout) is an error;
+cannot use, 128 + the signal's number when SIGINT, SIGTERM or SIGHUP stops it
+(the store and the output folder are then as they were).  alerts gives 1 a
+meaning of its own (a result got slower), 3 to nothing to compare and 4 to a
+store it cannot use (ALERTS_*, docs/FLEET.md).  Output that cannot be written (a full disk under stdout) is an error;
 characters a non-UTF-8 terminal cannot show are written in ASCII.
 """
+import codecs
+import contextlib
 import json
 import os
+import struct
 import sys
+import zlib
 
-import codecs
-import signal
-
-from regbench_base import folder, model
+from regbench_base import command, folder, model, stats
 from regbench_base.args import Parser, UsageError
 from regbench_base.state import State
 from regbench_base.text import number, ratio_text
 
-from . import history, query, runfile, store
-from .errors import ResultsError
+from . import history, passwords, query, runfile, store
+from .errors import NothingChosen, ResultsError
+
+# alerts' exit statuses, which a cron job tells apart (docs/FLEET.md): 1 only ever means that a result got slower.
+ALERTS_NONE, ALERTS_SLOWER, ALERTS_NOTHING, ALERTS_FAILED = 0, 1, 3, 4
 
 # Each command's usage line, and what it does (the top-level usage lists them all).
 USAGES = {
@@ -101,11 +106,15 @@ def parser():
     hist.add_argument("--json", action="store_true", help="the series as JSON, for programs")
     hist.add_argument("-o", "--output", metavar="DIR", help="also write a chart per series into DIR (SVG)")
     hist.add_argument("--force", action="store_true", help="write into a folder holding files this did not write")
-    al = command("alerts", "Compares each machine × target's latest run with its own baseline: its earlier runs "
-                           f"labelled {'='.join(history.BASELINE_LABEL)} (regbench --benchmark_context="
+    al = command("alerts", "Compares each machine × target's latest run (of those the filters choose) with its own "
+                           "baseline: its earlier runs in the store labelled "
+                           f"{'='.join(history.BASELINE_LABEL)} (regbench --benchmark_context="
                            f"{'='.join(history.BASELINE_LABEL)}), else its last {history.BASELINE_RUNS} earlier runs, "
-                           "using the report's verdicts. Prints one line per result that got slower and exits 1 when "
-                           "there is one, 0 when there is none; a result that cannot be told apart is no alert.")
+                           f"using the report's verdicts (with {stats.OWN_RUNS} baseline runs or more, the machine's "
+                           "own spread decides). Prints one line per result that got slower. Exit status: 0 nothing got slower, "
+                           f"{ALERTS_SLOWER} a result got slower (and nothing else), 2 a command line it cannot use, "
+                           f"{ALERTS_NOTHING} nothing to compare (no run, filters or patterns naming none, no run before "
+                           f"a latest), {ALERTS_FAILED} a store it cannot use.")
     al.add_argument("--baseline", type=int, metavar="N", help="compare with the last N earlier runs, labelled or not")
     export = command("export", "Prints results for other tools: csv and json, a row per benchmark per run with the "
                                "run's columns; bmf, Bencher Metric Format of one testbed (the newest run chosen; "
@@ -132,6 +141,7 @@ def parser():
 
 
 def _add(args):
+    query.check_arguments(args)
     prepared, lines = [], []
     for path in args.files:
         run, data = runfile.read(path)
@@ -144,8 +154,8 @@ def _add(args):
         lines.append(f"{'added' if fresh else 'kept '} {row['id'][:12]}  {row['host']}  {row['cpu']}  "
                      f"{row['target']}  {row['date'] or 'undated'}  {len(rows['results'])} benchmarks  ({path})")
     total, added = s.total, sum(new)
-    print("\n".join(lines))
-    print(f"{s.where}: {added} added, {len(args.files) - added} already there; {_runs(total)} in the store")
+    _say(*lines)
+    _say(f"{s.where}: {added} added, {len(args.files) - added} already there; {_runs(total)} in the store")
     return 0
 
 
@@ -156,7 +166,8 @@ def _upgraded(s):
 
 
 def _open(args):
-    """The store a reading command names, made current (an older one upgraded, saying so)."""
+    """The store a command names, made current (an older one upgraded, saying so); its patterns checked first."""
+    query.check_arguments(args)
     s = store.open_store(args.db)
     try:
         s.prepare()
@@ -168,17 +179,38 @@ def _open(args):
     return s
 
 
+@contextlib.contextmanager
+def _damaged(s):
+    """A value of the store this code cannot read (a hand-edited row, a blob another program wrote) as one line."""
+    try:
+        yield
+    except (ValueError, TypeError, KeyError, IndexError, zlib.error, struct.error) as e:
+        raise ResultsError(s.where, f"holds a value this regbench cannot read ({type(e).__name__}: {e})",
+                           "another program changed the store: restore it from a copy, or delete the run named "
+                           "and add its file again") from None
+
+
 def _read(args, build, **select):
     """build(store, the runs and results the filters choose) on the store a reading command names, closed after."""
     s = _open(args)
     try:
-        return build(s, query.select(s, args, **select))
+        with _damaged(s):
+            return build(s, query.select(s, args, **select))
     finally:
         s.close()
 
 
+def _say(*lines):
+    """Lines on stdout, each one line whatever a run's text holds (a newline, an escape sequence: shown escaped); the
+    trailing blank ones left out."""
+    text = "\n".join(command.printable(line) for line in lines).rstrip()
+    print(text)
+
+
 def _columns(rows, head):
-    """Rows of text as aligned columns under a heading."""
+    """Rows of text as aligned columns under a heading (a cell's control characters shown escaped first)."""
+    rows = [[command.printable(x) for x in r] for r in rows]
+    head = [command.printable(x) for x in head]
     widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
     return ["  ".join(str(x).ljust(w) for x, w in zip(r, widths)).rstrip() for r in [head, *rows]]
 
@@ -186,12 +218,12 @@ def _columns(rows, head):
 def _list(args):
     where, runs = _read(args, lambda s, selection: (s.where, selection.runs), need_runs=False)
     if not runs:
-        print(f"{where}: no runs (add some: scripts/results add RUN.json)")
+        _say(f"{where}: no runs (add some: scripts/results add RUN.json)")
         return 0
     rows = [[r["id"][:12], r["date"] or "-", r["host"], r["cpu"], r["target"], r["accelerator"] or "-",
              f"{r['results']} ({r['measured']} measured)", r["regbench_version"] or "-"] for r in runs]
-    print("\n".join(_columns(rows, ["id", "date", "host", "cpu", "target", "accel", "benchmarks", "regbench"])))
-    print(f"{where}: {_runs(len(runs))}")
+    _say(*_columns(rows, ["id", "date", "host", "cpu", "target", "accel", "benchmarks", "regbench"]))
+    _say(f"{where}: {_runs(len(runs))}")
     return 0
 
 
@@ -204,7 +236,7 @@ def _table(args):
     from . import reference, render
     _output(args)
     table = _read(args, reference.build)
-    print(_written(args, lambda: render.write(table, args.output, title=args.title, force=args.force)))
+    _say(_written(args, lambda: render.write(table, args.output, title=args.title, force=args.force)))
     return 0
 
 
@@ -212,7 +244,7 @@ def _site(args):
     from . import site
     _output(args)
     pages = _read(args, site.collect)
-    print(_written(args, lambda: site.write(pages, args.output, title=args.title, force=args.force)))
+    _say(_written(args, lambda: site.write(pages, args.output, title=args.title, force=args.force)))
     return 0
 
 
@@ -236,7 +268,9 @@ def _latency(args):
     out = []
     for g in lat.groups:
         ghz = f", TSC {g.tsc_hz / 1e9:.3f} GHz" if g.tsc_hz else ""
-        out += [f"{g.host} · {g.cpu} · {g.target} (timer step {g.step:g} TSC cycles{ghz}): {_runs(len(g.runs))} merged"]
+        machine = f" (machine {g.machine[:12]})" if g.machine != g.host else ""
+        out += [f"{g.host}{machine} · {g.cpu} · {g.target} (timer step {g.step:g} TSC cycles{ghz}): "
+                f"{_runs(len(g.runs))} merged"]
         rows = [[r.name, r.runs, r.samples, *(latency.bucket_text(r.percentiles[p], g.step)
                                               for p, _ in latency.PERCENTILES)] for r in g.rows]
         out += ["  " + line for line in _columns(rows, ["benchmark", "runs", "samples",
@@ -247,7 +281,7 @@ def _latency(args):
         out.append(f"{where}: no lat/ histograms in the runs asked for")
     else:
         out.append(f"{where}: TSC cycles; a percentile is the bucket its sample lies in (< N: under one timer step)")
-    print("\n".join(out).rstrip())
+    _say(*out)
     return 0
 
 
@@ -299,22 +333,33 @@ def _history(args):
                          labels or "-", figure if State(r["state"]).figure else r["state"], verdict])
         out += ["  " + line for line in _columns(rows, ["date", "run", "kernel", "firmware", "labels", "median",
                                                          "verdict"])] + [""]
-    print("\n".join(out).rstrip())
+    _say(*out)
     return 0
 
 
 def _alerts(args):
     if args.baseline is not None and args.baseline < 1:
         raise UsageError("--baseline: give 1 or more earlier runs")
-    where, (found, compared) = _read(args, lambda s, selection: (s.where, history.alerts(s, selection,
-                                                                                      args.baseline)))
+    try:
+        where, (found, compared) = _read(args, lambda s, selection: (s.where, history.alerts(s, selection,
+                                                                                          args.baseline)))
+    except NothingChosen as e:
+        e.status = ALERTS_NOTHING
+        raise
+    except ResultsError as e:
+        e.status = ALERTS_FAILED
+        raise
     for a in found:
-        print(f"slower: {a.host} · {a.target} · {a.name}: {ratio_text(a.verdict.ratio)} the baseline "
+        _say(f"slower: {a.host} · {a.target} · {a.name}: {ratio_text(a.verdict.ratio)} the baseline "
               f"(run {a.latest['id'][:12]} against {_runs(len(a.baseline))}; p = {a.verdict.p:.2g}, floor "
               f"{a.verdict.floor:.0%} a {a.verdict.unit})")
+    if not compared:
+        print(f"results: {where}: nothing to compare (no machine × target of the runs chosen has a run before its "
+              "latest with the same benchmarks' repetitions; add runs, or widen the filters)", file=sys.stderr)
+        return ALERTS_NOTHING
     print(f"{where}: {len(found)} alert{'s' if len(found) != 1 else ''} in {compared} results compared",
           file=sys.stderr)
-    return 1 if found else 0
+    return ALERTS_SLOWER if found else ALERTS_NONE
 
 
 def _remove(args, which, done):
@@ -328,8 +373,8 @@ def _remove(args, which, done):
     finally:
         s.close()
     for r in runs:
-        print(f"deleted {r['id'][:12]}  {r['host']}  {r['target']}  {r['date'] or 'undated'}")
-    print(f"{s.where}: {_runs(len(runs))} {done}; {_runs(total)} in the store")
+        _say(f"deleted {r['id'][:12]}  {r['host']}  {r['target']}  {r['date'] or 'undated'}")
+    _say(f"{s.where}: {_runs(len(runs))} {done}; {_runs(total)} in the store")
     return 0
 
 
@@ -353,7 +398,7 @@ def _retag(args):
         curate.retag(s, run, args.host)
     finally:
         s.close()
-    print(f"{run['id'][:12]}: host {run['host']} -> {args.host}")
+    _say(f"{run['id'][:12]}: host {run['host']} -> {args.host}")
     return 0
 
 
@@ -382,46 +427,21 @@ codecs.register_error("regbench_plain", _plain)
 def main(argv=None):
     for stream in (sys.stdout, sys.stderr):
         stream.reconfigure(errors="regbench_plain")
-    restore = folder.catch_signals()
-    try:
-        try:
-            args = parser().parse_args(argv)
-            if not args.command:
-                raise UsageError(f"no command (give {', '.join(COMMANDS)}; see scripts/results --help)")
-            status = COMMANDS[args.command](args)
-            sys.stdout.flush()
-            return status
-        finally:
-            folder.settled()
-    except UsageError as e:
-        return _fail(str(e), 2)
-    except ResultsError as e:
-        return _fail(str(e), 1)
-    except KeyboardInterrupt as e:
-        signo = getattr(e, "signo", signal.SIGINT)
-        by = "" if signo == signal.SIGINT else f" by {signal.Signals(signo).name}"
-        return _fail(f"interrupted{by} (the store and the output folder are as they were)", 128 + signo)
-    except BrokenPipeError:
-        # a reader that stopped early (| head): nothing more to say, and nothing to say it to
-        _drop_stdout()
-        return 1
-    except OSError as e:
-        if e.filename is None:
-            # writing to stdout failed (a full disk, a closed file): what was printed is incomplete
-            _drop_stdout()
-            return _fail(f"standard output: {e.strerror or e} (the output is incomplete; write it where there is "
-                         "room)", 1)
-        return _fail(f"{e.filename}: {e.strerror or e} (check the path)", 1)
-    finally:
-        restore()
 
+    chosen = []
 
-def _drop_stdout():
-    """Points stdout at /dev/null, so that Python's flush at exit has nothing left to fail on."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    sys.stdout = open(os.devnull, "w", encoding="utf-8")
-
-
-def _fail(line, status):
-    print(f"results: {line}", file=sys.stderr)
-    return status
+    def body():
+        # no line says a password, whatever quoted it (the parser's complaint about a mistyped option, an engine's
+        # message, an unexpected error): every argument that may hold one, and $REGBENCH_DB, scrubbed out
+        named = [a for a in (sys.argv[1:] if argv is None else argv) if "://" in a or "=" in a]
+        for db in named + [os.environ.get(store.ENVIRONMENT) or ""]:
+            command.scrubbing(lambda line, db=db: passwords.scrub(line, db) or
+                              f"{passwords.masked(db)}: {store.LEFT_OUT} (check the URL's user, password and host)")
+        args = parser().parse_args(argv)
+        if not args.command:
+            raise UsageError(f"no command (give {', '.join(COMMANDS)}; see scripts/results --help)")
+        chosen.append(args.command)
+        return COMMANDS[args.command](args)
+    # a failure of alerts must not read as "a result got slower"
+    return command.run("results", body, errors=ResultsError, failure=lambda: ALERTS_FAILED if chosen == ["alerts"] else 1,
+                       interrupted="the store and the output folder are as they were")

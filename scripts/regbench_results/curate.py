@@ -6,11 +6,18 @@ is changed.  A run's results, labels and histograms go with it (foreign keys
 with ON DELETE CASCADE, enforced on SQLite too).
 """
 from . import history, query, reference, runfile
+from regbench_base.args import UsageError
+
 from .errors import ResultsError
 
 
+# The longest host name retag gives (a DNS name is at most 253 characters): a name goes into lines and file names.
+HOST_LIMIT = 253
+
+
 def resolve(store, starts):
-    """The runs (rows of query.all_runs) named by ids or starts of ids, in the order given."""
+    """The runs (rows of query.all_runs) named by ids or starts of ids, in the order given, each once (two starts of
+    one id name one run: deleting it twice would take its histograms out of `merged` twice)."""
     runs = query.all_runs(store)
     out = []
     for start in starts:
@@ -18,7 +25,8 @@ def resolve(store, starts):
         if len(found) != 1:
             why = "no run in the store has an id starting so" if not found else f"{len(found)} runs' ids start so"
             raise ResultsError(start or "''", why, "give the id as `scripts/results list` shows it")
-        out.append(found[0])
+        if found[0] not in out:
+            out.append(found[0])
     return out
 
 
@@ -31,7 +39,7 @@ def to_prune(selection, before=None, keep=None):
     """The runs of a selection that prune removes: those that ran before a date (UTC text), or all but the newest
     keep of each machine × target."""
     if before is None and keep is None:
-        raise ResultsError("prune", "nothing says which runs to remove", "give --before DATE or --keep N")
+        raise UsageError("prune: nothing says which runs to remove (give --before DATE or --keep N)")
     groups = {}
     for run in selection.runs:
         groups.setdefault((history.machine(run), reference.target_label(run)), []).append(run)
@@ -47,5 +55,9 @@ def to_prune(selection, before=None, keep=None):
 def retag(store, run, host):
     """Gives a run another host (the store's column; the JSON keeps what the run said)."""
     if not host.strip():
-        raise ResultsError("--host", "empty", "give the host's name as the run should be listed")
+        raise UsageError("--host: empty (give the host's name as the run should be listed)")
+    if not host.isprintable():
+        raise UsageError("--host: holds a control character, a newline or a tab (give the host's name on one line)")
+    if len(host) > HOST_LIMIT:
+        raise UsageError(f"--host: {len(host)} characters, more than a host name's {HOST_LIMIT} (give the host's name)")
     store.retag(run, runfile.text(host))

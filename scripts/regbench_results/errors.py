@@ -1,4 +1,5 @@
 """The one kind of failure the results command reports: a line `what: why (what to try)`."""
+from regbench_base.text import printable
 
 
 class ResultsError(Exception):
@@ -11,7 +12,12 @@ class ResultsError(Exception):
     can be retried.
     """
     code = None
+    status = None          # the exit status it ends the command with (None: the command's failure status, 1)
 
     def __init__(self, what, why=None, hint=None):
-        text = what if why is None else f"{what}: {why} ({hint})"
-        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in text))
+        super().__init__(printable(what if why is None else f"{what}: {why} ({hint})"))
+
+
+class NothingChosen(ResultsError):
+    """The store holds no run, or the filters or benchmark patterns name none: nothing to work on.  alerts exits
+    with a status of its own for it (nothing to compare is not a regression)."""

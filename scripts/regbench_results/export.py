@@ -4,6 +4,12 @@ A row is one benchmark of one run: the run's identity and machine columns
 (RUN_COLUMNS) beside the result's (RESULT_COLUMNS, as sql.RESULTS names them).
 BMF is one report of one testbed: the newest run chosen, when the filters
 leave one machine and target.
+
+A CSV file is opened in spreadsheets, which take a cell starting with =, +,
+-, @, a tab or a carriage return for a formula (CSV injection, as OWASP
+describes it): a text cell starting so is written with a ' in front, which
+the spreadsheet shows as text and does not keep.  Numbers are written as
+they are (a negative figure is a number, not a formula).
 """
 import csv
 import io
@@ -15,6 +21,15 @@ from .errors import ResultsError
 RUN_COLUMNS = ("id", "host", "machine_id", "cpu", "arch", "target", "accelerator", "kernel", "firmware", "microcode",
                "regbench_version", "regbench_commit", "date", "time")
 RESULT_COLUMNS = tuple(f for f in sql.RESULT_FIELDS if f not in ("run_id", "reps"))
+
+
+# What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value):
+    """A CSV cell as a spreadsheet must take it: a text that would start a formula with a ' in front."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA) else value
 
 
 def rows(store, selection):
@@ -48,5 +63,5 @@ def text(store, selection, fmt):
     out = io.StringIO()
     w = csv.DictWriter(out, fieldnames=list(data[0]) if data else ["run"], lineterminator="\n")
     w.writeheader()
-    w.writerows(data)
+    w.writerows({k: cell(v) for k, v in row.items()} for row in data)
     return out.getvalue().rstrip("\n")

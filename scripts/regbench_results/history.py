@@ -7,11 +7,12 @@ run, the kernel, firmware and labels it ran with, the median in ns with the
 repetitions' range, and the verdict against the point before.  Verdicts are
 the report's (regbench_base.stats.compare) on each run's repetitions in TSC
 cycles, with the family's run-to-run floor where neither side was disturbed.
-An alert is a verdict of "slower" of a machine's latest run against its own
-baseline (its earlier runs labelled baseline=yes, else its last N runs); a
-result that cannot be told apart from its baseline is never an alert.
+An alert is a costlier verdict (slower) of a machine's latest run against its own
+baseline (its earlier runs labelled baseline=yes, else its last N runs): where
+the baseline has stats.OWN_RUNS runs or more, their own spread from run to
+run is the floor (stats.against_history), not the family's; a result that
+cannot be told apart from its baseline is never an alert.
 """
-import statistics
 from dataclasses import dataclass, field
 from typing import List, Optional
 
@@ -27,16 +28,13 @@ BASELINE_RUNS = 5
 BASELINE_LABEL = ("baseline", "yes")
 
 
-def machine(run):
-    """A run's machine as history groups it: its machine_id where it has one, else its host."""
-    return run["machine_id"] or run["host"]
-
+machine = runfile.machine
 
 @dataclass
 class Point:
     run: dict                        # the run's row (query.all_runs)
     result: dict                     # its result row (FIELDS)
-    verdict: Optional[stats.Verdict] = None    # against the point before
+    verdict: Optional[stats.Comparison] = None    # against the point before
 
     @property
     def reps(self):
@@ -55,7 +53,7 @@ class Series:
 
 
 def compare(before, after, family, disturbed):
-    """The report's Verdict of after's repetitions against before's (lists of TSC cycles)."""
+    """The report's Comparison of after's repetitions against before's (lists of TSC cycles)."""
     return stats.compare(before, after, calm_family=None if disturbed else family,
                          negligible=stats.NEGLIGIBLE_CYCLES)
 
@@ -84,7 +82,7 @@ def point_document(p):
     return {"date": run["date"], "time": run["time"], "run": run["id"], "host": run["host"], "kernel": run["kernel"],
             "firmware": run["firmware"], "microcode": run["microcode"], "labels": run["labels"], "state": r["state"],
             "ns": r["ns"], "ns_lo": r["ns_lo"], "ns_hi": r["ns_hi"], "cycles": r["cycles"],
-            "disturbed": r["disturbed"], "verdict": p.verdict.verdict if p.verdict else None,
+            "disturbed": r["disturbed"], "verdict": str(p.verdict.verdict) if p.verdict else None,
             "ratio": p.verdict.ratio if p.verdict else None, "why": p.verdict.why if p.verdict else None}
 
 
@@ -102,17 +100,26 @@ class Alert:
     name: str
     latest: dict                     # the latest run's row
     baseline: List[dict]             # the runs it was compared with
-    verdict: stats.Verdict
+    verdict: stats.Comparison
 
 
 def alerts(store, selection, baseline_runs=None):
-    """(the Alerts, how many results were compared): each machine × target's latest run against its baseline."""
-    groups = {}
+    """(the Alerts, how many results were compared): each machine × target's latest run against its baseline.
+
+    The filters choose which latest runs are checked (--since yesterday: last night's); the baseline is drawn
+    from the machine × target's own earlier runs in the store, whatever the filters say of them (a date filter
+    would otherwise leave a night's run with no baseline, and every night would pass)."""
+    group = lambda run: (machine(run), reference.target_label(run))
+    groups, every = {}, {}
     for run in selection.runs:
-        groups.setdefault((machine(run), reference.target_label(run)), []).append(run)
+        groups.setdefault(group(run), []).append(run)
+    for run in selection.every or selection.runs:
+        every.setdefault(group(run), []).append(run)
     chosen, pairs = [], []
     for (m, target), runs in groups.items():
-        latest, earlier = runs[-1], runs[:-1]
+        latest = runs[-1]
+        mine = every[(m, target)]
+        earlier = mine[:next(i for i, r in enumerate(mine) if r["id"] == latest["id"])]
         labelled = [r for r in earlier if r["labels"].get(BASELINE_LABEL[0]) == BASELINE_LABEL[1]]
         base = labelled if baseline_runs is None and labelled else earlier[-(baseline_runs or BASELINE_RUNS):]
         if base:
@@ -132,11 +139,9 @@ def alerts(store, selection, baseline_runs=None):
                 continue
             compared += 1
             reps = [runfile.reps_of(b["reps"]) for b in before]
-            pooled = [x for r in reps for x in r]
-            runs_medians = [statistics.median(r) for r in reps]
-            v = stats.compare(pooled, runfile.reps_of(row["reps"]), a_runs=runs_medians if len(before) > 1 else (),
-                              calm_family=None if row["disturbed"] or any(b["disturbed"] for b in before)
-                              else row["family"], negligible=stats.NEGLIGIBLE_CYCLES)
-            if v.verdict == "slower":
+            v = stats.against_history(reps, runfile.reps_of(row["reps"]), family=row["family"],
+                                      disturbed=bool(row["disturbed"]), shaken=any(b["disturbed"] for b in before),
+                                      negligible=stats.NEGLIGIBLE_CYCLES)
+            if v.verdict.costlier:
                 out.append(Alert(m, latest["host"], target, name, latest, base, v))
     return out, compared

@@ -44,6 +44,7 @@ class Group:
     target: str
     grid: Tuple[float, int]             # (timer step in TSC ticks, buckets per power of two)
     tsc_hz: Optional[float]
+    machine: str = ""                   # runfile.machine: two machines sharing a host name are two groups
     runs: List = field(default_factory=list)           # run ids (their rows while build() groups them)
     rows: List[Row] = field(default_factory=list)
 
@@ -58,11 +59,17 @@ class Latency:
     left_out: List[Tuple[dict, str]]    # (run row, why its histograms were not merged)
 
 
+def _group(row):
+    """A run's group: its machine (runfile.machine) and its merged group (host, CPU, target, grid), or None."""
+    gk = merged.group(row)
+    return None if gk is None else (runfile.machine(row),) + gk
+
+
 def _per_run(store, runs):
     """{group: {name: (runs, model.Histogram)}} of runs, their histograms read and added up one by one."""
     from . import query
     fields = ("run_id", "name", "step", "sub_buckets", "buckets")
-    by_key = {r["key"]: merged.group(r) for r in runs}
+    by_key = {r["key"]: _group(r) for r in runs}
     hists = {}
     for part in query.chunks(list(by_key)) if runs else []:
         q = f"SELECT {', '.join(fields)} FROM histograms WHERE run_id IN ({', '.join('?' for _ in part)})"
@@ -74,7 +81,7 @@ def _per_run(store, runs):
             try:
                 out.setdefault(gk, {})[name] = (len(rows), distribution.merge([runfile.histogram_of(r) for r in rows]))
             except distribution.MergeError as e:
-                raise _merge_error(gk, name, e) from None
+                raise _merge_error(gk[1:], name, e) from None
     return out
 
 
@@ -98,16 +105,17 @@ def build(store, selection):
     """The Latency of a query.Selection of an open store: its runs' lat/ histograms of the benchmarks it names.
 
     A group whose every run the selection holds is read from `merged` (one row per benchmark, whatever its runs);
-    one that filters leave in part (--since, --until, --label, ...) is added up from its runs' histograms."""
+    one that filters leave in part (--since, --until, --label, ...), or whose host name another machine shares
+    (`merged` adds up by host), is added up from its runs' histograms."""
     from . import query
     groups, gridless = {}, []
     for row in selection.runs:
-        gk = merged.group(row)
+        gk = _group(row)
         if gk is None:
             if row["lat_histograms"]:
                 gridless.append(row)
             continue
-        g = groups.setdefault(gk, Group(*gk[:3], grid=gk[3:], tsc_hz=row["tsc_hz"]))
+        g = groups.setdefault(gk, Group(*gk[1:4], grid=gk[4:], tsc_hz=row["tsc_hz"], machine=gk[0]))
         g.runs.append(row)
     # runs whose histograms have no grid are left out, and said so where the benchmarks asked for are among them
     names = {}
@@ -117,14 +125,14 @@ def build(store, selection):
             names.setdefault(r["run_id"], set()).add(r["name"])
     left_out = [(row, "its histograms have no grid (a regbench older than the fixed grid): they cannot be added to "
                       "others") for row in gridless if any(selection.wants(n) for n in names.get(row["key"], ()))]
-    whole = {}          # how many runs each group has in the store
+    whole = {}          # how many runs each merged group (host, CPU, target, grid) has in the store
     for row in selection.every:
         whole[merged.group(row)] = whole.get(merged.group(row), 0) + 1
-    partial = [r for gk, g in groups.items() if whole.get(gk) != len(g.runs) for r in g.runs]
+    partial = [r for gk, g in groups.items() if whole.get(gk[1:]) != len(g.runs) for r in g.runs]
     found = _per_run(store, partial)
     for gk, g in groups.items():
-        if whole.get(gk) == len(g.runs):
-            found[gk] = _stored(store, gk)
+        if whole.get(gk[1:]) == len(g.runs):
+            found[gk] = _stored(store, gk[1:])
     query.check_patterns(selection, {n for group in found.values() for n in group} | {n for ns in names.values()
                                                                                     for n in ns})
     for gk, g in groups.items():
@@ -134,20 +142,23 @@ def build(store, selection):
         for name, (runs, h) in sorted(wanted.items(), key=lambda kv: order(keys[kv[0]])):
             g.rows.append(Row(name, keys[name], runs, h, {p: distribution.percentile(h, q) for p, q in PERCENTILES}))
         g.runs = [r["id"] for r in g.runs]
-    return Latency(sorted((g for g in groups.values() if g.rows), key=lambda g: (g.host, g.cpu, g.target, g.grid)),
-                   left_out)
+    return Latency(sorted((g for g in groups.values() if g.rows), key=lambda g: (g.host, g.machine, g.cpu, g.target,
+                                                                                 g.grid)), left_out)
 
 
 def _keys(store, runs, names):
     """{name: Key} of benchmarks, from the results' columns of a group's runs, the newest first until all are known."""
     fields = ("name", "family", "op", "width", "strategy", "param")
     keys = {}
+    # by the histograms' names, not by a family's name: what a family is called is the run's to say
     for run in reversed(runs):
-        if len(keys) == len(names):
+        missing = sorted(set(names) - set(keys))
+        if not missing:
             break
-        for r in store.rows(f"SELECT {', '.join(fields)} FROM results WHERE run_id = ? AND family = 'lat'", fields,
-                            (run["key"],)):
-            if r["name"] in names:
+        for part in [missing[i:i + 500] for i in range(0, len(missing), 500)]:
+            q = (f"SELECT {', '.join(fields)} FROM results WHERE run_id = ? AND name IN "
+                 f"({', '.join('?' for _ in part)})")
+            for r in store.rows(q, fields, (run["key"], *part)):
                 keys[r["name"]] = Key(*(r[f] for f in fields[1:]))
     return keys
 
@@ -166,7 +177,7 @@ def bucket_text(bucket, step):
 def document(lat):
     """The merged distributions for programs: a list of groups, each with its benchmarks' edges, counts and the
     bucket [lo, hi) of each percentile, in TSC ticks."""
-    return {"groups": [{"host": g.host, "cpu": g.cpu, "target": g.target,
+    return {"groups": [{"host": g.host, "machine": g.machine, "cpu": g.cpu, "target": g.target,
                         "grid": {"step": g.grid[0], "sub_buckets": g.grid[1]}, "tsc_hz": g.tsc_hz, "runs": g.runs,
                         "benchmarks": {r.name: {"runs": r.runs, "samples": r.samples,
                                                 "percentiles": {p: list(b) if b else None for p, b in r.percentiles.items()},

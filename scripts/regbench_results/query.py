@@ -8,12 +8,15 @@ value, different options must all hold.  A value that names no run of the
 store, filters that leave no run together, or a pattern that names no
 benchmark of those runs is an error: a typo never reads as an empty answer.
 """
+import os
 import re
 from dataclasses import dataclass, field
 from typing import List
 
-from . import reference, runfile, sql
-from .errors import ResultsError
+from . import passwords, reference, runfile, sql
+from regbench_base.args import UsageError
+
+from .errors import NothingChosen, ResultsError
 
 # Each run filter: its option, what it matches in a run's row (with its labels), and its help.
 FILTERS = (
@@ -34,7 +37,7 @@ def add_arguments(p, benchmarks=True):
     """The filter options (and the benchmark patterns, unless benchmarks is False) on a command's parser."""
     for name, _, what in FILTERS:
         p.add_argument(f"--{name}", action="append", default=[], metavar="KEY=VALUE" if name == "label" else None,
-                       type=_pair if name == "label" else str, help=what + " (repeatable)")
+                       type=_pair if name == "label" else _given, help=what + " (repeatable)")
     p.add_argument("--since", type=when(False), metavar="DATE", help="only runs from this date on (ISO 8601: "
                    "2026-12-01, or a time with its offset; UTC where none is given)")
     p.add_argument("--until", type=when(True), metavar="DATE", help="only runs up to this date (a day given "
@@ -43,6 +46,16 @@ def add_arguments(p, benchmarks=True):
         p.add_argument("benchmarks", nargs="*", metavar="BENCHMARK",
                        help="benchmarks by name or pattern (a regular expression found in the name, as "
                             "--benchmark_filter; default: all)")
+
+
+def _given(text):
+    """A filter's value: an empty one (an unset variable, --machine "$ID") would match every run, and is refused."""
+    if not text.strip():
+        raise ValueError(text)
+    return text
+
+
+_given.__name__ = "value (empty: it would name every run)"
 
 
 def _pair(text):
@@ -104,7 +117,7 @@ def select(store, args, need_runs=True):
     runs = all_runs(store)
     if not runs:
         if need_runs:
-            raise ResultsError(store.where, "no runs in the store", "add some first: scripts/results add RUN.json")
+            raise NothingChosen(store.where, "no runs in the store", "add some first: scripts/results add RUN.json")
         return Selection([], [])
     chosen = runs
     for name, match, _ in FILTERS:
@@ -112,7 +125,7 @@ def select(store, args, need_runs=True):
         for v in values:
             if not any(match(r, v) for r in runs):
                 shown = f"{v[0]}={v[1]}" if name == "label" else v
-                raise ResultsError(f"--{name} {shown}", "no run in the store has it",
+                raise NothingChosen(f"--{name} {shown}", "no run in the store has it",
                                    f"`scripts/results list` shows the runs{_known(runs, name)}")
         if values:
             chosen = [r for r in chosen if any(match(r, v) for v in values)]
@@ -122,7 +135,7 @@ def select(store, args, need_runs=True):
     if until:
         chosen = [r for r in chosen if r["time"] and r["time"] <= until]
     if not chosen:
-        raise ResultsError(store.where, "no run matches all of the filters together", "`scripts/results list` "
+        raise NothingChosen(store.where, "no run matches all of the filters together", "`scripts/results list` "
                            "with fewer of them shows which runs there are")
     return Selection(chosen, list(getattr(args, "benchmarks", []) or []), runs)
 
@@ -136,17 +149,41 @@ def _known(runs, name):
     return f"; {name}s here: {', '.join(values[:6])}{' ...' if len(values) > 6 else ''}" if values else ""
 
 
+def check_arguments(args):
+    """The benchmark patterns of a command line, before any store is opened: each a regular expression (UsageError
+    otherwise), and none a result file (`export --format bmf RUN.json`, the form older docs gave)."""
+    db = getattr(args, "db", None)
+    if db is not None and not db.strip():
+        raise UsageError("--db: empty (give an SQLite file's path or a PostgreSQL URL, or leave --db out for "
+                         "$REGBENCH_DB or the default store)")
+    if db is not None and "://" not in db and re.search(r"(?i)\b(password|host|dbname|user)\s*=", db):
+        # a libpq keyword string would be taken for a file's name, and a new store made under it, password and all
+        raise UsageError(f"--db {passwords.masked(db)}: a PostgreSQL keyword string, not a URL or a file (write it "
+                         "as a URL: postgresql://USER@HOST/DATABASE, the password in PGPASSWORD or ~/.pgpass)")
+    for p in getattr(args, "benchmarks", None) or []:
+        if p.endswith(".json") and os.path.isfile(p):
+            hint = ("export a file with --run: scripts/results export --format bmf --run " + p
+                    if getattr(args, "command", "") == "export" else "add it to a store first: scripts/results add " + p)
+            raise UsageError(f"{p}: a result file, not a benchmark pattern ({hint})")
+        pattern(p)
+
+
+def pattern(p):
+    """A benchmark pattern compiled; one that is not a regular expression is a command line the tool cannot use."""
+    try:
+        return re.compile(p)
+    except (re.error, RecursionError, OverflowError) as e:
+        raise UsageError(f"{p}: not a regular expression: {e} (give a benchmark's name or a pattern such as "
+                         "'^lat/read32/')") from None
+
+
 def check_patterns(selection, names):
     """ResultsError naming each benchmark pattern that matches none of names (the benchmarks of the runs chosen)."""
     for p in selection.patterns:
-        try:
-            rx = re.compile(p)
-        except re.error as e:
-            raise ResultsError(p, f"not a regular expression: {e}", "give a benchmark's name or a pattern such as "
-                               "'^lat/read32/'") from None
+        rx = pattern(p)
         if not any(rx.search(n) for n in names):
-            raise ResultsError(p, "names no benchmark of the runs chosen", "`scripts/results table` or a run's "
-                               "report lists the benchmarks")
+            raise NothingChosen(p, "names no benchmark of the runs chosen", "`scripts/results table` or a run's "
+                                "report lists the benchmarks")
 
 
 def chunks(ids, size=500):

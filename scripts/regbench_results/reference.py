@@ -54,7 +54,7 @@ def target_label(run):
 @dataclass
 class Column:
     """One machine and target: the runs that measured it, and how it is labelled."""
-    machine: Tuple[str, str, str]      # host, cpu, accelerator
+    machine: Tuple[str, str, str, str]      # host, cpu, accelerator, the machine (runfile.machine: its id, else host)
     target: str
     emulation: str
     runs: List[dict] = field(default_factory=list)    # rows of the store's runs, oldest first
@@ -129,7 +129,8 @@ def cell(members):
 
 
 def _label_machines(columns):
-    """Each column's machine label: its CPU; the host too where two machines share a CPU, then the accelerator."""
+    """Each column's machine label: its CPU; the host too where two machines share a CPU, then the accelerator, then
+    the start of the machine's id where two machines share a host name."""
     machines = sorted({c.machine for c in columns})
     labels = {m: m[1] for m in machines}
     clashing = lambda: [m for m in machines if sum(labels[n] == labels[m] for n in machines) > 1]
@@ -138,6 +139,9 @@ def _label_machines(columns):
     for m in clashing():
         if m[2]:
             labels[m] += f" (QEMU {m[2]})"
+    for m in clashing():
+        if m[3] != m[0]:
+            labels[m] += f" (machine {m[3][:8]})"
     for c in columns:
         c.label = labels[c.machine]
 
@@ -145,7 +149,7 @@ def _label_machines(columns):
 def _columns(runs):
     by = {}
     for run in runs:
-        machine = (run["host"], run["cpu"], run["accelerator"] or "")
+        machine = (run["host"], run["cpu"], run["accelerator"] or "", run["machine_id"] or run["host"])
         col = by.setdefault((machine, target_label(run)), Column(machine, target_label(run), emulation(run)))
         col.runs.append(run)
     columns = list(by.values())

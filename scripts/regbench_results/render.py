@@ -10,8 +10,8 @@ import math
 import os
 import textwrap
 
-from regbench_base import folder, names
-from regbench_base.text import DISTURBED, bound_text, md_table, number
+from regbench_base import folder, names, plot
+from regbench_base.text import DISTURBED, bound_text, md_safe, md_table, number
 
 from .reference import EMULATION
 
@@ -20,6 +20,11 @@ TITLE = "The reference table: register access costs across machines and targets"
 # The most rows one SVG holds: a taller section (a sweep of thousands of _rep counts) is drawn as several images,
 # each readable and within what a renderer takes (matplotlib refuses an image over 2^16 pixels a side).
 ROWS_PER_IMAGE = 200
+
+
+# The table's folder is its own (folder.Writer): a README and its SVGs, nothing else.
+WRITER = folder.Writer("scripts/results table", "the table",
+                       lambda names: "README.md" in names and all(n == "README.md" or n.endswith(".svg") for n in names))
 
 
 def cell_text(cell):
@@ -48,11 +53,13 @@ def section_title(s):
     return f"{what}: ns per {s.unit}"
 
 
-def parts(s):
-    """The section's rows cut into images: [(file name, rows)], one part for a section of ROWS_PER_IMAGE or fewer."""
+def parts(s, taken):
+    """The section's rows cut into images: [(file name, rows)], one part for a section of ROWS_PER_IMAGE or fewer;
+    taken: the names the table's other images have (names.file_name keeps them apart)."""
     base = f"{s.family}-{s.op}" if s.op else s.family
     cuts = [s.rows[i:i + ROWS_PER_IMAGE] for i in range(0, len(s.rows), ROWS_PER_IMAGE)]
-    return [(f"{base}.svg" if i == 0 else f"{base}-{i + 1}.svg", rows) for i, rows in enumerate(cuts)]
+    return [(names.file_name(base if i == 0 else f"{base}-{i + 1}", ".svg", taken), rows)
+            for i, rows in enumerate(cuts)]
 
 
 def headline(ref):
@@ -107,7 +114,13 @@ def _columns_table(ref):
     return md_table(["column", "host", "CPU", "TSC", "target", "what", "emulated", "runs", "dates"], rows)
 
 
-def _section_md(ref, s):
+def images(ref):
+    """parts() of every section, in order: the same file names for the README and the images."""
+    taken = {"README.md"}
+    return [parts(s, taken) for s in ref.sections]
+
+
+def _section_md(ref, s, cut):
     head = ["benchmark"] + [column_head(ref.columns[c], "<br>") for c in s.columns]
     rows = [[f"`{names.label(k)}`"] + [cell_text(s.cells.get((k, c))) for c in s.columns] for k in s.rows]
     out = [f"## {section_title(s)}", ""]
@@ -117,7 +130,6 @@ def _section_md(ref, s):
     if s.hidden:
         out += [f"{s.hidden} more benchmark{'s' if s.hidden > 1 else ''} of this table no column measured (skipped "
                 "or failed in every run: each run's report says why).", ""]
-    cut = parts(s)
     for i, (name, rows) in enumerate(cut):
         part = f" (rows {i * ROWS_PER_IMAGE + 1} to {i * ROWS_PER_IMAGE + len(rows)})" if len(cut) > 1 else ""
         out += [f"![{section_title(s)}{part}]({name})", ""]
@@ -134,8 +146,8 @@ def _runs_table(ref):
 def readme(ref, title):
     md = [f"# {title or TITLE}", "", f"> **Headline:** {headline(ref)}", ""] + _intro(ref) + [""]
     md += ["## Columns", "", _columns_table(ref), ""]
-    for s in ref.sections:
-        md += _section_md(ref, s)
+    for s, cut in zip(ref.sections, images(ref)):
+        md += _section_md(ref, s, cut)
     md += ["## Runs", "", "Each run's id is the start of the SHA-256 of its JSON's content (`scripts/results list` "
            "shows the same); the store keeps the JSON itself.", "", _runs_table(ref), "",
            "## Reproduce", "", "```sh", "scripts/results add --db STORE RUN.json...    # each run, from any machine",
@@ -143,12 +155,13 @@ def readme(ref, title):
     return "\n".join(md).rstrip() + "\n"
 
 
+COLOUR_FLOOR = 1e-12      # ns
+
+
 def heatmap(ref, s, rows, path):
     """Rows of the section as an SVG heat map: a row per benchmark, a column per machine and target, each cell's
     text; the colour scale is the whole section's, so that the parts of a cut section read alike."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = plot.pyplot()
     from matplotlib.colors import LogNorm
 
     value = lambda c: c.value if c and c.state.figure and c.value > 0 else math.nan
@@ -160,7 +173,10 @@ def heatmap(ref, s, rows, path):
         fig, ax = plt.subplots(figsize=(2.8 + 1.45 * len(s.columns), 1.6 + 0.19 * len(rows)))
         cmap = plt.get_cmap("viridis").copy()
         cmap.set_bad("white")
-        norm = LogNorm(min(finite), max(finite) * 1.0001) if finite else None
+        # matplotlib draws no log colour scale near the double's floor (about 1e-290), and no machine times anything
+        # shorter than a zeptosecond (1e-12 ns): a figure below that (a run file can hold 1e-300) takes the lowest colour
+        lo = max(min(finite), COLOUR_FLOOR) if finite else None
+        norm = LogNorm(lo, max(max(finite), lo) * 1.0001) if finite else None
         image = ax.imshow(values, aspect="auto", cmap=cmap, norm=norm, interpolation="nearest")
         for i, row in enumerate(cells):
             for j, c in enumerate(row):
@@ -193,12 +209,12 @@ def heatmap(ref, s, rows, path):
 
 def write(ref, out_dir, title=None, force=False):
     """Renders ref into out_dir (new, or holding an earlier table: folder's rules); returns the README's path."""
-    folder.check(out_dir, force)
-    with folder.Staging(out_dir) as stage:
-        for s in ref.sections:
-            for name, rows in parts(s):
+    folder.check(out_dir, force, writer=WRITER)
+    with folder.Staging(out_dir, WRITER) as stage:
+        for s, cut in zip(ref.sections, images(ref)):
+            for name, rows in cut:
                 heatmap(ref, s, rows, os.path.join(stage.path, name))
         with open(os.path.join(stage.path, "README.md"), "w", encoding="utf-8") as f:
-            f.write(readme(ref, title))
+            f.write(md_safe(readme(ref, title)))
         stage.commit()
     return os.path.join(out_dir, "README.md")

@@ -74,16 +74,23 @@ def utc(date):
     """An ISO 8601 date with its offset as UTC text that sorts in time order (YYYY-MM-DDTHH:MM:SSZ); None if none."""
     try:
         when = datetime.datetime.fromisoformat(str(date))
-    except (TypeError, ValueError):
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=datetime.timezone.utc)
+        # year 1 at +14:00 is before the first instant a datetime holds, 9999-12-31 at -14:00 after the last
+        return when.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except (TypeError, ValueError, OverflowError):
         return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=datetime.timezone.utc)
-    return when.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def host(run):
     """The machine's name: the context's `host` (the fleet tags each run with its inventory name), else the hostname."""
     return str(run.ctx("host") or run.ctx("host_name") or "unknown")
+
+
+def machine(row):
+    """A run's machine (a row of `runs`): its machine_id where it has one, else its host.  Two machines may share a
+    host name; every command tells machines apart by this, and names them by host (and id, where they clash)."""
+    return row["machine_id"] or row["host"]
 
 
 _MARKS = re.compile(r"\((?:R|TM)\)|\bProcessor\b", re.I)
@@ -116,7 +123,8 @@ def key(run_id):
 
 def meta_row(doc, run):
     """The row of `metas` of a run: its regbench object without the benchmarks, and the order of its ops."""
-    rb = {k: v for k, v in doc["regbench"].items() if k not in ("benchmarks", "histograms")}
+    # its texts as the run's results hold them (model.as_data), so that the names of both agree
+    rb = {k: v for k, v in model.as_data("regbench", doc["regbench"]).items() if k not in ("benchmarks", "histograms")}
     rb["ops"] = list(dict.fromkeys(k.op for k in run.results))
     text = json.dumps(rb, sort_keys=True, separators=(",", ":")).encode("utf-8")
     return {"id": hashlib.sha256(text).hexdigest(), "regbench": zlib.compress(text, 6)}

@@ -26,12 +26,15 @@ from urllib.parse import quote
 from regbench_base import folder, names
 from regbench_base.model import Key
 from regbench_base.state import State
-from regbench_base.text import DISTURBED, number
+from regbench_base.text import DISTURBED, md_safe, number
 
 from . import history, reference, render
 from .errors import ResultsError
 
 ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "site")
+FILES = ("index.html", "runs.html", "history.html", "data.js", "site.js", "site.css", "README.md")
+# The site's folder is its own: a table's, a report's or history charts there are not (folder.Writer).
+WRITER = folder.Writer("scripts/results site", "the site", lambda names: "index.html" in names and names <= set(FILES))
 TITLE = "regbench: register access costs across machines"
 # Runs of a regbench that did not record `arch` come from the one that measured x86_64 alone: the pages show them so
 # (the --arch filter, the store's, matches only runs that recorded it).
@@ -101,7 +104,7 @@ def _history(all_series, size_of):
             f = _figure(cell, size_of[name])
             point = [p.run["index"], _round(f["value"] if cell.state.figure else f["bound"]),
                      _round(f["lo"] if cell.state.figure else None), _round(f["hi"] if cell.state.figure else None),
-                     str(cell.state), f["text"], cell.state.figure]
+                     cell.state.cell, f["text"], cell.state.figure]
             out.setdefault(p.run["column"], {}).setdefault(name, []).append(point)
     for column in out.values():
         for points in column.values():
@@ -156,8 +159,8 @@ def collect(store, selection):
             name = names.label(key)
             size_of[name] = key.param if by_size else None
             cells = {columns[c]["id"]: {"text": figures[(key, c)]["text"], "tone": tones.get((key, c)),
-                                        "value": _round(figures[(key, c)]["value"]), "state": str(s.cells[(key, c)].state),
-                                        "told": s.cells[(key, c)].state.figure or s.cells[(key, c)].state.bound}
+                                        "value": _round(figures[(key, c)]["value"]),
+                                        "timed": s.cells[(key, c)].state.timed}
                      for c in s.columns if (key, c) in figures}
             rows.append({"name": name, "family": key.family, "width": key.width, "strategy": key.strategy,
                          "cells": cells})
@@ -193,9 +196,16 @@ def headline(site):
             "cell's history and each machine's runs (open index.html in a browser; it needs no network)")
 
 
+# What a page may load and run: its own script files and stylesheet, nothing inline and nothing from elsewhere, so
+# that markup a run's text might still smuggle in could not run (the text is escaped first; this is the second wall).
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+       "base-uri 'none'; form-action 'none'")
+
+
 def _page(title, page, body, scripts=("site.js",)):
     tags = "".join(f'<script src="{s}"></script>' for s in scripts)
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>{e(title)}</title>\n'
             f'<link rel="stylesheet" href="site.css">\n</head>\n<body data-page="{page}">\n'
             f'<header><nav><a href="index.html">Reference table</a> <a href="runs.html">Runs</a></nav>'
@@ -239,8 +249,9 @@ def _cell(c, row, cell):
     link = f'history.html#col={c["id"]}&amp;bench={quote(row["name"], safe="/")}'
     attrs = f' style="--t:{cell["tone"]}"' if cell["tone"] is not None else ""
     attrs += f' data-v="{cell["value"]}"' if cell["value"] is not None else ""
-    # "told": the cell says a figure or the bound it is under (the page counts those without reading state words)
-    classes = " ".join([cell["state"]] + (["told"] if cell["told"] else []) + (["emulated"] if c["emulation"] else []))
+    # timed: the cell says a figure or the bound it is under (State.timed); the page counts and styles cells by
+    # that, never by a state's word
+    classes = " ".join(["timed" if cell["timed"] else "untimed"] + (["emulated"] if c["emulation"] else []))
     return f'<td data-col="{c["id"]}" class="{classes}"{attrs}><a href="{link}">{e(cell["text"])}</a></td>'
 
 
@@ -289,10 +300,11 @@ def runs_html(site, title):
         for i in m["runs"]:
             r = site["runs"][i]
             col = by_id[r["column"]]
-            cells = [f"<code>{r['id'][:12]}</code>", e(r["date"] or "undated"), f"<code>{e(r['target'])}</code>",
+            # the store is input too (a hand-edited row): every value is escaped, numbers included
+            cells = [f"<code>{e(str(r['id'])[:12])}</code>", e(r["date"] or "undated"), f"<code>{e(r['target'])}</code>",
                      e(r["arch"]), e(r["kernel"] or "?"),
                      e(f"{r['regbench_version'] or '?'} {r['regbench_build_type'] or ''}".strip()),
-                     f"{r['measured']} of {r['results']}" + (f" (interrupted: {e(r['interrupted'])})"
+                     e(f"{r['measured']} of {r['results']}") + (f" (interrupted: {e(r['interrupted'])})"
                                                               if r["interrupted"] else ""),
                      f'<a href="index.html#machine={m["id"]}&amp;target={quote(col["target"])}">'
                      f'{e(col["target"])}{" (" + e(col["emulation"]) + " emulation)" if col["emulation"] else ""}</a>']
@@ -332,10 +344,10 @@ def readme(site, title):
 def write(site, out_dir, title=None, force=False):
     """Writes the site into out_dir (new, or holding an earlier site: folder's rules); returns index.html's path."""
     title = title or TITLE
-    folder.check(out_dir, force)
-    with folder.Staging(out_dir) as stage:
+    folder.check(out_dir, force, writer=WRITER)
+    with folder.Staging(out_dir, WRITER) as stage:
         pages = {"index.html": index_html(site, title), "runs.html": runs_html(site, title),
-                 "history.html": history_html(site, title), "data.js": data_js(site), "README.md": readme(site, title)}
+                 "history.html": history_html(site, title), "data.js": data_js(site), "README.md": md_safe(readme(site, title))}
         for name, text in pages.items():
             with open(os.path.join(stage.path, name), "w", encoding="utf-8") as f:
                 f.write(text)

@@ -25,7 +25,10 @@ import time
 import urllib.request
 import zlib
 
-from . import merged, query, runfile, sql
+from regbench_base import command
+
+from . import merged, passwords, query, runfile, sql
+from .passwords import masked
 from .errors import ResultsError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -35,14 +38,13 @@ DEFAULT = os.path.join(ROOT, "results", "regbench.sqlite")
 ENVIRONMENT = "REGBENCH_DB"
 URL_FORM = "postgresql://[user[:password]@][host][:port][/database][?param=value&...]"
 _POSTGRES = ("postgresql://", "postgres://")
+# How long a command waits for another writer's transaction on an SQLite store (s).
+BUSY_WAIT = 120
 # PostgreSQL's codes for a transaction that lost a race and may simply be run again
 _RETRY = ("40001", "40P01")
 
 
-def shown(db):
-    """The store as messages name it: every password form (user:password@, password=VALUE) masked."""
-    db = re.sub(r"^(\w+://[^/@:]*):[^/@]*@", r"\1:***@", db)
-    return re.sub(r"(?i)\b(password|pass)=('[^']*'|[^&\s]*)", r"\1=***", db)
+LEFT_OUT = "the server's message is left out: it quotes a part of the password"
 
 
 def _first_line(e):
@@ -52,8 +54,9 @@ def _first_line(e):
 class Store:
     """An open store.  rows() and the writes take and give dicts by column name (sql.RUNS, sql.RESULTS)."""
 
-    def __init__(self, conn, engine, where, errors, writable=True):
+    def __init__(self, conn, engine, where, errors, writable=True, db=None):
         self.conn, self.engine, self.where = conn, engine, where
+        self._db = db                  # the name as given (a URL with its password), for scrubbing messages
         self._errors = errors          # the engine's base exception class
         self.writable = writable
         self.upgraded = None           # (from, to, runs) when this open upgraded an older store
@@ -70,7 +73,7 @@ class Store:
             raise self._error(e, doing, hint) from None
 
     def _error(self, e, doing, hint):
-        why = shown(_first_line(e))
+        why = passwords.scrub(_first_line(e), self._db) or LEFT_OUT
         if "file is not a database" in why:
             return ResultsError(self.where, "not an SQLite database", "give the store's file, or a new path for a "
                                 "new store")
@@ -82,9 +85,23 @@ class Store:
         return error
 
     def _execute(self, statement, params=()):
+        """A statement run; on SQLite a store another writer holds is waited for here, in Python, a little at a time
+        (SQLite's own wait is C code that no signal handler can cut short), up to BUSY_WAIT seconds."""
         cur = self.conn.cursor()
-        cur.execute(self._sql(statement), params)
-        return cur
+        if self.engine != "sqlite":
+            cur.execute(self._sql(statement), params)
+            return cur
+        deadline = time.monotonic() + BUSY_WAIT
+        while True:
+            try:
+                cur.execute(statement, params)
+                return cur
+            except sqlite3.OperationalError as e:
+                # inside a transaction only COMMIT may be tried again: another statement's failure ends it
+                again = not self.conn.in_transaction or statement == "COMMIT"
+                if "locked" not in str(e) or not again or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     def _tables(self):
         if self.engine == "sqlite":
@@ -97,26 +114,35 @@ class Store:
         """The store's schema version: 1 for the first release's (no version table), None for no store at all."""
         tables = self._tables()
         if "regbench_store" in tables:
-            return int(self._execute(sql.VERSION_OF).fetchone()[0])
+            row = self._execute(sql.VERSION_OF).fetchone()
+            try:
+                return int(row[0])
+            except (TypeError, ValueError):
+                raise ResultsError(self.where, "its schema version is " + ("missing" if row is None else
+                                   f"{row[0]!r}, not a number"), "another program changed the store's regbench_store "
+                                   "table: restore the store from a copy") from None
         return 1 if "runs" in tables else None
 
     @contextlib.contextmanager
-    def _locked(self):
-        """A transaction that one writer at a time holds: a schema created or upgraded, runs added or changed."""
-        if self.engine == "sqlite":
-            self.conn.execute("BEGIN IMMEDIATE")
-        else:
-            self._execute(sql.PG_LOCK)
+    def _locked(self, final=False):
+        """A transaction that one writer at a time holds: a schema created or upgraded, runs added or changed (final:
+        the change the command is for)."""
+        self._execute("BEGIN IMMEDIATE" if self.engine == "sqlite" else sql.PG_LOCK)
         try:
             yield
         except BaseException:
             self._rollback()
             raise
-        self._commit()
+        # a signal waits for the commit's end: the change is then in, and what is left is saying so (settled), or
+        # (a failed commit) it is not, and the signal stops the command with the store as it was
+        with command.held():
+            self._commit()
+            if final:
+                command.settled()
 
     def _commit(self):
         if self.engine == "sqlite":
-            self.conn.execute("COMMIT")
+            self._execute("COMMIT")
         else:
             self.conn.commit()
 
@@ -240,7 +266,7 @@ class Store:
         order = sorted(range(len(prepared)), key=lambda i: prepared[i]["run"]["id"])
         new = [False] * len(prepared)
         with self._engine("cannot add to it", "nothing was added; check that it is writable"):
-            with self._locked():
+            with self._locked(final=True):
                 new_in_order = self._insert_all([prepared[i] for i in order])
         for i, fresh in zip(order, new_in_order):
             new[i] = fresh
@@ -255,9 +281,10 @@ class Store:
 
     def remove(self, runs):
         """Deletes runs (rows of query.all_runs) with their results, labels and histograms, and takes them out of
-        `merged`: one transaction."""
+        `merged`: one transaction.  A run given twice is deleted once."""
+        runs = list({r["id"]: r for r in runs}.values())
         with self._engine("cannot change it", "nothing was changed; check that it is writable"):
-            with self._locked():
+            with self._locked(final=True):
                 merged.change(self._execute, [(run, hists, -1) for run, hists in self._histograms(runs)])
                 for part in query.chunks([r["id"] for r in runs]) if runs else []:
                     self._execute(f"DELETE FROM runs WHERE id IN ({', '.join('?' for _ in part)})", tuple(part))
@@ -265,7 +292,7 @@ class Store:
     def retag(self, run, host):
         """Gives a run (a row of query.all_runs) another host, and moves its histograms in `merged` with it."""
         with self._engine("cannot change it", "nothing was changed; check that it is writable"):
-            with self._locked():
+            with self._locked(final=True):
                 ((_, hists),) = self._histograms([run])
                 merged.change(self._execute, [(run, hists, -1), (dict(run, host=host), hists, 1)])
                 self._execute("UPDATE runs SET host = ? WHERE id = ?", (host, run["id"]))
@@ -409,7 +436,7 @@ def open_store(db=None, create=False):
     if db is not None and db.startswith(_POSTGRES):
         return _postgresql(db)
     if db is not None and re.match(r"^[A-Za-z][\w+.-]*://", db):
-        raise ResultsError(f"--db {shown(db)}", "not a store this command can open",
+        raise ResultsError(f"--db {masked(db)}", "not a store this command can open",
                            f"give an SQLite file's path or a PostgreSQL URL, {URL_FORM}")
     if db == "":
         raise ResultsError("--db", "empty", "give an SQLite file's path or a PostgreSQL URL")
@@ -417,6 +444,10 @@ def open_store(db=None, create=False):
     if os.path.isdir(path):
         raise ResultsError(path, "a folder, not a store", "give the path of the store's file, e.g. "
                            f"{os.path.join(path, 'regbench.sqlite')}")
+    if os.path.exists(path) and not os.path.isfile(path):
+        # SQLite would open /dev/null, a pipe or a socket, and leave its journal beside it (/dev/null-journal)
+        raise ResultsError(path, "not a regular file (a device, a pipe or a socket)", "give the store's file, or a "
+                           "new path for a new store")
     if not os.path.exists(path) and not create:
         raise ResultsError(path, "no store there", "add runs first: scripts/results add "
                            + ("" if db is None else f"--db {path} ") + "RUN.json")
@@ -430,8 +461,10 @@ def _sqlite(path, create, name=None):
     uri = "file:" + urllib.request.pathname2url(os.path.abspath(path)) + ("?mode=rwc" if create else
                                                                         "?mode=rw" if writable else "?mode=ro")
     try:
-        conn = sqlite3.connect(uri, uri=True, timeout=120, isolation_level=None)
+        # SQLite waits a twentieth of a second for another writer, Store._execute the rest in Python
+        conn = sqlite3.connect(uri, uri=True, timeout=0.05, isolation_level=None)
         conn.execute("PRAGMA foreign_keys = ON")
+        command.on_signal(conn.interrupt)   # a signal ends a long statement (a wait for the lock is Store._execute's)
     except sqlite3.Error as e:
         why = _first_line(e)
         if "file is not a database" in why:
@@ -443,7 +476,7 @@ def _sqlite(path, create, name=None):
 
 
 def _postgresql(url):
-    where = shown(url)
+    where = masked(url)
     try:
         import psycopg2
     except ImportError:
@@ -453,10 +486,12 @@ def _postgresql(url):
     try:
         conn = psycopg2.connect(url, **extra)
     except psycopg2.Error as e:
-        why = shown(_first_line(e).replace(url, where))     # the client may quote the URL, password and all
+        # the client may quote the URL, password and all, or a piece of a password it split elsewhere
+        why = passwords.scrub(_first_line(e).replace(url, where), url) or LEFT_OUT
         if why.startswith(("connection to server", "could not connect", "could not translate", "timeout expired")):
             raise ResultsError(where, f"cannot connect: {why}", "is the server running? check the URL's host, port "
                                "and database") from None
         raise ResultsError(f"--db {where}", f"not a URL the PostgreSQL client takes: {why}",
                            f"write it as {URL_FORM}") from None
-    return Store(conn, "postgresql", where, psycopg2.Error)
+    command.on_signal(conn.cancel)      # a signal ends a query the server is running, or a wait for its lock
+    return Store(conn, "postgresql", where, psycopg2.Error, db=url)

@@ -4,6 +4,7 @@ import contextlib
 import glob
 import importlib.util
 import io
+import json
 import os
 import re
 import shutil
@@ -11,8 +12,9 @@ import unittest
 from unittest import mock
 
 import fixture
-from regbench_base import contract, model
+from regbench_base import contract, model, text
 from regbench_base.state import Gap, State, unmeasured
+from regbench_base.verdict import Verdict
 
 
 def sources(*folders):
@@ -53,15 +55,44 @@ class States(unittest.TestCase):
                 spec.loader.exec_module(importlib.util.module_from_spec(spec))
 
 
-# A state word of the contract, of a Measure's gaps, or of the report's old vocabulary, in quotes.
-_WORDS = "|".join(contract.states() + [g.value for g in Gap] + ["ok", "below"])
+# A state word of the contract, of a Measure's gaps, of the report's old vocabulary, or a verdict, in quotes.
+_STATE_WORDS = contract.states() + [g.value for g in Gap] + ["ok", "below"]
+_VERDICT_WORDS = [v.value for v in Verdict]
+_WORDS = "|".join(re.escape(w) for w in _STATE_WORDS + _VERDICT_WORDS)
 _QUOTED = rf"""["']({_WORDS})["']"""
-_COMPARED = re.compile(rf"""(==|!=|\bis\b)\s*{_QUOTED}|{_QUOTED}\s*(==|!=)|\bin\s*[(\[{{][^()\[\]{{}}]*{_QUOTED}"""
-                       rf"""|\bstate\s*=\s*'({_WORDS})'""")
+_VERDICT = "|".join(re.escape(w) for w in _VERDICT_WORDS)
+_COMPARED = re.compile(rf"""(==|!=|===|!==|\bis\b)\s*{_QUOTED}|{_QUOTED}\s*(==|!=|===|!==)"""
+                       rf"""|\bin\s*[(\[{{][^()\[\]{{}}]*{_QUOTED}|\bstate\s*=\s*'({_WORDS})'"""
+                       # a verdict looked up by its word: a dict keyed by verdicts, a count by word
+                       rf"""|[{{,]\s*["']({_VERDICT})["']\s*:|\[\s*["']({_VERDICT})["']\s*\]|\.get\(\s*["']({_VERDICT})["']""")
+# A class named by a state or verdict word: in a selector (a stylesheet, a script's strings) or a class list.
+_IDENTS = "|".join(w for w in _STATE_WORDS + _VERDICT_WORDS if re.fullmatch(r"[a-z_]+", w))
+_SELECTOR = re.compile(rf"""\.({_IDENTS})(?![\w-])""")
+_CLASS_LIST = re.compile(rf"""classList\.\w+\(\s*["'`]({_IDENTS})["'`]|class(Name)?\s*=\s*["'`][^"'`]*\b({_IDENTS})\b""")
+_JS_STRING = re.compile(r"""("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)""")
+
+
+def _classes_named_by_words(path, text):
+    """(line, text) of each class a state or verdict word names in a stylesheet or a script."""
+    found = []
+    if path.endswith(".css"):
+        text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+        for n, line in enumerate(text.splitlines(), 1):
+            # selectors only: what comes before a declaration block, not the values inside it
+            selector = line.split("{")[0] if "{" in line or line.rstrip().endswith(",") else ""
+            if _SELECTOR.search(selector):
+                found.append((n, line.strip()))
+        return found
+    script = path.endswith(".js")
+    for n, line in enumerate(text.splitlines(), 1):
+        # a script's strings may be selectors; a Python module writes classes only as class="..."
+        if script and any(_SELECTOR.search(m.group(0)) for m in _JS_STRING.finditer(line)) or _CLASS_LIST.search(line):
+            found.append((n, line.strip()))
+    return found
 
 
 class NoStateWords(unittest.TestCase):
-    def test_no_state_is_compared_with_a_word(self):
+    def test_no_state_or_verdict_is_compared_with_a_word(self):
         found = []
         # the site's script too: its page reads the same states
         pages = glob.glob(os.path.join(fixture.SCRIPTS, "**", "*.js"), recursive=True)
@@ -72,13 +103,39 @@ class NoStateWords(unittest.TestCase):
                 for n, line in enumerate(f, 1):
                     if _COMPARED.search(line):
                         found.append(f"{os.path.relpath(p, fixture.SCRIPTS)}:{n}: {line.strip()}")
-        self.assertEqual(found, [], "ask the State (state.figure, state.bound, ...) instead of comparing words")
+        self.assertEqual(found, [], "ask the State (state.figure, state.bound, ...) or the Verdict (verdict.costlier, "
+                                    "verdict.same, ...) instead of comparing words")
+
+    def test_no_class_is_named_by_a_state_or_verdict_word(self):
+        """A page styles and selects cells by what their state means (timed, untimed), not by the state's word."""
+        found = []
+        files = [p for ext in ("js", "css") for p in glob.glob(os.path.join(fixture.SCRIPTS, "**", f"*.{ext}"),
+                                                               recursive=True)] + sources()
+        for p in sorted(files):
+            if p == os.path.abspath(__file__):
+                continue
+            with open(p, encoding="utf-8") as f:
+                found += [f"{os.path.relpath(p, fixture.SCRIPTS)}:{n}: {line}"
+                          for n, line in _classes_named_by_words(p, f.read())]
+        self.assertEqual(found, [], "give the element a class that says what its state means (State.timed: timed)")
 
     def test_the_check_catches_what_it_looks_for(self):
         for line in ('if res.state == "ok":', 'x = m.state != "below_resolution"', 'if s in ("skipped", "error"):',
-                     "WHERE s.state = 'measured'", 'if "not_run" == state:'):
+                     "WHERE s.state = 'measured'", 'if "not_run" == state:', 'if v.verdict == "slower":',
+                     'v.verdict not in ("slower", "faster")', 'x = {"same": 1, "unclear": 2}[v.verdict]',
+                     "counts['slower']", 'MARKS.get("faster", 0)', 'if (q.verdict === "same") {'):
             self.assertTrue(_COMPARED.search(line), line)
         self.assertFalse(_COMPARED.search('meta.update(state="error", reason="x")'))
+        self.assertFalse(_COMPARED.search('url = self.server.database("same")'))
+        for path, text in (("a.css", "#reference td.skipped a, #reference td.error a { color: red; }"),
+                           ("a.css", "td.measured,\ntd.other { x: 1 }"),
+                           ("a.js", 'for (const td of tr.querySelectorAll("td.measured, td.below_resolution")) {'),
+                           ("a.js", 'if (td.classList.contains("slower")) n++;'),
+                           ("a.py", "html = f'<td class=\"measured {x}\">'")):
+            self.assertTrue(_classes_named_by_words(path, text), text)
+        for path, text in (("a.js", "console.error(e.message);"), ("a.css", "td.timed { color: var(--error); }"),
+                           ("a.js", 'td.classList.contains("timed")')):
+            self.assertFalse(_classes_named_by_words(path, text), text)
 
 
 class NoJq(unittest.TestCase):
@@ -117,7 +174,17 @@ class Packages(unittest.TestCase):
         self.assertIn("regbench_base", results)
         self.assertNotIn("regbench_results", report)
         self.assertNotIn("regbench_report", results)
-        self.assertFalse(base & {"regbench_report", "regbench_results"})
+        self.assertFalse(base & {"regbench_report", "regbench_results", "regbench_publish"})
+        # publishing builds, boots guests and runs both tools: it stands above them, and neither knows it
+        self.assertFalse((report | results) & {"regbench_publish"})
+        self.assertIn("regbench_report", self.imported("regbench_publish"))
+
+    def test_the_command_lines_share_one_frame(self):
+        """Signals, exit statuses and the last-resort line are regbench_base.command's, not a copy per tool."""
+        for p in sources("regbench_report", "regbench_results", "regbench_publish"):
+            with open(p, encoding="utf-8") as f:
+                text = f.read()
+            self.assertNotRegex(text, r"signal\.signal\(|except KeyboardInterrupt", os.path.relpath(p, fixture.SCRIPTS))
 
 
 class GuestChecks(unittest.TestCase):
@@ -159,6 +226,36 @@ class Reader(unittest.TestCase):
             with self.assertRaises(model.ReportError) as e:
                 model.loads(bad, "<stdin>")
             self.assertTrue(str(e.exception).startswith(why), str(e.exception))
+
+
+class RunText(unittest.TestCase):
+    """A run's text is data: one line wherever it is shown, and never markup in a Markdown file."""
+
+    def test_printable_keeps_text_on_one_line(self):
+        self.assertEqual(text.printable("a\nb\x1b[31m\u202egnp\u0000 \u6f22\U0001f525"),
+                         "a\\nb\\x1b[31m\\u202egnp\\x00 \u6f22\U0001f525")
+        plain = "chain/read32/relaxed"
+        self.assertIs(text.printable(plain), plain)
+
+    def test_md_safe_leaves_only_the_reports_own_markup(self):
+        own = "<details><summary>x</summary>\n\n![chart](copy-toio.svg) [raw](ram.json) [table](../reference/)" \
+              " [site](site/)<br>\n</details>"
+        self.assertEqual(text.md_safe(own), own)
+        for hostile, kept in (("<img src=x onerror=alert(1)>", "&lt;img"), ("[x](javascript:alert(1))", "]\\("),
+                              ("[x](javascript&#58;alert(1))", "]\\("), ("![t](https://evil.example/t.png)", "]\\("),
+                              ("[t](//evil.example/)", "]\\("), ("[t]( data:text/html,x)", "]\\("),
+                              ("[ref]: https://evil.example/", "\\[ref]:"), ("</details><script>", "&lt;script")):
+            self.assertIn(kept, text.md_safe(hostile), hostile)
+
+    def test_a_runs_texts_are_read_as_one_line(self):
+        with open(fixture.path("single.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["context"]["host_name"] = "a\n## forged\x1b[2J"
+        name = next(n for n, b in doc["regbench"]["benchmarks"].items() if b.get("reason"))
+        doc["regbench"]["benchmarks"][name]["reason"] = "line\nnext"
+        run = model.loads(json.dumps(doc).encode(), "x.json")
+        self.assertEqual(run.ctx("host_name"), "a\\n## forged\\x1b[2J")
+        self.assertEqual(run.named(name).reason, "line\\nnext")
 
 
 if __name__ == "__main__":

@@ -2,9 +2,11 @@
 import dataclasses
 import json
 import os
+import re
 import unittest
 
 import fixture
+from regbench_base.verdict import Verdict
 from fixture import drawn, rendered, table_after
 from regbench_base import model
 from regbench_base.model import Key
@@ -172,7 +174,7 @@ class VerdictsOnBars(unittest.TestCase):
         from regbench_report import charts, tables
         runs = self.runs()
         key = Key("thrpt", "read", 32, "fenced")
-        self.assertEqual(tables.compare_in(runs[0], runs[1], key, "cycles").verdict, "slower")
+        self.assertEqual(tables.compare_in(runs[0], runs[1], key, "cycles").verdict, Verdict.SLOWER)
         fig = drawn(charts.throughput_chart, runs, ["a", "b"], fixture.tmpdir())[0]
         self.assertIn("▲", self.marks(fig))
         from matplotlib.legend import Legend
@@ -189,8 +191,8 @@ class VerdictsOnBars(unittest.TestCase):
             doc = json.load(f)
         runs = [model.load(path), model.from_document("slower.json", verdict_rates.scaled(doc, 3))]
         fig = drawn(charts.barrier_chart, runs, ["ram", "trap"], fixture.tmpdir())[0]
-        want = [charts.MARKS[v.verdict][0] for k in runs[1].results if k.family == "barrier"
-                for v in [tables.compare_in(runs[0], runs[1], k, "cycles")] if v.verdict in charts.MARKS]
+        want = [v.verdict.mark for k in runs[1].results if k.family == "barrier"
+                for v in [tables.compare_in(runs[0], runs[1], k, "cycles")] if v.verdict in charts.MARKED]
         self.assertTrue(want)
         self.assertEqual(sorted(self.marks(fig)), sorted(want))
 
@@ -216,6 +218,22 @@ class Legends(unittest.TestCase):
         titles = [c.get_title().get_text() for a in figs[0].axes if a.get_visible()
                   for c in a.get_children() if isinstance(c, Legend)]
         self.assertIn("run", titles)
+
+
+class Text(unittest.TestCase):
+    """A chart draws a run's text literally, and its own powers of ten as text: nothing is mathtext (with mathtext off
+    for the run's text, log axes wrote their ticks as the raw $\\mathdefault{10^{2}}$)."""
+
+    def test_a_runs_dollars_are_text_and_the_axes_powers_plain(self):
+        from regbench_report import charts
+        runs = [model.load(fixture.path("single.json")) for _ in range(2)]
+        out = fixture.tmpdir()
+        charts.histogram_charts(runs, ["$\\frac{1}{$", "$x^{2}$"], out)
+        svg = sorted(os.listdir(out))[0]
+        with open(os.path.join(out, svg), encoding="utf-8") as f:
+            drawn_texts = re.findall(r"<!-- (.*?) -->", f.read())
+        self.assertNotIn("mathdefault", " ".join(drawn_texts))
+        self.assertTrue({"10⁰", "10¹", "10²", "$\\frac{1}{$", "$x^{2}$"} <= set(drawn_texts), drawn_texts)
 
 
 if __name__ == "__main__":

@@ -529,7 +529,7 @@ def folder_files(out):
 
 
 def publish(*args):
-    return subprocess.run(["sh", PUBLISH, *args], capture_output=True, text=True)
+    return subprocess.run([PUBLISH, *args], capture_output=True, text=True)
 
 
 class Publish(unittest.TestCase):

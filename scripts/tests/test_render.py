@@ -10,6 +10,7 @@ import unittest
 import fixture
 from fixture import drawn, rendered, table_after
 from regbench_base import folder, model, names
+from regbench_base.verdict import Verdict
 from regbench_base.model import Key
 from regbench_base.state import State
 from regbench_report import index, render, summary
@@ -111,7 +112,7 @@ class AnswersFirst(unittest.TestCase):
             a, b = Key(family, "read", 32, readl), Key(family, "read", 32, relaxed)
             v = tables.compare_results(run, a, b, first(a))
             self.assertIn(f"{fig(b)}", rel)
-            if v.verdict == "same":
+            if v.verdict.same:
                 self.assertIn(": the same, within ±5%", rel)
         self.assertIn("memory model", rel)
         cookie = got["`ioread32`'s cookie"]
@@ -261,9 +262,10 @@ class ComparisonReport(unittest.TestCase):
         self.assertEqual(by["thrpt/read32/relaxed", "cycles"]["verdict"], "unclear")     # 1 and 2 repetitions
         self.assertEqual(by["copy/toio/simd/4096", "bytes_per_second"]["states"], ["measured", "absent"])
         # the headline counts the same verdicts
-        n = {v: sum(r["verdict"] == v for r in doc["results"]) for v in ("slower", "faster", "same", "unclear", "n/a")}
-        self.assertIn(f"of {len(doc['results'])} results {n['slower']} slower, {n['faster']} faster, "
-                      f"{n['same']} the same, {n['unclear']} unclear, {n['n/a']} without a figure on a side", self.md)
+        n = {v: sum(Verdict(r["verdict"]) is v for r in doc["results"]) for v in Verdict}
+        self.assertIn(f"of {len(doc['results'])} results {n[Verdict.SLOWER]} slower, {n[Verdict.FASTER]} faster, "
+                      f"{n[Verdict.SAME]} the same, {n[Verdict.UNCLEAR]} unclear, {n[Verdict.NA]} without a figure on "
+                      "a side", self.md)
 
     def test_a_single_run_has_no_compare_json(self):
         out, _ = rendered("single.json")

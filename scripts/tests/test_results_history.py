@@ -64,6 +64,50 @@ class History(Check):
         p = results("alerts", "--db", db, "--baseline", "1")
         self.assertEqual((p.returncode, p.stdout), (0, ""), p.stderr)
 
+    def test_a_date_filter_chooses_the_latest_runs_and_not_their_baseline(self):
+        """FLEET.md's nightly job asks for --since yesterday: last night's run against its earlier runs (the filter
+        took the baseline away too, and every night passed)."""
+        db = self.store(*series())
+        p = results("alerts", "--db", db, "--since", "2026-12-06")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual(len(p.stdout.splitlines()), 5, p.stdout)
+        self.assertIn("against 3 runs", p.stdout)
+        # as of the day before the slow one: its run is the latest, and within its baseline
+        p = results("alerts", "--db", db, "--until", "2026-12-05")
+        self.assertEqual((p.returncode, p.stdout), (0, ""), p.stderr)
+
+    def history(self, factors, name="day"):
+        """Runs of answers.json a day apart, each run's every repetition times its factor (no label: the last
+        BASELINE_RUNS are the baseline)."""
+        import verdict_rates
+        with open(fixture.path("answers.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        paths = []
+        for i, factor in enumerate(factors):
+            run = verdict_rates.scaled(doc, factor)
+            run["context"]["date"] = f"2026-12-{i + 1:02d}T09:00:00+00:00"
+            paths.append(os.path.join(fixture.tmpdir(), f"{name}{i}.json"))
+            with open(paths[-1], "w", encoding="utf-8") as f:
+                json.dump(run, f)
+        return self.store(*paths)
+
+    def test_a_machine_steady_within_one_percent_is_alerted_at_one_and_a_half(self):
+        """The issue's case: seven runs within 1%, then one 1.5x slower: copy/ too (its family's floor is 80%)."""
+        steady = [1.0, 1.004, 0.997, 1.009, 0.995, 1.002, 0.999]
+        p = results("alerts", "--db", self.history(steady + [1.5]))
+        self.assertEqual(p.returncode, 1, p.stderr)
+        slower = {l.split(" · ")[2].split(":")[0] for l in p.stdout.splitlines()}
+        self.assertIn("copy/toio/kernel/4096", slower)
+        self.assertIn("chain/read32/relaxed", slower)
+        # the same history and a latest run within it: nothing
+        p = results("alerts", "--db", self.history(steady + [1.006], "calm"))
+        self.assertEqual((p.returncode, p.stdout), (0, ""), p.stderr)
+
+    def test_a_machine_whose_runs_move_by_half_is_not_alerted_at_one_and_a_half(self):
+        """Its own spread decides the other way too: runs that switch between two speeds are no alert at 1.5x."""
+        p = results("alerts", "--db", self.history([1.0, 1.5, 0.8, 1.4, 1.0, 1.6, 0.9, 1.5], "noisy"))
+        self.assertEqual((p.returncode, p.stdout), (0, ""), p.stderr)
+
     def test_filters(self):
         tagged = edited("port.json", lambda d: d["context"].update(machine_id="abcdef0123456789abcdef0123456789", arch="x86_64"))
         db = self.store(*series(), tagged)
@@ -109,7 +153,7 @@ class Curation(Check):
         self.assertIn("2 runs pruned; 3 runs in the store", self.ok(results("prune", "--db", db, "--keep", "3")))
         self.assertIn("1 run pruned; 2 runs in the store",
                       self.ok(results("prune", "--db", db, "--before", "2026-12-05")))
-        self.one_line(results("prune", "--db", db), 1, "prune: nothing says")
+        self.one_line(results("prune", "--db", db), 2, "prune: nothing says")
         self.ok(results("retag", "--db", db, ids[-1][:8], "--host", "board9"))
         self.assertEqual(rows(db, "SELECT host FROM runs WHERE id = ?", ids[-1]), [("board9",)])
         self.assertEqual(self.ok(results("list", "--db", db, "--host", "board9")).splitlines()[-1], f"{db}: 1 run")

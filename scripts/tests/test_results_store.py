@@ -14,6 +14,7 @@ from regbench_base.state import State
 
 RESULTS = os.path.join(fixture.SCRIPTS, "results")
 PUBLISHED = os.path.join(os.path.dirname(fixture.SCRIPTS), "reports")
+REPORT_TOOL = os.path.join(fixture.SCRIPTS, "report")
 
 
 def results(*args, **kw):
@@ -355,7 +356,7 @@ class Latency(Check):
 
 class Publish(Check):
     def publish(self, *args):
-        return subprocess.run(["sh", os.path.join(fixture.SCRIPTS, "publish"), *args], capture_output=True, text=True)
+        return subprocess.run([os.path.join(fixture.SCRIPTS, "publish"), *args], capture_output=True, text=True)
 
     def test_the_reference_report_is_made_of_the_published_runs(self):
         out = fixture.tmpdir()

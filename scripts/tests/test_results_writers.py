@@ -114,6 +114,16 @@ class Writers(Check):
         self.assertIn(f"{db}: 1 run", out)
 
 
+class SignalInstants(unittest.TestCase):
+    """signal_instants.py's trials, a few (the long run, under a CPU hog, is docs/TESTING.md's): SIGINT, SIGTERM or
+    SIGHUP at random instants of an add end it within a second, the store as it was or with the whole add."""
+
+    def test_a_signal_at_any_instant_of_an_add(self):
+        import signal_instants
+        trials, failed, statuses, _ = signal_instants.run(12, seed=11, say=lambda line: None)
+        self.assertEqual(failed, [], statuses)
+
+
 class Identity(Check):
     def test_a_copy_rewritten_by_another_tool_is_already_there(self):
         db = os.path.join(fixture.tmpdir(), "same.sqlite")
@@ -245,7 +255,7 @@ class TallTable(Check):
         rows_ = [Key("rep", "read", 32, "string", n) for n in range(1, 3701)]
         cells = {(k, 0): reference.Cell(State.MEASURED, float(k.param)) for k in rows_}
         s = reference.Section("rep", "read", "", "element", rows_, [0], cells)
-        parts = render.parts(s)
+        parts = render.parts(s, set())
         self.assertEqual([name for name, _ in parts[:3]], ["rep-read.svg", "rep-read-2.svg", "rep-read-3.svg"])
         self.assertEqual(len(parts), -(-3700 // render.ROWS_PER_IMAGE))
         self.assertEqual([k for _, part in parts for k in part], rows_)

@@ -3,6 +3,7 @@ import json
 import unittest
 
 import fixture
+from regbench_base.verdict import Verdict
 from regbench_base import model
 from regbench_base import stats
 from regbench_report import tables
@@ -147,29 +148,29 @@ class Verdicts(unittest.TestCase):
     def test_over_every_repetition(self):
         a = Measure(State.MEASURED, 100.0, 0.01, reps=(99.0, 100.0, 101.0))
         slower = tables.compare(a, Measure(State.MEASURED, 210.0, 0.01, reps=(209.0, 210.0, 211.0)))
-        self.assertEqual((slower.verdict, round(slower.ratio, 3), slower.p), ("slower", 2.1, 0.1))
+        self.assertEqual((slower.verdict, round(slower.ratio, 3), slower.p), (Verdict.SLOWER, 2.1, 0.1))
         # one run a side: 10% is inside the run-to-run spread, so unclear; two benchmarks of one run: slower
         b = Measure(State.MEASURED, 110.0, 0.01, reps=(109.0, 110.0, 111.0))
-        self.assertEqual((tables.compare(a, b).verdict, tables.compare_within(a, b).verdict), ("unclear", "slower"))
-        self.assertEqual(tables.compare(a, Measure(State.MEASURED, 150.0, reps=(150.0,))).verdict, "unclear")
-        self.assertEqual(tables.compare(a, Measure(State.BELOW_RESOLUTION, bound=26)).verdict, "n/a")
+        self.assertEqual((tables.compare(a, b).verdict, tables.compare_within(a, b).verdict), (Verdict.UNCLEAR, Verdict.SLOWER))
+        self.assertEqual(tables.compare(a, Measure(State.MEASURED, 150.0, reps=(150.0,))).verdict, Verdict.UNCLEAR)
+        self.assertEqual(tables.compare(a, Measure(State.BELOW_RESOLUTION, bound=26)).verdict, Verdict.NA)
         # runs of one build on each side: the runs are the unit
         g = lambda *runs: Measure(State.MEASURED, sorted(runs)[1], reps=runs * 3, runs=runs)
-        self.assertEqual(tables.compare(g(99.0, 100.0, 101.0), g(109.0, 110.0, 111.0)).verdict, "slower")
+        self.assertEqual(tables.compare(g(99.0, 100.0, 101.0), g(109.0, 110.0, 111.0)).verdict, Verdict.SLOWER)
         # for GB/s, less is slower
         self.assertEqual(tables.compare(a, Measure(State.MEASURED, 40.0, reps=(39.0, 40.0, 41.0)), higher_is_better=True).verdict,
-                         "slower")
+                         Verdict.SLOWER)
 
     def test_two_benchmarks_of_a_disturbed_run_are_never_shown_the_same(self):
         a = Measure(State.MEASURED, 100.0, 0.01, reps=(99.9, 100.0, 100.1))
-        self.assertEqual(tables.compare_within(a, a).verdict, "same")
+        self.assertEqual(tables.compare_within(a, a).verdict, Verdict.SAME)
         v = tables.compare_within(a, a, disturbed=True)
-        self.assertEqual((v.verdict, v.floor), ("unclear", stats.MIN_EFFECT["repetition"]))
+        self.assertEqual((v.verdict, v.floor), (Verdict.UNCLEAR, stats.MIN_EFFECT["repetition"]))
         self.assertIn("a quiet rerun would tell", v.why)
 
     def test_a_difference_under_one_timer_step_is_not_called_and_not_shown_the_same_by_one_value(self):
         v = tables.compare(Measure(State.MEASURED, 78.0), Measure(State.MEASURED, 91.0), quantum=26)
-        self.assertEqual((v.ratio, v.verdict, v.margin), (91 / 78, "unclear", 26 / 78))
+        self.assertEqual((v.ratio, v.verdict, v.margin), (91 / 78, Verdict.UNCLEAR, 26 / 78))
         run = load("single.json")[0]
         self.assertEqual(tables.quantum(run, Key("lat", "read", 32, "fenced"), "p99"), 26)
         self.assertEqual(tables.quantum(run, Key("lat", "read", 32, "fenced"), "outliers"), 0)
@@ -185,12 +186,12 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(tables.quantum(run, Key("lat", "read", 32, "fenced"), "p99"), 0)
 
     def test_ratio_text(self):
-        v = lambda ratio, verdict: tables.verdict_text(stats.Verdict(ratio, verdict))
-        self.assertEqual(v(0.5, "faster"), "**0.50× faster**")
-        self.assertEqual(v(1.2, "slower"), "**1.20× slower**")
-        self.assertEqual(v(1.01, "same"), "≈1.01×")
-        self.assertEqual(v(2.0, "unclear"), "2.00× ?")
-        self.assertEqual(v(None, "n/a"), "—")
+        v = lambda ratio, verdict: tables.verdict_text(stats.Comparison(ratio, verdict))
+        self.assertEqual(v(0.5, Verdict.FASTER), "**0.50× faster**")
+        self.assertEqual(v(1.2, Verdict.SLOWER), "**1.20× slower**")
+        self.assertEqual(v(1.01, Verdict.SAME), "≈1.01×")
+        self.assertEqual(v(2.0, Verdict.UNCLEAR), "2.00× ?")
+        self.assertEqual(v(None, Verdict.NA), "—")
         self.assertEqual([tables.ratio_text(x) for x in (0.0047, 0.5, 12.34, 123.4)], ["0.0047×", "0.50×", "12.3×", "123×"])
 
 

@@ -30,7 +30,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from regbench_base import model  # noqa: E402
-from regbench_base import stats
+from regbench_base import stats  # noqa: E402
+from regbench_base.verdict import Verdict  # noqa: E402
 from regbench_report import verdicts  # noqa: E402
 
 # Counters that are not a time per operation: a rate (scaled the other way) and counts (left alone).
@@ -74,7 +75,7 @@ def tally(a, b, by=None, real=0.0):
             absent += 1
             continue
         counts[v.verdict] += 1
-        if real and v.verdict == "same" and v.margin < real:
+        if real and v.verdict.same and v.margin < real:
             counts["false same"] += 1
         if by is not None:
             cell = by.setdefault(("calm" if v.calm else "disturbed", key.family), {})
@@ -85,7 +86,7 @@ def tally(a, b, by=None, real=0.0):
 def line(what, counts, absent, wanted):
     n = sum(counts[v] for v in stats.VERDICTS)
     hit = sum(counts[w] for w in wanted)
-    return (f"{what}: {hit} of {n} results {' or '.join(wanted)} ({hit / max(n, 1):.1%}); "
+    return (f"{what}: {hit} of {n} results {' or '.join(map(str, wanted))} ({hit / max(n, 1):.1%}); "
             + ", ".join(f"{k} {v}" for k, v in counts.items()) + f"; {absent} without a number on a side")
 
 
@@ -124,9 +125,9 @@ def main():
         fb, db = [args.files[i] for i in gb], [docs[i] for i in gb]
         a = side(fa, da)
         what = f"{name(gb)} vs {name(ga)}"
-        for w, b, wanted, text in (("fp", side(fb, db), ["slower", "faster"], f"same build, {what}"),
-                                   ("det", side(fb, db, args.slower), ["slower"], f"{what} x{args.slower:g}"),
-                                   ("self", side(fa, da, args.slower), ["slower"],
+        for w, b, wanted, text in (("fp", side(fb, db), [Verdict.SLOWER, Verdict.FASTER], f"same build, {what}"),
+                                   ("det", side(fb, db, args.slower), [Verdict.SLOWER], f"{what} x{args.slower:g}"),
+                                   ("self", side(fa, da, args.slower), [Verdict.SLOWER],
                                     f"{name(ga)} x{args.slower:g} vs itself")):
             counts, absent = tally(a, b, by.get(w), 0.0 if w == "fp" else args.slower - 1)
             print(line(text, counts, absent, wanted))
@@ -134,18 +135,19 @@ def main():
                 totals[w][0][v] = totals[w][0].get(v, 0) + n
             totals[w][1][0] += absent
     print(line("in all, same build (false positives)", totals["fp"][0], totals["fp"][1][0],
-               ["slower", "faster"]))
-    print(line(f"in all, x{args.slower:g} (detection)", totals["det"][0], totals["det"][1][0], ["slower"]))
-    print(line(f"in all, x{args.slower:g} against itself", totals["self"][0], totals["self"][1][0], ["slower"]))
+               [Verdict.SLOWER, Verdict.FASTER]))
+    print(line(f"in all, x{args.slower:g} (detection)", totals["det"][0], totals["det"][1][0], [Verdict.SLOWER]))
+    print(line(f"in all, x{args.slower:g} against itself", totals["self"][0], totals["self"][1][0], [Verdict.SLOWER]))
     print("by family, undisturbed on both sides (calm) or not: false positives (slower or faster), same, unclear; "
           "detection (slower), same")
     share = lambda c, v: f"{c.get(v, 0):5} ({c.get(v, 0) / max(sum(c.values()), 1):6.1%})"
     for cell in sorted(by["fp"]):
         fp, det = by["fp"][cell], by["det"].get(cell, {})
-        wrong = {"wrong": fp.get("slower", 0) + fp.get("faster", 0)}
+        wrong = {"wrong": sum(n for v, n in fp.items() if v.differs)}
         wrong[""] = sum(fp.values())
-        print(f"  {cell[0]:9} {cell[1]:8} of {sum(fp.values()):5}: {share(wrong, 'wrong')} {share(fp, 'same')} "
-              f"{share(fp, 'unclear')}; of {sum(det.values()):5}: {share(det, 'slower')} {share(det, 'same')}")
+        print(f"  {cell[0]:9} {cell[1]:8} of {sum(fp.values()):5}: {share(wrong, 'wrong')} {share(fp, Verdict.SAME)} "
+              f"{share(fp, Verdict.UNCLEAR)}; of {sum(det.values()):5}: {share(det, Verdict.SLOWER)} "
+              f"{share(det, Verdict.SAME)}")
 
 
 if __name__ == "__main__":

@@ -122,6 +122,7 @@ void rb_cpu_hypervisor(bool *vm, char *name, size_t len)
 		memcpy(sig + 4, &c, 4);
 		memcpy(sig + 8, &d, 4);
 		sig[12] = '\0';
+		rb_hypervisor_name(sig);
 		snprintf(name, len, "%s", sig);
 	}
 }

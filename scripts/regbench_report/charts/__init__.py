@@ -7,18 +7,18 @@ None when the runs hold nothing for it, so reports of partial runs simply
 have fewer charts.  common.py holds what they share (style, colours,
 footer, legends, verdict marks); each kind of chart is a module of its own.
 """
-import matplotlib
+from regbench_base import plot
 
-matplotlib.use("Agg")      # before any module of the package imports pyplot
+plot.pyplot()      # the Agg backend and literal text, before any module of the package imports pyplot
 
 from .bars import barrier_chart, port_mmio_chart, port_mmio_rows          # noqa: E402
-from .common import MARKS, Chart, where                                    # noqa: E402
+from .common import MARKED, Chart, where                                    # noqa: E402
 from .histogram import histogram_charts                                    # noqa: E402
 from .latency import latency_chart, latency_panels, throughput_chart       # noqa: E402
 from .sizes import copy_chart, rep_chart                                   # noqa: E402
 
 # One module per kind of chart; the names the report and its tests use are these.
-__all__ = ["MARKS", "Chart", "all_charts", "barrier_chart", "copy_chart", "histogram_charts", "latency_chart",
+__all__ = ["MARKED", "Chart", "all_charts", "barrier_chart", "copy_chart", "histogram_charts", "latency_chart",
            "latency_panels", "port_mmio_chart", "port_mmio_rows", "rep_chart", "throughput_chart", "where"]
 
 

@@ -6,7 +6,7 @@ from matplotlib.patches import Patch
 from regbench_base import model, names
 
 from .. import tables
-from .common import (HATCHES, MARKS, PALETTE, TSC, Chart, axis_ticks, clock_words, finish, mark_caption, mark_legend)
+from .common import (HATCHES, PALETTE, TSC, Chart, axis_ticks, clock_words, finish, mark_caption, mark_legend)
 
 
 def _hbars(ax, rows, runs, key_of, counter):
@@ -22,7 +22,7 @@ def _hbars(ax, rows, runs, key_of, counter):
                 ax.barh(y, m.value, step * 0.9, color=PALETTE[ri % 10],
                         hatch=HATCHES[ri % 4] or None)
                 v = tables.compare_in(runs[0], run, key_of(row), counter) if ri else None
-                glyph, shade = MARKS.get(v.verdict if v else "", ("", None))
+                glyph, shade = (v.verdict.mark, v.verdict.colour) if v else ("", None)
                 ax.text(m.value, y, " " + tables.number(m.value), va="center", fontsize=8)
                 if glyph:
                     ax.annotate(glyph, (m.value, y), xytext=(6 + 5.5 * len(tables.number(m.value)), 0),

@@ -9,6 +9,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from regbench_base import model
+from regbench_base.verdict import Verdict
 
 from .. import markdown, tables
 
@@ -131,8 +132,9 @@ def size_axis(ax, values, fmt):
 
 # --- verdicts on the bars of a comparison ---------------------------------------------
 
-# How a later run's bar shows its verdict against the first run's: the tables' verdict (tables.compare_in).
-MARKS = {"slower": ("▲", "#c0392b"), "faster": ("▼", "#1e8449"), "same": ("≈", "0.35")}
+# How a later run's bar shows its verdict against the first run's (the tables' verdict, tables.compare_in): the
+# verdicts that have a mark (Verdict.mark, .colour, .marker).
+MARKED = tuple(v for v in Verdict if v.mark)
 
 
 def mark(ax, runs, ri, key, counter, x, top):
@@ -141,19 +143,17 @@ def mark(ax, runs, ri, key, counter, x, top):
     if ri == 0:
         return False
     v = tables.compare_in(runs[0], runs[ri], key, counter)
-    if v.verdict not in MARKS:
+    if not v.verdict.mark:
         return False
-    glyph, shade = MARKS[v.verdict]
-    ax.text(x, top * 1.08, glyph, ha="center", va="bottom", fontsize=7, color=shade, clip_on=False)
+    ax.text(x, top * 1.08, v.verdict.mark, ha="center", va="bottom", fontsize=7, color=v.verdict.colour,
+            clip_on=False)
     return True
 
 
 def mark_legend(labels):
     """Legend entries saying what the marks on the bars are."""
-    shapes = {"slower": "^", "faster": "v", "same": r"$\approx$"}
-    return [Line2D([], [], linestyle="none", marker=shapes[verdict], color=shade, markersize=7,
-                   label=f"{verdict} than {labels[0]}" if verdict != "same" else f"the same as {labels[0]}")
-            for verdict, (_, shade) in MARKS.items()]
+    return [Line2D([], [], linestyle="none", marker=v.marker, color=v.colour, markersize=7,
+                   label=v.legend.format(label=labels[0])) for v in MARKED]
 
 
 def mark_caption(runs, labels, marked):

@@ -68,7 +68,7 @@ def histogram_charts(runs, labels, out_dir):
         # set, not autoscaled: down to the sparsest bucket (one sample spread over a wide one), two decades of
         # headroom above to keep the legend clear of the steps
         axes[0][0].set_ylim(min(0.6, min(lows) / 2), max(max(tops), 1) * 100)
-        file = f"histogram-{opw}.svg"
+        file = names.file_name(f"histogram-{opw}", ".svg")
         finish(fig, out_dir, file, f"lat/{opw}: distribution of single-access latency", runs, labels)
         out.append(Chart(file, f"Every lat/{opw} sample, binned up to p99.9 (samples per timer step: the buckets "
                          "widen with the latency); ▸ at the right edge marks the tail above p99.9, counted in the "

@@ -100,7 +100,7 @@ def latency_chart(runs, labels, out_dir, op):
                              label="dashed: below timer resolution (the value is under the bar)"))
     axes[0][-1].legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     run_legend(axes[0][-1], labels, "bar", loc="lower left", anchor=(1.0, 0.0), marks=marked)
-    file = f"latency-{op}.svg"
+    file = names.file_name(f"latency-{op}", ".svg")
     verb = "Read" if op == "read" else "Write"
     methods = " and ".join(f"{fam}/" for fam, _ in panels)
     finish(fig, out_dir, file, f"{verb} latency by width and strategy" +

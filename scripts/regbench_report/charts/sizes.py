@@ -3,7 +3,7 @@ import math
 
 import matplotlib.pyplot as plt
 
-from regbench_base import model
+from regbench_base import model, names
 
 from .. import headlines, tables
 from .common import (LINESTYLES, MARKERS, Chart, clock_words, drawn_strategies, finish, log_ticks, run_legend,
@@ -60,7 +60,7 @@ def rep_chart(runs, labels, out_dir, op):
     axes[0][-1].legend(title="strategy", loc="upper left", bbox_to_anchor=(1.02, 1.0))
     # on the last panel drawn: with an odd number of widths the grid's last cell is hidden
     run_legend(axes.flat[len(widths) - 1], labels, "line", loc="lower left", anchor=(1.02, 0.0))
-    file = f"rep-{op}.svg"
+    file = names.file_name(f"rep-{op}", ".svg")
     finish(fig, out_dir, file, f"{op}_rep on one register: cost per element against count", runs, labels)
     return Chart(file, f"How the per-element cost of {op}_rep falls with the count ({clock_words(runs, 'rep')}, log "
                  "scales).", "rep")
@@ -85,7 +85,7 @@ def copy_chart(runs, labels, out_dir, direction):
     ax.legend(title="strategy", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     run_legend(ax, labels, "line", loc="lower left", anchor=(1.0, 0.0))
     what = headlines.COPY_OPS.get(direction, direction)
-    file = f"copy-{direction}.svg"
+    file = names.file_name(f"copy-{direction}", ".svg")
     finish(fig, out_dir, file, f"{what}: bandwidth against size, per strategy", runs, labels)
     meta = model.meta(runs)
     refs = [f"{s} (black) is {meta.help[s]}" for s in strategies if meta.is_reference(s)]

@@ -3,7 +3,36 @@
 // The pages hold their tables already; this script only hides rows and columns, reorders rows and draws the
 // history chart from data.js.  Every view comes from the address (#family=copy&kind=hardware&sort=-COLUMN), so
 // a view can be linked, and the controls only ever change the address.
+//
+// Every text in data.js and the pages came from run files, which anyone can write: the script puts text into the
+// page only as text (textContent, text nodes, attributes), never as markup.  A page that cannot be drawn says so,
+// with the reason, instead of staying blank.
 "use strict";
+
+// Says on the page why it could not be drawn (what failed, in words), above whatever it holds.
+function failed(error) {
+  let note = document.getElementById("failure");
+  if (!note) {
+    note = document.createElement("p");
+    note.id = "failure";
+    note.setAttribute("role", "alert");
+    document.querySelector("main").prepend(note);
+  }
+  note.textContent = `This page could not be drawn: ${(error && error.message) || error}. ` +
+    "The tables of the other pages are not affected.";
+}
+
+// fn(), its failure said on the page.
+function guarded(fn) {
+  return (...args) => {
+    try {
+      return fn(...args);
+    } catch (error) {
+      failed(error);
+      return undefined;
+    }
+  };
+}
 
 // The address's keys: each a filter (a comma-separated value matches any of its parts), plus sort.
 const ROW_KEYS = ["family", "width", "strategy"];
@@ -37,7 +66,7 @@ function applyTable(table) {
     let figures = 0;
     for (const td of tr.querySelectorAll("td")) {
       td.hidden = !shownColumns.has(td.dataset.col);
-      if (!td.hidden && td.classList.contains("told")) figures++;
+      if (!td.hidden && td.classList.contains("timed")) figures++;
     }
     const on = figures > 0 && tr.dataset.name.toLowerCase().includes(name) &&
       ROW_KEYS.every((k) => anyOf(tr.dataset[k], p.get(k)));
@@ -51,7 +80,7 @@ function applyTable(table) {
   const used = new Set();
   for (const tr of rows) {
     if (tr.hidden) continue;
-    for (const td of tr.querySelectorAll("td.measured, td.below_resolution")) {
+    for (const td of tr.querySelectorAll("td.timed")) {
       if (!td.hidden) used.add(td.dataset.col);
     }
   }
@@ -130,7 +159,7 @@ function startTable() {
     const key = button.dataset.sort;
     setParam("sort", now === key ? "-" + key : now === "-" + key ? "" : key);
   });
-  window.addEventListener("hashchange", () => applyTable(table));
+  window.addEventListener("hashchange", guarded(() => applyTable(table)));
   applyTable(table);
 }
 
@@ -154,8 +183,9 @@ function el(name, attrs, text) {
   return node;
 }
 
-// Round axis steps: 1, 2 or 5 times a power of ten, about `count` of them up to `top`.
+// Round axis steps: 1, 2 or 5 times a power of ten, about `count` of them up to `top` (a finite figure above 0).
 function ticks(top, count) {
+  if (!(Number.isFinite(top) && top > 0)) throw new Error(`a figure the chart cannot scale to (${top})`);
   const raw = top / count;
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
@@ -164,22 +194,41 @@ function ticks(top, count) {
   return out;
 }
 
+// What the page says instead of a chart: the address names no cell of this site, or data.js is missing.
+function noHistory(text) {
+  const what = document.getElementById("what");
+  what.textContent = text + " ";
+  what.append(Object.assign(document.createElement("a"), { href: "index.html", textContent: "The reference table." }));
+}
+
 function drawHistory() {
   const site = window.REGBENCH_SITE;
+  if (!site) {
+    noHistory("This page draws a cell's history from data.js, which did not load (copy the whole site folder).");
+    return;
+  }
   const p = params();
   const col = site.columns.find((c) => c.id === p.get("col"));
   const bench = p.get("bench");
-  const points = col && bench && (site.history[col.id] || {})[bench];
-  if (!points) return;
+  if (!p.get("col") || !bench) return;      // no cell asked for: the page says how to pick one
+  if (!col) {
+    noHistory(`This site has no column "${p.get("col")}" (the address may come from another site, or an older one).`);
+    return;
+  }
+  const points = (site.history[col.id] || {})[bench];
+  if (!points) {
+    noHistory(`This site has no history of "${bench}" in the column ${col.label} · ${col.target}.`);
+    return;
+  }
   const unit = site.units[bench] || "";
   const emulation = col.emulation ? ` (${col.emulation} emulation)` : "";
   document.title = `${bench} on ${col.label} · ${col.target}`;
   document.querySelector("h1").textContent = bench;
-  document.getElementById("what").innerHTML = "";
+  document.getElementById("what").replaceChildren();
   document.getElementById("what").append(
     `${col.label} · ${col.target}${emulation}, ${unit}: ${points.length} run${points.length > 1 ? "s" : ""}. `,
     Object.assign(document.createElement("a"), {
-      href: `index.html#filter=${bench}`, textContent: "This benchmark on every machine." }));
+      href: `index.html#filter=${encodeURIComponent(bench)}`, textContent: "This benchmark on every machine." }));
 
   const W = 760, H = 340, L = 70, R = 50, T = 20, B = 60;
   const figures = points.filter((q) => q[1] !== null);
@@ -201,7 +250,7 @@ function drawHistory() {
   if (line.length > 1) svg.append(el("polyline", { points: line.join(" "), class: "trend" }));
   // Dates label the runs; their times too where two runs share a day.
   const days = points.map((q) => (site.runs[q[0]].date || "undated").slice(0, 10));
-  const when = (q, i) => days.indexOf(days[i]) !== days.lastIndexOf(days[i])
+  const when = (q, i) => days.indexOf(days[i]) !== days.lastIndexOf(days[i]) && site.runs[q[0]].date
     ? site.runs[q[0]].date.slice(0, 16).replace("T", " ") : days[i];
   points.forEach((q, i) => {
     const run = site.runs[q[0]];
@@ -213,7 +262,7 @@ function drawHistory() {
     if (q[2] !== null && q[3] !== null) {
       svg.append(el("line", { x1: x(i), x2: x(i), y1: y(q[2]), y2: y(q[3]), class: "spread" }));
     }
-    const dot = el("circle", { cx: x(i), cy: y(q[1]), r: 5, class: q[6] ? "point" : "point below" });
+    const dot = el("circle", { cx: x(i), cy: y(q[1]), r: 5, class: q[6] ? "point" : "point hollow" });
     dot.append(el("title", {}, `${run.date || "undated"} · run ${run.id.slice(0, 12)}: ${q[5]}`));
     svg.append(dot);
   });
@@ -221,7 +270,8 @@ function drawHistory() {
 
   const table = document.getElementById("points");
   const head = ["date", "run", "kernel", "regbench", unit.replace(/ \(.*$/, "")];
-  table.innerHTML = "<thead><tr>" + head.map((h) => `<th>${h}</th>`).join("") + "</tr></thead>";
+  const headRow = table.createTHead().insertRow();
+  for (const h of head) headRow.appendChild(document.createElement("th")).textContent = h;
   const body = table.createTBody();
   for (const q of points) {
     const run = site.runs[q[0]];
@@ -234,12 +284,12 @@ function drawHistory() {
   table.hidden = false;
 }
 
-document.addEventListener("DOMContentLoaded", () => {
+document.addEventListener("DOMContentLoaded", guarded(() => {
   const page = document.body.dataset.page;
   if (page === "index") startTable();
   if (page === "runs") {
-    window.addEventListener("hashchange", applyRuns);
+    window.addEventListener("hashchange", guarded(applyRuns));
     applyRuns();
   }
   if (page === "history") drawHistory();
-});
+}));

@@ -23,10 +23,9 @@ import time
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from regbench_base import folder, model
+from regbench_base import command, folder, model
 from regbench_base.args import Parser, UsageError
-
-from . import index
+from regbench_report import index
 
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(SCRIPTS)
@@ -471,21 +470,5 @@ def _run(args):
 
 
 def main(argv=None):
-    restore = folder.catch_signals()
-    args = None
-    try:
-        args = parser().parse_args(argv)
-        return _run(args)
-    except UsageError as e:
-        print(f"publish: {e}", file=sys.stderr)
-        return 2
-    except folder.FolderError as e:
-        print(f"publish: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt as e:
-        signo = getattr(e, "signo", signal.SIGINT)
-        where = f"the reports in {args.outdir}" if args else "the reports"
-        print(f"publish: interrupted: {where} are as they were (nothing was moved into place)", file=sys.stderr)
-        return 128 + signo
-    finally:
-        restore()
+    return command.run("publish", lambda: _run(parser().parse_args(argv)), errors=folder.FolderError,
+                       interrupted="the reports are as they were: nothing was moved into place")
