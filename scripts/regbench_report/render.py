@@ -10,7 +10,7 @@ import shutil
 from regbench_base import folder, model
 from regbench_base.text import md_safe
 
-from . import answers, charts, markdown, tables, verdicts
+from . import answers, charts, markdown, replica, tables, verdicts
 
 # Where charts sit: after the tables of their group.
 _GROUP_OF_TABLE = {"read": "read", "write": "write", "latency": "latency", "rep": "rep", "copy": "copy",
@@ -87,6 +87,9 @@ def _render(runs, out_dir, staging, labels, title, command):
                                  [[l, ", ".join(f"[{f}]({f})" for f in fs), r.ctx("target", "?"),
                                    r.ctx("date", "?") + (f" (first of {r.runs} runs)" if r.runs > 1 else ""),
                                    r.ctx("regbench_version", "?")] for l, r, fs in zip(labels, runs, files)]), ""]
+        short = replica.lines(runs, labels)
+        if short:
+            md += ["## In short", ""] + short + [""]
     else:
         md += [f"Measured {head.ctx('date', 'on an unrecorded date')} with regbench "
                f"{head.ctx('regbench_version', '(version not recorded)')}; raw results: "
