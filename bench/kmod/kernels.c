@@ -172,25 +172,76 @@ static u64 name##_call(const struct rbk_args *a, u64 iters, unsigned int flags) 
 		       name##_loop(r, iters, false, false);			\
 }
 
-/* A sampled benchmark: each step timed alone into samples[i]. */
-#define SAMPLED(name)								\
-static __always_inline void name##_loop(const struct rbk_args *a, u64 iters, bool rdtscp) \
+/*
+ * The dither of sampled benchmarks, as regbench's user-space loop has it
+ * (bench/sampled.h gives the reasons): before each sample a spin of a
+ * number of turns drawn from xorshift64 (13, 7, 17), its low and high halves
+ * two draws of 0 to range - 1, so that the start reading falls at a random
+ * phase of the timer's tick and the mean of many readings resolves below one
+ * step.  The spin is the same two instructions as user space's.
+ */
+static __always_inline u64 rbk_dither_next(u64 *state, u32 range)
+{
+	u64 x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*state = x;
+	return 1 + (((x & 0xffffffffu) * range) >> 32) + (((x >> 32) * range) >> 32);
+}
+
+#ifdef CONFIG_X86_64
+static __always_inline void rbk_spin(u64 n)
+{
+	asm volatile("1:\n\tdec %0\n\tjnz 1b" : "+r" (n) : : "cc");
+}
+#else
+static __always_inline void rbk_spin(u64 n)
+{
+	asm volatile("1:\n\tsubs %0, %0, #1\n\tb.ne 1b" : "+r" (n) : : "cc");
+}
+#endif
+
+/*
+ * A sampled benchmark: each step timed alone into samples[i], its start
+ * dithered; the step's register is `at` further on, at being the start
+ * reading & zero (0 at run time), so that the access cannot begin before the
+ * start reading has its value.  Its baseline (REGBENCH_RUN_BASE) computes
+ * the same address and makes no access: what a sample holds beyond it.
+ */
+#define SAMPLED(name, sp)							\
+static __always_inline void name##_base_step(struct rbk_regs r, u64 at)		\
+{										\
+	rbk_use(rbk_hide(NUM_##sp(r, at)));					\
+}										\
+static __always_inline void name##_loop(const struct rbk_args *a, u64 iters,	\
+					bool rdtscp, bool base)			\
 {										\
 	struct rbk_regs r = rbk_regs(a);					\
-	u64 i, t0;								\
+	u64 i, t0, at, state = *a->dither;					\
+	u32 range = a->dither_range;						\
 										\
 	for (i = 0; i < iters; i++) {						\
+		rbk_spin(rbk_dither_next(&state, range));			\
 		t0 = rbk_start();						\
-		name##_step(r, 0);						\
+		at = t0 & r.zero;						\
+		if (base)							\
+			name##_base_step(r, at);				\
+		else								\
+			name##_step(r, at);					\
 		a->samples[i] = rbk_stop(rdtscp) - t0;				\
 	}									\
+	*a->dither = state;							\
 }										\
 static u64 name##_call(const struct rbk_args *a, u64 iters, unsigned int flags) \
 {										\
+	bool base = flags & REGBENCH_RUN_BASE;					\
+										\
 	if (flags & REGBENCH_RUN_RDTSCP)					\
-		name##_loop(a, iters, true);					\
+		base ? name##_loop(a, iters, true, true) : name##_loop(a, iters, true, false); \
 	else									\
-		name##_loop(a, iters, false);					\
+		base ? name##_loop(a, iters, false, true) : name##_loop(a, iters, false, false); \
 	return 0;								\
 }
 
@@ -220,30 +271,27 @@ static u64 name##_call(const struct rbk_args *a, u64 iters, unsigned int flags) 
  * (name##_base) computes the same address without the read.
  */
 #define SHAPE_SAMPLED_READ(name, sp, rd)					\
-static __always_inline u64 name##_step(struct rbk_regs r, u64 v)		\
+static __always_inline void name##_step(struct rbk_regs r, u64 at)		\
 {										\
-	(void)rd(REG_##sp(r));							\
-	return v;								\
+	(void)rd(AT_##sp(r, at));						\
 }										\
-SAMPLED(name)
+SAMPLED(name, sp)
 
 #define SHAPE_SAMPLED_WRITE(name, sp, wr, type)					\
-static __always_inline u64 name##_step(struct rbk_regs r, u64 v)		\
+static __always_inline void name##_step(struct rbk_regs r, u64 at)		\
 {										\
-	wr((type)r.value, REG_##sp(r));						\
-	return v;								\
+	wr((type)r.value, AT_##sp(r, at));					\
 }										\
-SAMPLED(name)
+SAMPLED(name, sp)
 
 /* a write and the read-back of the same register: when the write has landed */
 #define SHAPE_SAMPLED_FLUSH(name, sp, wr, rd, type)				\
-static __always_inline u64 name##_step(struct rbk_regs r, u64 v)		\
+static __always_inline void name##_step(struct rbk_regs r, u64 at)		\
 {										\
-	wr((type)r.value, REG_##sp(r));						\
-	(void)rd(REG_##sp(r));							\
-	return v;								\
+	wr((type)r.value, AT_##sp(r, at));					\
+	(void)rd(AT_##sp(r, at));						\
 }										\
-SAMPLED(name)
+SAMPLED(name, sp)
 
 #define SHAPE_UNROLLED_READ(name, sp, rd)					\
 static __always_inline u64 name##_step(struct rbk_regs r, u64 v)		\
@@ -433,13 +481,12 @@ u32 rbk_fingerprint(void)
 	return hash;
 }
 
-/* The timer alone, sampled: REGBENCH_RUN_EMPTY. */
-static __always_inline u64 rbk_empty_step(struct rbk_regs r, u64 v)
+/* The timer alone, sampled: REGBENCH_RUN_EMPTY (its "register" is a number it never touches). */
+static __always_inline void rbk_empty_step(struct rbk_regs r, u64 at)
 {
-	return v;
 }
 
-SAMPLED(rbk_empty)
+SAMPLED(rbk_empty, PIO)
 static const struct rbk_benchmark rbk_timer_alone = { .fn = rbk_empty_call, .shape = RBK_SAMPLED };
 
 u64 rbk_units(const struct rbk_benchmark *b, u64 n, unsigned int flags)

@@ -16,6 +16,8 @@ struct rbk_args {
 	u64 n;			/* _rep elements or copy bytes per call */
 	u64 value;		/* what writes store */
 	u64 zero;		/* 0, which the compiler cannot see: chains depend on it */
+	u64 *dither;		/* sampled: the dither generator's state, from piece to piece */
+	u32 dither_range;	/* sampled: each of a spin's two draws is 0 to range - 1 turns */
 };
 
 /* How a benchmark is timed, which decides what its flags, iters and n mean (regbench.h, RUN). */

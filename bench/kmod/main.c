@@ -252,7 +252,8 @@ static int check_run(const struct rbk_session *s, const struct rbk_benchmark *b,
 		     const struct regbench_run *q)
 {
 	unsigned int shape_flags = b->shape == RBK_CHAIN ? REGBENCH_RUN_TWICE | REGBENCH_RUN_BASE :
-				   b->shape == RBK_UNROLLED ? REGBENCH_RUN_TWICE : 0;
+				   b->shape == RBK_UNROLLED ? REGBENCH_RUN_TWICE :
+				   b->shape == RBK_SAMPLED ? REGBENCH_RUN_BASE : 0;
 	u64 extent = b->shape == RBK_BATCH_COPY ? q->n : b->bytes;
 	u64 align = b->word ? b->word : b->bytes ? b->bytes : 1;
 
@@ -264,7 +265,7 @@ static int check_run(const struct rbk_session *s, const struct rbk_benchmark *b,
 		return -EINVAL;
 	if (b->shape == RBK_SAMPLED && (!q->samples || q->iters > REGBENCH_MAX_SAMPLES))
 		return -EINVAL;
-	if (b->shape != RBK_SAMPLED && q->samples)
+	if (b->shape != RBK_SAMPLED && (q->samples || q->dither_seed || q->dither_range))
 		return -EINVAL;
 	if (b->word && q->n % b->word)
 		return -EINVAL;
@@ -288,7 +289,9 @@ static long do_run(struct rbk_session *s, unsigned long arg)
 	err = copy_in(&q, sizeof(q), arg);
 	if (err)
 		return err;
-	if (q.pad || q.ticks || q.irqs_off || !q.iters)
+	if (q.pad || q.pad2 || q.ticks || q.irqs_off || !q.iters)
+		return -EINVAL;
+	if (q.dither_range > REGBENCH_MAX_DITHER)
 		return -EINVAL;
 	if ((q.flags & REGBENCH_RUN_RDTSCP) && !(rbk_timers() & REGBENCH_TIMER_RDTSCP))
 		return -EOPNOTSUPP;
@@ -323,6 +326,8 @@ static long do_run(struct rbk_session *s, unsigned long arg)
 	a.samples = s->samples;
 	a.n = q.n;
 	a.value = q.value;
+	a.dither = &q.dither_seed;
+	a.dither_range = q.dither_range;
 	err = rbk_run(b, &a, q.iters, q.flags, &q.ticks, &irqs_off);
 	if (err)
 		return err;

@@ -118,7 +118,7 @@ static void hostile(void)
 	struct regbench_select q;
 	struct regbench_read r;
 	struct regbench_run x;
-	uint64_t samples[8];
+	uint64_t samples[16];		/* a sampled run's 8, then its baseline's */
 	unsigned char big[sizeof(struct regbench_select) + 16];
 
 	/* the struct's size and ABI, and the ioctl itself */
@@ -238,8 +238,12 @@ static void hostile(void)
 		{ "an out field set", run_of(thrpt, 0, 1, 0), EINVAL },
 		{ "the timer alone with a benchmark", run_of(thrpt, 0, 1, 0), EINVAL },
 		{ "a port benchmark on memory", run_of(thrpt, 0, 1, 0), EINVAL },
+		{ "a dither range of 4097 turns", run_of(lat, 0, 1, 0), EINVAL },
+		{ "a dither for an unsampled one", run_of(thrpt, 0, 1, 0), EINVAL },
+		{ "the second padding not zero", run_of(thrpt, 0, 1, 0), EINVAL },
 		{ "chain's baseline", run_of(chain, 0, 4, 0), 0 },
-		{ "edu's ID register, sampled", run_of(lat, 0, 8, 0), 0 },
+		{ "edu's ID register, sampled and dithered", run_of(lat, 0, 8, 0), 0 },
+		{ "a sampled one's baseline", run_of(lat, 0, 8, 0), 0 },
 	};
 	runs[4].x.flags = 0x100;
 	runs[5].x.flags = REGBENCH_RUN_TWICE;
@@ -257,12 +261,22 @@ static void hostile(void)
 #else
 	runs[24].x.benchmark = NLINES;		/* arm64 has no port lines: any line past the list is refused too */
 #endif
-	runs[25].x.flags = REGBENCH_RUN_BASE | REGBENCH_RUN_TWICE;
-	runs[26].x.samples = (uintptr_t)samples;
+	runs[25].x.samples = (uintptr_t)samples;
+	runs[25].x.dither_range = REGBENCH_MAX_DITHER + 1;
+	runs[26].x.dither_seed = 1;
+	runs[27].x.pad2 = 1;
+	runs[28].x.flags = REGBENCH_RUN_BASE | REGBENCH_RUN_TWICE;
+	runs[29].x.samples = (uintptr_t)samples;
+	runs[29].x.dither_seed = 0x9e3779b97f4a7c15ull;
+	runs[29].x.dither_range = 64;
+	runs[30].x.samples = (uintptr_t)(samples + 8);
+	runs[30].x.flags = REGBENCH_RUN_BASE;
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
 		EXPECT_ERRNO(runs[i].e, call(fd, REGBENCH_IOC_RUN, &runs[i].x), "RUN of %s", runs[i].what);
+	CHECK(runs[29].x.dither_seed != 0x9e3779b97f4a7c15ull, "a dithered run hands back the generator's state");
 	CHECK(samples[0] > 0 && samples[0] < 100000000, "a sampled read took %llu ticks",
 	      (unsigned long long)samples[0]);
+	CHECK(samples[8] < 100000000, "a sampled baseline took %llu ticks", (unsigned long long)samples[8]);
 #ifndef __x86_64__
 	x = run_of(thrpt, 0, 1, 0);
 	x.flags = REGBENCH_RUN_RDTSCP;

@@ -33,6 +33,9 @@ ROOT = os.path.dirname(SCRIPTS)
 # The guest's reads: each strategy of one access at the port widths, the _rep loops and the dispatch.
 GUEST_READS = ("^(lat|chain|thrpt)/read(8|16|32)/(volatile|relaxed|barriered|fenced|locked)$"
                "|^rep/read(8|16|32)/(relaxed|barriered|string)/|^dispatch/read32/")
+# The kernel's accessors that the regbench module times (readl, readl_relaxed, readsl, ioread32) and libiomap's
+# replicas of them: the same filter on both targets, so every row has both sides.
+KERNEL_READS = "^(lat|chain|thrpt)/read32/(ordered|relaxed)$|^rep/read32/(relaxed|string)/|^dispatch/read32/"
 # ivshmem's copies name their sizes: the default ones (the cache levels of ram) leave only 4 KiB in its 64 KiB window.
 IVSHMEM = ("--allow-write=0+65536", "--benchmark_filter=^copy/", "--sizes=64,256,4k,64k", "--benchmark_repetitions=3")
 WC_COPIES = ("--target", "pci:1af4:1110/2,wc,len=64k", "--allow-write=0+65536", "--strategy=kernel,iowrite64-copy,simd-nt",
@@ -60,6 +63,14 @@ RUNS = {
     "ivshmem-uc": Run("guest", ("--target", "pci:1af4:1110/2,len=64k") + IVSHMEM),
     "ivshmem-wc": Run("guest", ("--target", "pci:1af4:1110/2,len=64k,wc") + IVSHMEM),
     "wc-copies": Run("guest", WC_COPIES),
+    "edu-user": Run("guest", ("--target", "pci:1234:11e8/0,len=4,widths=32", f"--benchmark_filter={KERNEL_READS}",
+                              "--benchmark_repetitions=9")),
+    "edu-kernel": Run("guest", ("--target", "kernel:1234:11e8/0,len=4,widths=32",
+                                f"--benchmark_filter={KERNEL_READS}", "--benchmark_repetitions=9")),
+    "edu-user-arm64": Run("guest-arm64", ("--target", "pci:1234:11e8/0,len=4,widths=32",
+                                          f"--benchmark_filter={KERNEL_READS}", "--benchmark_repetitions=9")),
+    "edu-kernel-arm64": Run("guest-arm64", ("--target", "kernel:1234:11e8/0,len=4,widths=32",
+                                            f"--benchmark_filter={KERNEL_READS}", "--benchmark_repetitions=9")),
     "edu-arm64": Run("guest-arm64", ("--target", "pci:1234:11e8/0,len=4,widths=32",
                                      "--benchmark_filter=^(lat|chain|thrpt)/read32/(volatile|ordered|relaxed|barriered"
                                      "|fenced|acquire)$|^barrier/", "--benchmark_repetitions=9")),
@@ -118,6 +129,15 @@ REPORTS = (
                  "(readl against readl_relaxed) and arm64's barriers",
            command="REGBENCH_GUEST_ACCEL=tcg scripts/guest --arch arm64 --out DIR -- sh -c '"
                    + guest_line("edu-arm64") + "'"),
+    Report("guest-tcg-kernel-vs-user", "edu BAR0 reads by the kernel's own accessors in the regbench module "
+           "(--target kernel:) against libiomap's replicas (--target pci:), in the guest", ("edu-user", "edu-kernel"),
+           labels=("libiomap", "kernel"),
+           title=_TCG + "the kernel's readl, readl_relaxed, readsl and ioread32 in the kernel against libiomap's "
+                        "replicas in user space, edu BAR0"),
+    Report("guest-tcg-arm64-kernel-vs-user", "the same in the arm64 guest (scripts/guest --arch arm64)",
+           ("edu-user-arm64", "edu-kernel-arm64"), labels=("libiomap", "kernel"),
+           title="arm64 QEMU guest under TCG (emulation costs, not hardware): the kernel's readl, readl_relaxed, "
+                 "readsl and ioread32 in the kernel against libiomap's replicas in user space, edu BAR0"),
     # last: it is made of the others' runs, as this publish leaves them
     Report("reference", "no runs of its own: every run of the reports above (their JSON, as this publish leaves them) "
            "added to a temporary store and rendered by scripts/results table, the cross-machine table (a column per "

@@ -10,7 +10,7 @@ import shutil
 from regbench_base import folder, model
 from regbench_base.text import md_safe
 
-from . import answers, charts, markdown, tables, verdicts
+from . import answers, charts, markdown, replica, tables, verdicts
 
 def _group(table):
     """Where charts sit: after the tables of their group, the first part of the table's key (an op, a family, or
@@ -84,6 +84,9 @@ def _render(runs, out_dir, staging, labels, title, command):
                                  [[l, ", ".join(f"[{f}]({f})" for f in fs), r.ctx("target", "?"),
                                    r.ctx("date", "?") + (f" (first of {r.runs} runs)" if r.runs > 1 else ""),
                                    r.ctx("regbench_version", "?")] for l, r, fs in zip(labels, runs, files)]), ""]
+        short = replica.lines(runs, labels)
+        if short:
+            md += ["## In short", ""] + short + [""]
     else:
         md += [f"Measured {head.ctx('date', 'on an unrecorded date')} with regbench "
                f"{head.ctx('regbench_version', '(version not recorded)')}; raw results: "

@@ -275,6 +275,32 @@ class ComparisonReport(unittest.TestCase):
         self.assertTrue({"single.json", "reps.json"} <= set(os.listdir(self.dir)))
 
 
+class KernelAgainstReplica(unittest.TestCase):
+    """A run in the kernel (runs_in kernel) against one in user space: In short, per kernel accessor."""
+
+    def test_each_accessor_both_measured_has_its_line(self):
+        with open(fixture.path("reps.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["context"]["runs_in"] = "kernel"
+        kernel = os.path.join(fixture.tmpdir(), "kernel.json")
+        with open(kernel, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        runs = [model.load(fixture.path("single.json")), model.load(kernel)]
+        with open(render.write(runs, fixture.tmpdir(), labels=["user", "kmod"]), encoding="utf-8") as f:
+            md = f.read()
+        short = md.split("## In short", 1)[1].split("\n## ", 1)[0]
+        self.assertIn("kmod (in the kernel) against user (libiomap's replica)", short)
+        single = runs[1].meta.kernel["single"]       # readl's strategy (relaxed, in files this old)
+        line = next(l for l in short.splitlines() if l.startswith(f"- `readl` (`read32/{single}`)"))
+        self.assertIn("thrpt/ 1.00× ?", line)       # the same cell as the thrpt/ table's
+        self.assertIn("chain/", line)
+        self.assertNotIn("fenced", short)            # not a kernel accessor's strategy
+
+    def test_two_runs_in_user_space_have_none(self):
+        _, md = rendered("single.json", "reps.json", labels=["first", "second"])
+        self.assertNotIn("## In short", md)
+
+
 class GroupComparison(unittest.TestCase):
     """--names with a label repeated: runs of one build, compared run against run."""
 

@@ -133,8 +133,11 @@ struct regbench_read {
  * REGBENCH_RUN_TWICE; chain's baseline (the same loop without the read) runs
  * with REGBENCH_RUN_BASE.  Sampled ones (lat, flush) time each of `iters`
  * accesses alone into `samples`, a user pointer to iters __u64 (at most
- * REGBENCH_MAX_SAMPLES); the timer alone with REGBENCH_RUN_EMPTY, which needs
- * no device.  Batches (rep, copy) make `iters` calls of n elements or bytes.
+ * REGBENCH_MAX_SAMPLES), each start dithered by a spin drawn from
+ * dither_seed and dither_range (at most REGBENCH_MAX_DITHER; a seed of 0
+ * spins one turn), as regbench's own loop does; their baseline (the address
+ * alone) with REGBENCH_RUN_BASE, the timer alone with REGBENCH_RUN_EMPTY,
+ * which needs no device.  Batches (rep, copy) make `iters` calls of n elements or bytes.
  * A longer call is cut into pieces, with preemption allowed and a fatal
  * signal seen between them; `ticks` is their sum.
  */
@@ -148,6 +151,9 @@ struct regbench_run {
 	__u64 n;		/* _rep elements or copy bytes per call; 0 for the others */
 	__u64 value;		/* what writes store (memset_io: its low byte) */
 	__u64 samples;		/* sampled: a user pointer to iters __u64 */
+	__u64 dither_seed;	/* sampled: the dither's state (out: after the last sample) */
+	__u32 dither_range;	/* sampled: each of a spin's two draws is 0 to range - 1 turns */
+	__u32 pad2;		/* 0 */
 	__u64 ticks;		/* out: the call's counter ticks */
 	__u32 irqs_off;		/* out: 1 when interrupts were off while it was timed */
 	__u32 pad;		/* 0 */
@@ -164,6 +170,7 @@ struct regbench_run {
 #define REGBENCH_TIMER_CNTVCT	4u	/* arm64: isb; mrs cntvct_el0 .. dsb ld; isb; mrs */
 
 #define REGBENCH_MAX_SAMPLES	4096u
+#define REGBENCH_MAX_DITHER	4096u		/* a dither draw's range, in turns */
 #define REGBENCH_MAX_BUFFER	(16u << 20)	/* bytes of a _rep's or a copy's buffer */
 #define REGBENCH_IRQS_OFF_UNITS	4096u		/* accesses (a copy: bytes / 8) per quiet piece */
 #define REGBENCH_MAX_UNITS	(1ull << 26)	/* accesses one RUN may make */
