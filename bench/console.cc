@@ -9,7 +9,6 @@
 #include <cstring>
 
 #include "console.h"
-#include "inkernel.h"
 #include "published.h"
 #include "selfcheck.h"
 #include "session.h"
@@ -131,14 +130,10 @@ void rb_console_header(const rb_session &s, const benchmark::BenchmarkReporter::
 	if (*s.env.warnings)
 		fprintf(stderr, "regbench: note: %s\n", s.env.warnings);
 	// a step of 2 ns or more swallows an access that hits the cache (1-2 ns)
-	if (clk.resolution / clk.tick_hz >= 2e-9 && rb_sampled_dithered(iomap_target_kernel_fd(&t)))
+	if (clk.resolution / clk.tick_hz >= 2e-9)
 		fprintf(stderr, "regbench: note: the " RB_COUNTER_NAME " moves in steps of %.1f ns here: %s dither each sample's start "
 			"against it and read below one step, with an interval (docs/METHOD.md)\n", clk.resolution / clk.tick_hz * 1e9,
 			sampled_families().c_str());
-	else if (clk.resolution / clk.tick_hz >= 2e-9)
-		fprintf(stderr, "regbench: note: the " RB_COUNTER_NAME " moves in steps of %.1f ns here, and the regbench module does "
-			"not dither %s samples yet: their figures under one step are below resolution\n",
-			clk.resolution / clk.tick_hz * 1e9, sampled_families().c_str());
 }
 
 bool rb_fancy_terminal(int fd)
@@ -402,7 +397,6 @@ void rb_console::finish()
 		if (b.below)
 			print(std::string(b.family->name) + "/: " + std::to_string(b.below) + " of " +
 			      std::to_string(b.below + b.measured) + " below resolution (" +
-			      (rb_sampled_dithered(iomap_target_kernel_fd(&s_.target)) ? "the dithered interval reaches 0" : "under one step of the timer") +
-			      "): " +
+			      "the dithered interval reaches 0): " +
 			      b.family->below_step);
 }

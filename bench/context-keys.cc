@@ -80,10 +80,6 @@ const rb_context_key rb_context_keys[] = {
 	{"runs_in", "main.cc (the target)", R"({"enum": ["user", "kernel"]})", RB_ALWAYS,
 	 "Where the timed code ran: in regbench's process (user: libiomap's accessors) or in the kernel (kernel: targets: the "
 	 "kernel's own accessors, run by the regbench module, bench/kmod)."},
-	{"sampled_estimate", "main.cc (the target)", R"({"enum": ["dithered mean", "median"]})", RB_ALWAYS,
-	 "What the lat/ and flush/ figures are: the mean of samples whose start is dithered against the timer's tick, with "
-	 "an interval (docs/METHOD.md), or, on a kernel: target, whose module does not dither yet, the median of plain "
-	 "samples, below resolution under one step of the timer."},
 	{"kmod_version", "inkernel.c (the regbench module)", kText, RB_SOMETIMES,
 	 "kernel: targets: the regbench version the loaded module was built from."},
 	{"kmod_kernel", "inkernel.c (the regbench module)", kText, RB_SOMETIMES,

@@ -87,12 +87,8 @@ int rb_inkernel_run(int fd, int line, enum rb_inkernel_form form, enum rb_timer 
 		return refused(EINVAL, why, whylen);
 	if (rb_family_sampled(&rb_families[lines[line].family])) {
 		q.samples = (uintptr_t)a->mem;
-		/*
-		 * The one place a sampled call's dither reaches the module: once
-		 * its regbench_run takes them (and RB_INKERNEL_DITHERS is 1),
-		 * q.dither_seed = a->dither_seed; q.dither_range = a->dither_range;
-		 * until then the module times plain samples and they are unused.
-		 */
+		q.dither_seed = a->dither_seed;
+		q.dither_range = a->dither_range;
 	}
 	if (ioctl(fd, REGBENCH_IOC_RUN, &q))
 		return refused(errno, why, whylen);

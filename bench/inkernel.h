@@ -32,23 +32,6 @@ enum rb_inkernel_form { RB_IN_PLAIN, RB_IN_TWIN, RB_IN_BASE, RB_IN_BASE_TWIN };
 int rb_inkernel_run(int fd, int line, enum rb_inkernel_form form, enum rb_timer timer, size_t off,
 		    const struct rb_kernel_arg *a, uint64_t iters, uint64_t *ticks, char *why, size_t whylen);
 
-/*
- * Whether the module dithers a sampled line's samples (sampled.h) and times
- * its sampled baseline (REGBENCH_RUN_BASE), as user space does.  Not yet:
- * its struct regbench_run takes no dither_seed or dither_range, so on a
- * kernel: target lat/ and flush/ give the median of plain samples less the
- * timer alone's (measure.cc's run_sampled; the context's sampled_estimate,
- * the console's notes and docs/HARDWARE.md say so).  Once it does, this is 1
- * and rb_inkernel_run passes a's dither on.
- */
-#define RB_INKERNEL_DITHERS 0
-
-/* Whether sampled kernels run dithered, here (kfd < 0) or through the module (kfd, its /dev/regbench). */
-static inline int rb_sampled_dithered(int kfd)
-{
-	return kfd < 0 || RB_INKERNEL_DITHERS;
-}
-
 /* The timer alone, n times, timed in the kernel into out (rb_timer_empty's counterpart): 0, or -1 with why. */
 int rb_inkernel_empty(int fd, enum rb_timer timer, uint64_t *out, size_t n, char *why, size_t whylen);
 

@@ -208,8 +208,6 @@ void describe(rb_session &s)
 	c.set("target_len", std::to_string(t.len));
 	c.set("target_iommu", t.iommu);
 	c.set("runs_in", iomap_target_kernel_fd(&t) >= 0 ? "kernel" : "user");
-	// measure.cc's run_sampled: the module times lat/ and flush/ samples without the dither yet (inkernel.h)
-	c.set("sampled_estimate", rb_sampled_dithered(iomap_target_kernel_fd(&t)) ? "dithered mean" : "median");
 	char version[64], built_for[80];
 	if (iomap_target_kernel_fd(&t) >= 0 &&
 	    !rb_inkernel_info(iomap_target_kernel_fd(&t), version, sizeof(version), built_for, sizeof(built_for))) {

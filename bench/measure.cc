@@ -85,22 +85,6 @@ bool run(Bench &b, rb_kernel_fn f, const rb_kernel_arg &a, uint64_t iters, rb_sp
 	return true;
 }
 
-// The timer alone, n times into out: here, or in the kernel for a kernel: target; false with the reason kept.
-bool timer_alone(Bench &b, uint64_t *out, size_t n)
-{
-	char why[200];
-
-	if (b.kfd < 0) {
-		rb_timer_empty(b.clk.timer, out, n);
-		return true;
-	}
-	if (rb_inkernel_empty(b.kfd, b.clk.timer, out, n, why, sizeof(why))) {
-		b.fault = why;
-		return false;
-	}
-	return true;
-}
-
 /*
  * Doubles iters until a call of f takes kMinTicksPerCall, judged by the
  * faster of two calls of each length: a kernel's first call pays for cold
@@ -275,11 +259,8 @@ uint64_t dither_seed()
  * counted in below_overhead and kept as 0, never as a negative latency.
  * Between min and max, p50 to p999 are those of the durations the
  * quantized samples stand for (each spread over its step), less the
- * baseline's mean.  On a kernel: target the module times the samples
- * without a dither and has no sampled baseline yet: its samples less the
- * timer alone's median (as many, timed in the kernel) give the median, and
- * percentiles, of plain readings, below resolution under one step
- * (docs/METHOD.md, and the context's sampled_estimate, say so).
+ * baseline's mean.  On a kernel: target the module runs the same loop and
+ * baseline (bench/kmod/kernels.c), with the seed and range given here.
  */
 Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 {
@@ -288,7 +269,7 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 	std::vector<double> s, ratio;
 	std::vector<rb_batch> batches;
 	rb_kernel_arg a = {b.io, chunk.data(), 0, kWriteValue, 0, b.clk.timer, 0, b.clk.dither_range};
-	bool calm = w.calm(), dithered = rb_sampled_dithered(b.kfd);	// the regbench module does not yet (inkernel.h)
+	bool calm = w.calm();
 
 	raw.reserve(kSamples);
 	base.reserve(kSamples);
@@ -303,7 +284,7 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 			ratio.push_back((double)span.core / (double)span.ticks);
 		raw.insert(raw.end(), chunk.begin(), chunk.end());
 		a.dither_seed = dither_seed();
-		if (!(dithered ? run(b, b.k.base, a, kSamplesPerCall, &span) : timer_alone(b, chunk.data(), kSamplesPerCall)))
+		if (!run(b, b.k.base, a, kSamplesPerCall, &span))
 			return {};
 		base.insert(base.end(), chunk.begin(), chunk.end());
 	} while (raw.size() < kSamples && w.time_left());
@@ -324,7 +305,7 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 	}
 	double fence = rb_outlier_fence(s.data(), s.size(), grain);
 	size_t outliers = rb_count_above(s.data(), s.size(), fence);
-	for (size_t i = 0; dithered && i < raw.size(); i += kSamplesPerCall)
+	for (size_t i = 0; i < raw.size(); i += kSamplesPerCall)
 		batches.push_back(rb_batch_of(&raw[i], &base[i], kSamplesPerCall, fence + overhead));
 	rb_dithered d = rb_dithered_mean(batches.data(), batches.size());
 	/*
@@ -342,12 +323,8 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 	double base_mean = base_kept ? base_sum / base_kept : overhead;
 	Cost r;
 
-	double median = rb_percentile(s.data(), s.size(), 0.5);
-
-	if (dithered) {
-		b.r.batches.insert(b.r.batches.end(), batches.begin(), batches.end());
-		b.r.sampled_means.push_back(d.mean);
-	}
+	b.r.batches.insert(b.r.batches.end(), batches.begin(), batches.end());
+	b.r.sampled_means.push_back(d.mean);
 	if (f.reports & RB_REPORT_HISTOGRAM) {
 		// every repetition's samples on the machine's one grid: they add up, as runs of the machine do
 		if (b.r.histogram.empty())
@@ -356,13 +333,13 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 		b.r.histogram_step = step;
 	}
 	r.ok = true;
-	if (dithered ? !(d.low > 0) : median < step) {
-		// even the dithered estimate cannot tell it from nothing: below the top of its interval (undithered: a step)
+	if (!(d.low > 0)) {
+		// even the dithered estimate cannot tell it from nothing: below the top of its interval
 		r.below = true;
-		r.bound = !dithered ? step : d.high > 0 ? d.high : std::isfinite(d.high) ? d.high - d.low : step;
+		r.bound = d.high > 0 ? d.high : std::isfinite(d.high) ? d.high - d.low : step;
 		return r;
 	}
-	r.ticks = dithered ? d.mean : median;
+	r.ticks = d.mean;
 	std::nth_element(ratio.begin(), ratio.begin() + ratio.size() / 2, ratio.end());
 	// with a counter, the live core-cycles-per-tick ratio of these samples converts the timer's figure
 	r.core = ratio.empty() ? 0 : r.ticks * ratio[ratio.size() / 2];
@@ -374,8 +351,7 @@ Cost run_sampled(benchmark::State &st, Bench &b, Watch &w)
 		for (const rb_percentile_counter &p : rb_percentile_counters) {
 			// min and max are the extreme samples as the histogram bins them; between them, quantiles
 			double q = rb_dithered_quantile(sorted.data(), sorted.size(), grain, p.q) - base_mean;
-			st.counters[p.counter] = !dithered ? rb_percentile(s.data(), s.size(), p.q)
-						 : p.q <= 0 ? s.front() : p.q >= 1 ? s.back()
+			st.counters[p.counter] = p.q <= 0 ? s.front() : p.q >= 1 ? s.back()
 						 : std::min(std::max(q, s.front()), s.back());
 		}
 	return r;

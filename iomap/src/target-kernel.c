@@ -220,11 +220,13 @@ static int kernel_open(struct iomap_target *t, const void *config, char *why, si
 	t->mapping = b->io ? IOMAP_MAP_PORT : s->wc ? IOMAP_MAP_WC : IOMAP_MAP_UC;
 	t->priv = st;
 	iomap_pci_chosen(c, d, chosen, sizeof(chosen));
-	snprintf(t->what, sizeof(t->what), "%s%s BAR%d: %s, %s, %s in the kernel (the regbench module), "
+	/* a long device name is cut short: the slot, the BAR and the window come first */
+	if (snprintf(t->what, sizeof(t->what), "%s%s BAR%d: %s, %s, %s in the kernel (the regbench module), "
 		 "%s 0x%llx-0x%llx (%.60s)", d->slot, chosen, c->bar, iomap_pci_bar_kind(b),
 		 iomap_human_size(b->size, size, sizeof(size)), b->io ? "its ports" : s->wc ? "pci_iomap_wc" : "pci_iomap",
 		 b->io ? "ports" : "bytes", (unsigned long long)(b->io ? b->start + c->off : c->off),
-		 (unsigned long long)((b->io ? b->start + c->off : c->off) + len - 1), d->name);
+		 (unsigned long long)((b->io ? b->start + c->off : c->off) + len - 1), d->name) >= (int)sizeof(t->what))
+		t->what[sizeof(t->what) - 2] = '.';
 	return 0;
 fail:
 	iomap_pci_put(d);
