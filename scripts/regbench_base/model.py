@@ -451,7 +451,7 @@ def _entry(path, m, described, name):
         _ref(path, f"{where}.pair", pair, described, "a benchmark of regbench.benchmarks")
     interval = e.get("interval")
     if interval is not None and (len(interval) != 2 or not interval[0] <= interval[1]):
-        got = ", ".join(contract.shown(v) for v in interval[:3]) + (", ..." if len(interval) > 3 else "")
+        got = ", ".join(contract.quoted(v) for v in interval[:3]) + (", ..." if len(interval) > 3 else "")
         raise ReportError(path, f"{where}.interval: expected [low, high], low at most high, got [{got}]", _DAMAGED)
     return (key, State(e["state"]), e["space"], pair, e.get("bound"), e["reason"], e.get("disturbed", 0),
             e.get("note", ""), tuple(float(v) for v in interval) if interval is not None else None)

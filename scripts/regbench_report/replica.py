@@ -12,7 +12,7 @@ from regbench_base import names
 from . import tables, verdicts
 
 _SUFFIX = {8: "b", 16: "w", 32: "l", 64: "q"}
-_FAMILIES = ("lat", "chain", "thrpt")        # a single access's families, as the tables name them
+_ROLES = ("serialized", "latency", "issue")   # the families that time one access at a time (model.Family.role)
 
 
 def _where(run):
@@ -37,7 +37,8 @@ def lines(runs, labels):
     by_accessor = {}
     for key, counter, _, v in verdicts.results(runs)[0]:
         name = _accessor(runs[1], key)
-        if name and key.family in _FAMILIES and v.verdict.figures:
+        fam = runs[1].meta.families.get(key.family)
+        if name and fam and fam.role in _ROLES and v.verdict.figures:
             by_accessor.setdefault((name, names.opw(key.op, key.width), key.strategy), []).append(
                 f"{key.family}/ {v.verdict.cell(tables.ratio_text(v.ratio))}")
     if not by_accessor:

@@ -92,14 +92,20 @@ class Errors(unittest.TestCase):
             self.assertIn(w, lines[0])
 
     def test_a_python_without_matplotlib(self):
-        # -S: without site-packages, where Debian's matplotlib lives (as in a pyenv build)
+        # a matplotlib that cannot be imported, first on the path (as in a pyenv build without it; the script
+        # itself starts with -S and adds the site packages later, so -S here would not hide Debian's)
+        hide = fixture.tmpdir()
+        with open(os.path.join(hide, "matplotlib.py"), "w", encoding="utf-8") as f:
+            f.write("raise ImportError('No module named matplotlib')\n")
+        env = dict(os.environ, PYTHONPATH=hide)
         out = os.path.join(fixture.tmpdir(), "r")
-        p = subprocess.run([sys.executable, "-S", REPORT, fixture.path("single.json"), "-o", out],
-                           capture_output=True, text=True)
+        p = subprocess.run([sys.executable, REPORT, fixture.path("single.json"), "-o", out],
+                           capture_output=True, text=True, env=env)
         self.one_line(p, 1, "this Python has no matplotlib", "/usr/bin/python3")
         self.assertFalse(os.path.exists(out))
         # the index needs no charts
-        p = subprocess.run([sys.executable, "-S", REPORT, "--index", fixture.tmpdir()], capture_output=True, text=True)
+        p = subprocess.run([sys.executable, REPORT, "--index", fixture.tmpdir()], capture_output=True, text=True,
+                           env=env)
         self.assertEqual(p.returncode, 0, p.stderr)
 
     def test_bad_command_lines(self):
