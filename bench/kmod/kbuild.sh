@@ -1,8 +1,9 @@
 #!/bin/sh
 # kbuild.sh: what CMake's kmod target and tests run: the module built by kbuild, and checked by sparse and checkpatch
 #
-# usage: kbuild.sh DIR modules|sparse|checkpatch
+# usage: kbuild.sh DIR modules|sparse|checkpatch|inline
 #   modules     make -C KDIR M=DIR modules (DIR holds the copied sources; regbench.ko lands there)
+#   inline      the built kernels.o has no function but the module's own (rbk_*): every kernel accessor inlined
 #   sparse      the same with C=2: every file checked by sparse; any warning fails
 #   checkpatch  the kernel's scripts/checkpatch.pl --strict on the sources in DIR; any remark fails
 # Environment: KDIR (empty: Debian's headers of the guests' kernel for DEBARCH, fetched into CACHE_DIR),
@@ -38,6 +39,16 @@ modules|sparse)
 	fi
 	echo "ok: sparse is quiet on every file of the module"
 	;;
+inline)
+	# a kernel accessor GCC left out of line is a local function of its own name (readl, __raw_readb.isra.0)
+	out=$("${CROSS_COMPILE:-}nm" "$dir/kernels.o" | awk '$2 ~ /^[tT]$/ && $3 !~ /^rbk_/ { print $3 }')
+	if [ -n "$out" ]; then
+		printf '%s\n' "$out"
+		echo "FAIL: these functions are out of line in the module's loops (the _call functions are __flatten)"
+		exit 1
+	fi
+	echo "ok: every accessor is inlined in the module's loops"
+	;;
 checkpatch)
 	top=$("$root/scripts/debian-kernel" source "$CACHE_DIR" scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch)
 	cd "$dir"
@@ -53,6 +64,6 @@ checkpatch)
 	echo "ok: checkpatch --strict is quiet on every file of the module"
 	;;
 *)
-	echo "usage: kbuild.sh DIR modules|sparse|checkpatch" >&2
+	echo "usage: kbuild.sh DIR modules|sparse|checkpatch|inline" >&2
 	exit 2 ;;
 esac

@@ -130,6 +130,11 @@ static __always_inline void rbk_use(u64 v)
  * (twin or not; x86's two stop sequences) is its own code, so that no
  * branch on a flag sits inside a timed loop.  A step takes and returns the
  * value a chain carries from one read to the next.
+ *
+ * Every _call is __flatten: the kernel's accessors are plain inline
+ * functions, which GCC leaves out of line in a file that uses them hundreds
+ * of times (arm64's readl became a call in 102 places), so the loops would
+ * time a call the accessor never makes in a driver.
  */
 #define UNROLLED(name)								\
 static __always_inline u64 name##_loop(struct rbk_regs r, u64 iters, bool twice, bool rdtscp) \
@@ -160,7 +165,7 @@ static __always_inline u64 name##_loop(struct rbk_regs r, u64 iters, bool twice,
 	rbk_use(v);								\
 	return t0;								\
 }										\
-static u64 name##_call(const struct rbk_args *a, u64 iters, unsigned int flags) \
+static __flatten u64 name##_call(const struct rbk_args *a, u64 iters, unsigned int flags) \
 {										\
 	struct rbk_regs r = rbk_regs(a);					\
 	bool twice = flags & REGBENCH_RUN_TWICE;				\
@@ -234,7 +239,7 @@ static __always_inline void name##_loop(const struct rbk_args *a, u64 iters,	\
 	}									\
 	*a->dither = state;							\
 }										\
-static u64 name##_call(const struct rbk_args *a, u64 iters, unsigned int flags) \
+static __flatten u64 name##_call(const struct rbk_args *a, u64 iters, unsigned int flags) \
 {										\
 	bool base = flags & REGBENCH_RUN_BASE;					\
 										\
@@ -255,7 +260,7 @@ static __always_inline u64 name##_loop(const struct rbk_args *a, u64 iters, bool
 		name##_step(a);							\
 	return rbk_stop(rdtscp) - t0;						\
 }										\
-static u64 name##_call(const struct rbk_args *a, u64 iters, unsigned int flags) \
+static __flatten u64 name##_call(const struct rbk_args *a, u64 iters, unsigned int flags) \
 {										\
 	if (flags & REGBENCH_RUN_RDTSCP)					\
 		return name##_loop(a, iters, true);				\
@@ -349,7 +354,7 @@ static __always_inline u64 name##_base_step(struct rbk_regs r, u64 v)		\
 	return (type)rbk_hide(NUM_##sp(r, v & r.zero));				\
 }										\
 UNROLLED(name##_base)								\
-static u64 name##_call(const struct rbk_args *a, u64 iters, unsigned int flags)	\
+static __flatten u64 name##_call(const struct rbk_args *a, u64 iters, unsigned int flags)	\
 {										\
 	if (flags & REGBENCH_RUN_BASE)						\
 		return name##_base_call(a, iters, flags);			\

@@ -50,6 +50,15 @@ class Run:
     args: Tuple[str, ...]
 
 
+def _kernel_vs_user(arch):
+    """The runs of a kernel-vs-user report: user space and the kernel alternating, KERNEL_SIDES runs a side, so that
+    the runs are the comparison's unit (with one run a side a verdict seldom says more than unclear)."""
+    return tuple(f"edu-{side}{arch}{'' if i == 1 else f'-{i}'}" for i in range(1, KERNEL_SIDES + 1)
+                 for side in ("user", "kernel"))
+
+
+KERNEL_SIDES = 3
+KIND = {"user": "pci", "kernel": "kernel"}     # a kernel-vs-user run's side: its target kind
 RUNS = {
     "ram": Run("host", ("--benchmark_repetitions=5",)),
     "trap": Run("host", ("--target", "trap", "--benchmark_repetitions=3")),
@@ -63,14 +72,9 @@ RUNS = {
     "ivshmem-uc": Run("guest", ("--target", "pci:1af4:1110/2,len=64k") + IVSHMEM),
     "ivshmem-wc": Run("guest", ("--target", "pci:1af4:1110/2,len=64k,wc") + IVSHMEM),
     "wc-copies": Run("guest", WC_COPIES),
-    "edu-user": Run("guest", ("--target", "pci:1234:11e8/0,len=4,widths=32", f"--benchmark_filter={KERNEL_READS}",
-                              "--benchmark_repetitions=9")),
-    "edu-kernel": Run("guest", ("--target", "kernel:1234:11e8/0,len=4,widths=32",
-                                f"--benchmark_filter={KERNEL_READS}", "--benchmark_repetitions=9")),
-    "edu-user-arm64": Run("guest-arm64", ("--target", "pci:1234:11e8/0,len=4,widths=32",
-                                          f"--benchmark_filter={KERNEL_READS}", "--benchmark_repetitions=9")),
-    "edu-kernel-arm64": Run("guest-arm64", ("--target", "kernel:1234:11e8/0,len=4,widths=32",
-                                            f"--benchmark_filter={KERNEL_READS}", "--benchmark_repetitions=9")),
+    **{run: Run(where, ("--target", f"{KIND[run.split('-')[1]]}:1234:11e8/0,len=4,widths=32",
+                        f"--benchmark_filter={KERNEL_READS}", "--benchmark_repetitions=5"))
+       for where, arch in (("guest", ""), ("guest-arm64", "-arm64")) for run in _kernel_vs_user(arch)},
     "edu-arm64": Run("guest-arm64", ("--target", "pci:1234:11e8/0,len=4,widths=32",
                                      "--benchmark_filter=^(lat|chain|thrpt)/read32/(volatile|ordered|relaxed|barriered"
                                      "|fenced|acquire)$|^barrier/", "--benchmark_repetitions=9")),
@@ -130,12 +134,12 @@ REPORTS = (
            command="REGBENCH_GUEST_ACCEL=tcg scripts/guest --arch arm64 --out DIR -- sh -c '"
                    + guest_line("edu-arm64") + "'"),
     Report("guest-tcg-kernel-vs-user", "edu BAR0 reads by the kernel's own accessors in the regbench module "
-           "(--target kernel:) against libiomap's replicas (--target pci:), in the guest", ("edu-user", "edu-kernel"),
-           labels=("libiomap", "kernel"),
+           "(--target kernel:) against libiomap's replicas (--target pci:), three runs a side, in the guest",
+           _kernel_vs_user(""), labels=("libiomap", "kernel") * KERNEL_SIDES,
            title=_TCG + "the kernel's readl, readl_relaxed, readsl and ioread32 in the kernel against libiomap's "
                         "replicas in user space, edu BAR0"),
     Report("guest-tcg-arm64-kernel-vs-user", "the same in the arm64 guest (scripts/guest --arch arm64)",
-           ("edu-user-arm64", "edu-kernel-arm64"), labels=("libiomap", "kernel"),
+           _kernel_vs_user("-arm64"), labels=("libiomap", "kernel") * KERNEL_SIDES,
            title="arm64 QEMU guest under TCG (emulation costs, not hardware): the kernel's readl, readl_relaxed, "
                  "readsl and ioread32 in the kernel against libiomap's replicas in user space, edu BAR0"),
     # last: it is made of the others' runs, as this publish leaves them
