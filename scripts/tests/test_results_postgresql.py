@@ -218,8 +218,9 @@ class PostgreSQL(Check):
         url = self.server.database("nul")
         path = edited("reps.json", lambda d: d["context"].update(host="board\u00007", kernel="6.1\u0000"))
         out = self.ok(results("add", "--db", url, path))
-        self.assertIn("board\\x007", out)      # the run file's text, printed as text.printable escapes it
-        self.assertIn("board\u24007", self.ok(results("list", "--db", url)))
+        # PostgreSQL's text cannot hold a NUL: the add lands, and both lines print it as text.printable escapes it
+        self.assertIn("board\\x007", out)
+        self.assertIn("board\\x007", self.ok(results("list", "--db", url)))
 
     def test_a_password_parameter_is_never_printed(self):
         url = self.server.url("nosuchdb") + "&password=hunter2"
