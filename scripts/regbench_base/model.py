@@ -190,6 +190,11 @@ class Result:
     # for other families, for several runs taken together, and in files older than the field
     interval: Optional[Tuple[float, float]] = None
     dithered: bool = False           # its figure is a dithered mean (the file gave an interval): no timer steps
+    pooled: int = 0                  # several runs taken together: their repetitions summed, which disturbed and
+                                     # failed count over (they are summed too); 0 for one run
+
+    # what disturbed and failed are out of: one run's repetitions, or several runs' together
+    out_of = property(lambda self: self.pooled or self.repetitions)
 
     family = property(lambda self: self.key.family)
     op = property(lambda self: self.key.op)
@@ -576,7 +581,9 @@ def group(runs):
             reps[c] = [v for m in members for v in m.reps.get(c, [])]
             noise[c] = _noise(c, {}, {}, {}, per_run)
         results[key] = dataclasses.replace(first, counters=counters, noise=noise, reps=reps, runs=medians,
-                                           interval=None, dithered=all(m.dithered for m in members), disturbed=sum(m.disturbed for m in members),
+                                           interval=None, dithered=all(m.dithered for m in members),
+                                           disturbed=sum(m.disturbed for m in members),
+                                           pooled=sum(m.out_of for m in members),
                                            failed=[f for m in members for f in m.failed],
                                            note=next((m.note for m in members if m.note), ""))
     return Run([p for r in runs for p in r.paths], dict(runs[0].context), results, meta(runs), len(runs),

@@ -204,10 +204,10 @@ def table_notes(t, runs, labels):
             if res.state.failed:
                 out.append(f"{tag}`{names.label(key)}` failed: {res.reason or 'no reason recorded'}")
             elif res.failed:
-                out.append(f"{tag}`{names.label(key)}`: {len(res.failed)} of {res.repetitions} repetitions failed "
+                out.append(f"{tag}`{names.label(key)}`: {len(res.failed)} of {res.out_of} repetitions failed "
                            f"({res.failed[0]}); the figure is of the others")
             if res.disturbed and res.state.timed:
-                out.append(f"{tag}{DISTURBED} `{names.label(key)}`: {res.disturbed} of {res.repetitions} repetitions "
+                out.append(f"{tag}{DISTURBED} `{names.label(key)}`: {res.disturbed} of {res.out_of} repetitions "
                            "measured while the machine was disturbed")
             if res.note and res.state.figure:
                 noted.setdefault(res.note, []).append(key)

@@ -93,7 +93,7 @@ def _note(res, least):
     if res.state.figure and res.repetitions > least:
         parts.append(f"{res.repetitions} repetitions")
     if res.disturbed:
-        parts.append(f"DISTURBED: {res.disturbed} of {res.repetitions} repetitions")
+        parts.append(f"DISTURBED: {res.disturbed} of {res.out_of} repetitions")
     parts.append(res.note)
     return "; ".join(p for p in parts if p)
 
@@ -148,7 +148,7 @@ def lines(run):
     if disturbed:
         out.append("measured while the machine was disturbed (rerun them on a quiet machine): "
                    + _names(disturbed, "scripts/report marks each with †",
-                          lambda r: f" ({r.disturbed} of {r.repetitions})"))
+                          lambda r: f" ({r.disturbed} of {r.out_of})"))
     out += [f"disturbance: {k} {v}" for k, v in run.context.items() if k.startswith("disturb")]
     if c("env_warnings"):
         out.append(f"environment: {c('env_warnings')}")

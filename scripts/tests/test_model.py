@@ -190,6 +190,14 @@ class Groups(unittest.TestCase):
         self.assertEqual(g.paths, ["run0.json", "run1.json", "run2.json"])
         self.assertIs(model.group(g_one := self.runs(scale(1.0))), g_one[0])
 
+    def test_disturbed_repetitions_count_over_every_run(self):
+        def disturbed(doc):
+            doc["regbench"]["benchmarks"]["chain/read32/relaxed"]["disturbed"] = 1
+        one = self.runs(disturbed)[0].named("chain/read32/relaxed")
+        g = model.group(self.runs(disturbed, disturbed, lambda d: None)).named("chain/read32/relaxed")
+        # three runs of the same repetitions: 2 disturbed out of all three runs' repetitions, not out of one run's
+        self.assertEqual((g.disturbed, g.out_of, g.repetitions), (2, 3 * one.out_of, one.repetitions))
+
     def test_a_benchmark_not_measured_in_every_run(self):
         def below(doc):
             doc["regbench"]["benchmarks"]["thrpt/read32/relaxed"].update(state="below_resolution", bound=26,
