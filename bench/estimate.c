@@ -352,15 +352,27 @@ static size_t run_edge(const uint64_t *sorted, size_t n, uint64_t x, bool end)
 
 double rb_dithered_quantile(const uint64_t *sorted, size_t n, double step, double q)
 {
-	double pos = q * (double)n;
+	double pos = q * (double)n, x, from, to;
 	size_t i, lo, hi;
 
 	if (!n)
 		return NAN;
 	i = pos < (double)n ? (size_t)pos : n - 1;
+	x = (double)sorted[i];
 	lo = run_edge(sorted, n, sorted[i], false);
 	hi = run_edge(sorted, n, sorted[i], true);
-	return (double)sorted[i] - step / 2 + step * fmin(fmax((pos - (double)lo) / (double)(hi - lo), 0), 1);
+	/*
+	 * A timer whose step varies (21 to 27 ticks) reads values closer than
+	 * a step apart: there the two values share the gap between them, so
+	 * that a higher q never gives a lower duration.
+	 */
+	from = x - step / 2;
+	to = x + step / 2;
+	if (lo > 0)
+		from = fmax(from, (x + (double)sorted[lo - 1]) / 2);
+	if (hi < n)
+		to = fmin(to, (x + (double)sorted[hi]) / 2);
+	return from + (to - from) * fmin(fmax((pos - (double)lo) / (double)(hi - lo), 0), 1);
 }
 
 static int cmp_double(const void *a, const void *b)

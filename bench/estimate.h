@@ -235,7 +235,9 @@ double rb_student_t95(size_t df);
  * undone, to first order): within the run of equal values that holds the
  * quantile, its position in the run is its place in that step.  A duration
  * of 0.3 steps read as 0 (70%) and 1 step (30%) has its median at 0.21
- * steps; the true quantile is always within one step of it.
+ * steps; the true quantile is always within one step of it.  Two values
+ * closer than a step (a timer whose step varies) split the gap between them,
+ * so the quantile never falls as q rises.
  */
 double rb_dithered_quantile(const uint64_t *sorted, size_t n, double step, double q);
 

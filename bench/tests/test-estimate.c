@@ -393,6 +393,19 @@ static void test_dithered(void)
 	check_near(rb_dithered_quantile(q, 10, S, 0.5), 27 - 13.5 + 27 * 5.0 / 7, 1e-9, "quantile: inside its run");
 	check_near(rb_dithered_quantile(q, 10, S, 0), 13.5, 1e-9, "quantile: the lowest is half a step below");
 	check_near(rb_dithered_quantile(q, 10, S, 1), 67.5, 1e-9, "quantile: the highest half a step above");
+	/* a step that varies (Zen 5's TSC: 21 to 27 ticks) reads values closer than a step: quantiles still rise with q */
+	static const uint64_t v[] = { 21, 21, 21, 24, 24, 27, 27, 27, 48, 51 };
+	double last = -1;
+	int rising = 1;
+
+	for (int k = 0; k <= 100; k++) {
+		double at = rb_dithered_quantile(v, 10, S, k / 100.0);
+
+		rising &= at >= last;
+		last = at;
+	}
+	check(rising, "quantile: rises with q where the values are closer than a step");
+	check_near(rb_dithered_quantile(v, 10, S, 0.4), 22.5 + 3 * 0.5, 1e-9, "quantile: close values share their gap");
 	check_near(rb_student_t95(1), 12.706, 1e-3, "t: one degree of freedom");
 	check_near(rb_student_t95(40), 2.021, 1e-3, "t: forty degrees of freedom (Cornish-Fisher)");
 	check_near(rb_student_t95(0), 1.960, 1e-3, "t: none is the normal's");
