@@ -22,6 +22,10 @@ run() is the rest of the frame: a UsageError is exit status 2, the
 command's own errors 1 (or their .status), a signal 128 + its number, and
 anything unexpected one line too, never a traceback (REGBENCH_TRACEBACK=1
 shows it, for a bug report).
+
+Where the handler's Interrupted lands in code whose exceptions Python only
+prints and drops (a weakref callback or a __del__: an import's module lock
+has one), the signal is sent again a millisecond later instead of being lost.
 """
 import contextlib
 import importlib
@@ -49,6 +53,7 @@ _hold = 0            # > 0 while a change that must not be cut in two is under w
 _pending = None      # the signal that waits for the end of it
 _done = False        # the command's change is made: a signal has nothing left to stop
 _installed = None    # the handlers replaced by catch_signals, put back by restore()
+_installed_hook = None   # sys.unraisablehook as catch_signals found it, put back by restore()
 _cuts = []           # calls that cut short a wait in C (a store's interrupt or cancel)
 _wakeup = None       # the pipe the C-level handler writes each signal's number into
 _scrubbers = []      # what a failure's line goes through before it is printed (a store's password taken out)
@@ -62,6 +67,16 @@ def _on_signal(signo, frame):
         _pending = _pending or signo
         return
     raise Interrupted(signo)
+
+
+def _on_unraisable(unraisable):
+    """Interrupted raised where Python can only print and drop it (a weakref callback or a __del__, as an import's
+    module lock runs one): the signal is sent again a moment later, to land in the command's own code; not printed."""
+    exc = unraisable.exc_value
+    if isinstance(exc, Interrupted):
+        threading.Timer(0.001, os.kill, (os.getpid(), exc.signo)).start()
+        return
+    (_installed_hook or sys.__unraisablehook__)(unraisable)
 
 
 def _watch(fd):
@@ -86,12 +101,14 @@ def catch_signals():
     Called again (the command line's script calls it before its imports, run() after them), it only
     resets the state: the handlers stay installed once.
     """
-    global _hold, _pending, _done, _installed, _wakeup
+    global _hold, _pending, _done, _installed, _installed_hook, _wakeup
     _hold, _pending, _done = 1, None, False      # a signal while the handlers are set up waits for the end of it
     _cuts.clear()
     _scrubbers.clear()
     if _installed is None:
         _installed = {s: signal.signal(s, _on_signal) for s in SIGNALS}
+        _installed_hook = sys.unraisablehook
+        sys.unraisablehook = _on_unraisable
         if threading.current_thread() is threading.main_thread() and _wakeup is None:
             r, w = os.pipe()
             os.set_blocking(w, False)
@@ -122,6 +139,7 @@ def restore():
     if _installed is not None:
         for s, h in _installed.items():
             signal.signal(s, h)
+        sys.unraisablehook = _installed_hook
         _installed = None
 
 

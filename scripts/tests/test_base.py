@@ -259,6 +259,30 @@ class Packages(unittest.TestCase):
             self.assertEqual(loops, [], package)
 
 
+class Signals(unittest.TestCase):
+    def test_a_signal_in_a_weakref_callback_is_not_lost(self):
+        """Python prints and drops an exception raised in a weakref callback (an import's module lock has one): the
+        command's frame sends the signal again, so the command still stops, saying nothing of it on stderr."""
+        import subprocess
+        import sys
+        code = ("import signal, sys, time, weakref\n"
+                f"sys.path.insert(0, {fixture.SCRIPTS!r})\n"
+                "from regbench_base import command\n"
+                "command.catch_signals()\n"
+                "class Held: pass\n"
+                "held = Held()\n"
+                "ref = weakref.ref(held, lambda _: signal.raise_signal(signal.SIGTERM))\n"
+                "try:\n"
+                "    del held\n"
+                "    for _ in range(2000):\n"
+                "        time.sleep(0.001)\n"
+                "    print('not stopped')\n"
+                "except command.Interrupted as e:\n"
+                "    print('stopped by', e)\n")
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        self.assertEqual((p.stdout, p.stderr), ("stopped by SIGTERM\n", ""))
+
+
 class GuestChecks(unittest.TestCase):
     """scripts/tests/guest_results.py, which guest-test runs on the guest's files, fails on files that are not them."""
 
