@@ -204,6 +204,18 @@ def _fail(tool, line, status):
     return status
 
 
+def _interruption(e):
+    """The KeyboardInterrupt behind e, where Python wrapped the signal's in another exception (a class body's
+    __set_name__ that it cut short is a RuntimeError caused by it), else None."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return e
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return None
+
+
 def _interrupted(tool, e, interrupted):
     signo = getattr(e, "signo", signal.SIGINT)
     by = "" if signo == signal.SIGINT else f" by {signal.Signals(signo).name}"
@@ -221,6 +233,10 @@ def launch(tool, module, early=()):
         if early:
             raise Interrupted(early[0])
         main = importlib.import_module(module).main
+    except Exception as e:
+        if not _interruption(e):
+            raise
+        return _interrupted(tool, _interruption(e), "")
     except KeyboardInterrupt as e:
         return _interrupted(tool, e, "")
     status = main()
@@ -269,6 +285,8 @@ def run(tool, body, errors=(), interrupted="", broken_pipe=1, failure=lambda: 1)
                         "room)", failure())
         return fail(f"{e.filename}: {e.strerror or e} (check the path)", failure())
     except Exception as e:      # noqa: BLE001 - the last resort: one line, never a traceback
+        if _interruption(e):
+            return _interrupted(tool, _interruption(e), interrupted)
         if os.environ.get("REGBENCH_TRACEBACK"):
             traceback.print_exc()
         where = traceback.extract_tb(e.__traceback__)[-1]

@@ -425,12 +425,11 @@ codecs.register_error("regbench_plain", _plain)
 
 
 def main(argv=None):
-    for stream in (sys.stdout, sys.stderr):
-        stream.reconfigure(errors="regbench_plain")
-
     chosen = []
 
     def body():
+        for stream in (sys.stdout, sys.stderr):
+            stream.reconfigure(errors="regbench_plain")
         # no line says a password, whatever quoted it (the parser's complaint about a mistyped option, an engine's
         # message, an unexpected error): every argument that may hold one, and $REGBENCH_DB, scrubbed out
         named = [a for a in (sys.argv[1:] if argv is None else argv) if "://" in a or "=" in a]

@@ -13,7 +13,10 @@ checks what every stop must leave:
   first line could take it over: nothing was changed); a SIGINT in the
   interpreter's own start-up (importing io) is Python's KeyboardInterrupt
   with its traceback and status 1, before any code of the project ran:
-  counted apart, as that residue;
+  counted apart, as that residue; so is a SIGINT while the interpreter
+  checks whether the script's path is an import path entry, which it
+  reports ("Failed checking if argv[0] ...") and drops, going on to run
+  the add (status 0, the whole add in the store);
 - no traceback, at most one line on stderr;
 - the store is as it was or holds the whole add (SQLite's integrity check,
   every run or none, `merged` the sum of the histograms left), and no
@@ -140,6 +143,10 @@ def trial(setup, rng):
         state = _state(db)
         if state in (None, setup.before) and not (new and state):
             return what + " (in the interpreter's own start)", []
+    # SIGINT while the interpreter checks the script's path (before its first line): Python prints it and drops it
+    if signo == signal.SIGINT and err.startswith("Failed checking if argv[0] is an import path entry") and \
+            all(f.startswith("<frozen") for f, _ in frames):
+        what, err = what + " (dropped by the interpreter's own start)", ""
     if took > LIMIT:
         bad.append(f"ended {took:.2f} s after the signal (more than {LIMIT} s)")
     if st not in (0, 128 + signo, -signo):
@@ -186,7 +193,7 @@ def run(trials, seed, say=print):
         for i in range(trials):
             what, bad = trial(setup, rng)
             st = what.split("exit ")[1].split(" ")[0] if "exit " in what else "hung"
-            st = "1 (SIGINT in the interpreter's start)" if what.endswith("own start)") else st
+            st = f"{st} (SIGINT in the interpreter's start)" if what.endswith("own start)") else st
             statuses[st] = statuses.get(st, 0) + 1
             if bad:
                 failed.append((what, bad))

@@ -283,6 +283,26 @@ class Signals(unittest.TestCase):
         self.assertEqual((p.stdout, p.stderr), ("stopped by SIGTERM\n", ""))
 
 
+    def test_a_signal_python_wrapped_in_another_error_still_stops_the_command(self):
+        """A signal in a class body's __set_name__ (a dataclass's field, while a module is imported) reaches the
+        command as a RuntimeError caused by it: still an interruption, said in one line with its status."""
+        import subprocess
+        import sys
+        folder = fixture.tmpdir()
+        with open(os.path.join(folder, "wrapped.py"), "w", encoding="utf-8") as f:
+            f.write("from regbench_base import command\n"
+                    "class Field:\n"
+                    "    def __set_name__(self, owner, name):\n"
+                    "        raise command.Interrupted(15)\n"
+                    "class Run:\n"
+                    "    read_once = Field()\n")
+        code = (f"import sys; sys.path[:0] = [{fixture.SCRIPTS!r}, {folder!r}]\n"
+                "from regbench_base import command\n"
+                "sys.exit(command.launch('tool', 'wrapped'))\n")
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        self.assertEqual((p.returncode, p.stderr), (143, "tool: interrupted by SIGTERM\n"))
+
+
 class GuestChecks(unittest.TestCase):
     """scripts/tests/guest_results.py, which guest-test runs on the guest's files, fails on files that are not them."""
 
