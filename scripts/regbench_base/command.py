@@ -233,12 +233,10 @@ def launch(tool, module, early=()):
         if early:
             raise Interrupted(early[0])
         main = importlib.import_module(module).main
-    except Exception as e:
-        if not _interruption(e):
+    except BaseException as e:
+        if not (stop := _interruption(e)):
             raise
-        return _interrupted(tool, _interruption(e), "")
-    except KeyboardInterrupt as e:
-        return _interrupted(tool, e, "")
+        return _interrupted(tool, stop, "")
     status = main()
     # the command is done and has said so: leave now, without the interpreter's finalization, during which a
     # signal would find the default handlers back and kill the process that already succeeded
@@ -285,8 +283,8 @@ def run(tool, body, errors=(), interrupted="", broken_pipe=1, failure=lambda: 1)
                         "room)", failure())
         return fail(f"{e.filename}: {e.strerror or e} (check the path)", failure())
     except Exception as e:      # noqa: BLE001 - the last resort: one line, never a traceback
-        if _interruption(e):
-            return _interrupted(tool, _interruption(e), interrupted)
+        if stop := _interruption(e):
+            return _interrupted(tool, stop, interrupted)
         if os.environ.get("REGBENCH_TRACEBACK"):
             traceback.print_exc()
         where = traceback.extract_tb(e.__traceback__)[-1]

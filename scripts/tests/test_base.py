@@ -8,6 +8,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import unittest
 from unittest import mock
 
@@ -263,8 +265,6 @@ class Signals(unittest.TestCase):
     def test_a_signal_in_a_weakref_callback_is_not_lost(self):
         """Python prints and drops an exception raised in a weakref callback (an import's module lock has one): the
         command's frame sends the signal again, so the command still stops, saying nothing of it on stderr."""
-        import subprocess
-        import sys
         code = ("import signal, sys, time, weakref\n"
                 f"sys.path.insert(0, {fixture.SCRIPTS!r})\n"
                 "from regbench_base import command\n"
@@ -282,12 +282,9 @@ class Signals(unittest.TestCase):
         p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
         self.assertEqual((p.stdout, p.stderr), ("stopped by SIGTERM\n", ""))
 
-
     def test_a_signal_python_wrapped_in_another_error_still_stops_the_command(self):
         """A signal in a class body's __set_name__ (a dataclass's field, while a module is imported) reaches the
         command as a RuntimeError caused by it: still an interruption, said in one line with its status."""
-        import subprocess
-        import sys
         folder = fixture.tmpdir()
         with open(os.path.join(folder, "wrapped.py"), "w", encoding="utf-8") as f:
             f.write("from regbench_base import command\n"
