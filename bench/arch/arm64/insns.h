@@ -4,10 +4,11 @@
 
 /*
  * One instruction each, with named asm operands, for primitives.c's kernels
- * and the control: an add of 1 to x, a multiply of x by itself, a load of
+ * and the control: an add of x to itself, a multiply of x by itself, a load of
  * the pointer p points at into p, a load from m into t, a store of t to m.
+ * The add takes a register, as on x86-64, where a renamer folds immediates.
  */
-#define RB_ASM_ADD(x) "add %[" #x "], %[" #x "], #1"
+#define RB_ASM_ADD(x) "add %[" #x "], %[" #x "], %[" #x "]"
 #define RB_ASM_MUL(x) "mul %[" #x "], %[" #x "], %[" #x "]"
 #define RB_ASM_CHASE(p) "ldr %[" #p "], [%[" #p "]]"
 #define RB_ASM_LOAD(t, m) "ldr %[" #t "], [%[" #m "]]"
